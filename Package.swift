@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layout: the CLI calls GalleryKit (the pipeline), which composes the
+// feature modules (Scanning, Metadata, Imaging, Rendering, BuildCache); they
+// share only GalleryCore's value types and never import each other. Each C
+// library is reached from exactly one Swift module.
+let package = Package(
+    name: "gallerygen",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "gallerygen", targets: ["gallerygen"]),
+    ],
+    dependencies: [
+        // CLI flags, --help and --version.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Logic-less templates with automatic HTML escaping.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "gallerygen",
+            dependencies: [
+                "GalleryKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
+            name: "GalleryKit",
+            dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging", "Rendering", "BuildCache"]
+        ),
+        .target(name: "GalleryCore"),
+        .target(name: "Scanning", dependencies: ["GalleryCore"]),
+        .target(name: "Metadata", dependencies: ["GalleryCore", "CExif", "CWebP", "CGIF"]),
+        .target(name: "Imaging", dependencies: ["GalleryCore", "CJPEG", "CWebP", "CGIF", "CPNG"]),
+        .target(
+            name: "Rendering",
+            dependencies: ["GalleryCore", .product(name: "Mustache", package: "swift-mustache")],
+            plugins: ["EmbedAssets"]
+        ),
+        .target(name: "BuildCache", dependencies: ["GalleryCore"]),
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // Embeds Templates/ and Themes/ into the binary so an installed
+        // gallerygen works from any directory without a resource bundle.
+        .executableTarget(name: "EmbedAssetsTool", path: "Sources/EmbedAssetsTool"),
+        .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["EmbedAssetsTool"]),
+        .testTarget(
+            name: "GalleryTests",
+            dependencies: ["GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Rendering", "BuildCache"]
+        ),
+    ]
+)

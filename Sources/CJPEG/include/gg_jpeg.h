@@ -1,0 +1,61 @@
+/*
+ * The only C in gallerygen's JPEG path: libjpeg reports fatal errors by calling
+ * error_exit(), whose default is exit(). Swift cannot call setjmp, so these few
+ * functions own the setjmp/longjmp error manager and turn every libjpeg failure
+ * into a return code plus a message that the Swift side throws.
+ */
+#ifndef GG_JPEG_H
+#define GG_JPEG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GG_JPEG_MESSAGE_MAX 200
+
+/** How bad the worst libjpeg warning of a decode was. */
+typedef enum {
+    GG_JPEG_WARN_NONE = 0,
+    /** Harmless oddities (extraneous bytes before a marker, unknown APPn). */
+    GG_JPEG_WARN_BENIGN = 1,
+    /** Image data is missing or corrupt: rows would come out grey or smeared. */
+    GG_JPEG_WARN_DAMAGED = 2
+} gg_jpeg_warning;
+
+/** Result of a JPEG operation: 0 on success, -1 on failure with message set. */
+typedef struct {
+    int status;
+    gg_jpeg_warning warning;
+    char message[GG_JPEG_MESSAGE_MAX];
+} gg_jpeg_result;
+
+/**
+ * Reads the header only. Reports the stored size and the output size at
+ * 1/scale_denom (1, 2, 4 or 8) as libjpeg computes it (rounding up).
+ */
+gg_jpeg_result gg_jpeg_read_size(const uint8_t *data, size_t length, int scale_denom,
+                                 int *width, int *height, int *scaled_width, int *scaled_height);
+
+/**
+ * Decodes at 1/scale_denom into caller-owned RGBA memory (alpha = 255) of
+ * out_width x out_height pixels and `stride` bytes per row. CMYK/YCCK is
+ * converted to RGB. When icc is non-NULL the embedded ICC profile (if any) is
+ * returned in malloc'd memory the caller frees with gg_jpeg_free.
+ */
+gg_jpeg_result gg_jpeg_decode_rgba(const uint8_t *data, size_t length, int scale_denom,
+                                   uint8_t *pixels, size_t stride, int out_width, int out_height,
+                                   uint8_t **icc, unsigned int *icc_length);
+
+/**
+ * Encodes RGBA pixels (alpha ignored) as baseline or progressive JPEG with
+ * optimised Huffman tables, embedding the ICC profile when given. The output
+ * is malloc'd; free it with gg_jpeg_free.
+ */
+gg_jpeg_result gg_jpeg_encode_rgba(const uint8_t *pixels, int width, int height, size_t stride,
+                                   int quality, int progressive,
+                                   const uint8_t *icc, unsigned int icc_length,
+                                   uint8_t **output, size_t *output_length);
+
+/** Frees memory returned by this module. */
+void gg_jpeg_free(void *pointer);
+
+#endif

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Everything that decides what a build produces.
+public struct BuildSettings: Sendable {
+    /// The photo tree (never written to).
+    public var source: URL
+    /// The site folder.
+    public var output: URL
+    /// Site title.
+    public var title: String
+    /// Thumbnail boxes, one `srcset` candidate each.
+    public var thumbnailBoxes: [PixelSize]
+    /// Preview boxes, one `srcset` candidate each.
+    public var previewBoxes: [PixelSize]
+    /// Rendition encoding.
+    public var format: OutputFormat
+    /// Encoder quality 1–100.
+    public var quality: Int
+    /// Photos processed at once.
+    public var jobs: Int
+    /// Photos larger than this many pixels are refused before decoding (decompression bombs).
+    public var maximumPixels: Int
+
+    /// Default thumbnail boxes: one for ordinary screens, one for 2× screens.
+    public static let defaultThumbnailBoxes = [PixelSize(width: 280, height: 210), PixelSize(width: 560, height: 420)]
+    /// Default preview boxes: a phone-sized, a laptop-sized and a large-screen candidate.
+    public static let defaultPreviewBoxes = [
+        PixelSize(width: 800, height: 600), PixelSize(width: 1600, height: 1200), PixelSize(width: 2560, height: 1920),
+    ]
+
+    /// Creates settings with the defaults for everything not given.
+    public init(source: URL, output: URL, title: String = "Photos",
+                thumbnailBoxes: [PixelSize] = BuildSettings.defaultThumbnailBoxes,
+                previewBoxes: [PixelSize] = BuildSettings.defaultPreviewBoxes,
+                format: OutputFormat = .webp, quality: Int? = nil,
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                maximumPixels: Int = 100_000_000) {
+        self.source = source
+        self.output = output
+        self.title = title
+        self.thumbnailBoxes = thumbnailBoxes
+        self.previewBoxes = previewBoxes
+        self.format = format
+        self.quality = quality ?? (format == .webp ? 80 : 85)
+        self.jobs = max(1, jobs)
+        self.maximumPixels = maximumPixels
+    }
+
+    /// Every rendition each photo gets.
+    public var renditionSpecs: [RenditionSpec] {
+        thumbnailBoxes.map { RenditionSpec(role: .thumbnail, box: $0, format: format, quality: quality) }
+            + previewBoxes.map { RenditionSpec(role: .preview, box: $0, format: format, quality: quality) }
+    }
+}

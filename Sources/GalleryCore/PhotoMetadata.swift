@@ -1,0 +1,106 @@
+import Foundation
+
+/// The container format of a source file, decided by its first bytes, not its name.
+public enum SourceFormat: String, Sendable, Codable {
+    /// JPEG/JFIF/EXIF.
+    case jpeg
+    /// PNG.
+    case png
+    /// GIF87a/89a.
+    case gif
+    /// WebP (lossy, lossless or animated).
+    case webp
+}
+
+/// Exposure and equipment facts from EXIF, all optional, all untrusted text already
+/// cleaned (bounded, valid UTF-8, no control characters).
+public struct CameraFacts: Hashable, Sendable, Codable {
+    /// Camera maker, e.g. "NIKON CORPORATION".
+    public var make: String?
+    /// Camera model, e.g. "COOLPIX P6000".
+    public var model: String?
+    /// Lens model.
+    public var lens: String?
+    /// Focal length in millimetres.
+    public var focalLength: Double?
+    /// Aperture as an f-number.
+    public var fNumber: Double?
+    /// Exposure time in seconds.
+    public var exposureTime: Double?
+    /// ISO speed.
+    public var iso: Int?
+
+    /// Creates facts.
+    public init(make: String? = nil, model: String? = nil, lens: String? = nil, focalLength: Double? = nil,
+                fNumber: Double? = nil, exposureTime: Double? = nil, iso: Int? = nil) {
+        self.make = make
+        self.model = model
+        self.lens = lens
+        self.focalLength = focalLength
+        self.fNumber = fNumber
+        self.exposureTime = exposureTime
+        self.iso = iso
+    }
+
+    /// "Make Model" without the maker repeated when the model already starts with it.
+    public var cameraName: String? {
+        switch (make, model) {
+        case let (make?, model?):
+            let brand = make.split(separator: " ").first.map(String.init) ?? make
+            return model.lowercased().hasPrefix(brand.lowercased()) ? model : "\(make) \(model)"
+        case let (make?, nil): return make
+        case let (nil, model?): return model
+        default: return nil
+        }
+    }
+}
+
+/// A latitude/longitude pair. Read so the build can know it; never published.
+public struct GPSCoordinate: Hashable, Sendable, Codable {
+    /// Degrees north (negative: south).
+    public var latitude: Double
+    /// Degrees east (negative: west).
+    public var longitude: Double
+
+    /// Creates a coordinate.
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
+
+/// What is known about a photo without decoding its pixels.
+public struct PhotoMetadata: Hashable, Sendable, Codable {
+    /// Container format.
+    public var format: SourceFormat
+    /// Stored pixel size (before orientation).
+    public var storedSize: PixelSize
+    /// EXIF orientation (`.up` when absent).
+    public var orientation: Orientation
+    /// Capture date, with the field it came from.
+    public var captureDate: CaptureDate
+    /// Camera and exposure facts.
+    public var camera: CameraFacts
+    /// Where it was taken, if recorded. Never written to the site.
+    public var gps: GPSCoordinate?
+    /// Number of frames (1 for stills).
+    public var frameCount: Int
+
+    /// Creates metadata.
+    public init(format: SourceFormat, storedSize: PixelSize, orientation: Orientation, captureDate: CaptureDate,
+                camera: CameraFacts = CameraFacts(), gps: GPSCoordinate? = nil, frameCount: Int = 1) {
+        self.format = format
+        self.storedSize = storedSize
+        self.orientation = orientation
+        self.captureDate = captureDate
+        self.camera = camera
+        self.gps = gps
+        self.frameCount = frameCount
+    }
+
+    /// The upright size a viewer sees.
+    public var displaySize: PixelSize { orientation.displaySize(ofStored: storedSize) }
+
+    /// True for animations with more than one frame.
+    public var isAnimated: Bool { frameCount > 1 }
+}

@@ -1,0 +1,77 @@
+/// The encoded format of a published rendition.
+public enum OutputFormat: String, Sendable, Codable, CaseIterable {
+    /// WebP (lossy): about half the bytes of JPEG at the same look.
+    case webp
+    /// Baseline JPEG with optimised Huffman tables.
+    case jpeg
+
+    /// File extension, without the dot.
+    public var fileExtension: String { self == .webp ? "webp" : "jpg" }
+}
+
+/// What a rendition is for.
+public enum RenditionRole: String, Sendable, Codable {
+    /// Grid thumbnails.
+    case thumbnail
+    /// Screen-sized previews for the photo page and viewer.
+    case preview
+}
+
+/// One requested rendition: a role, a bounding box and an encoding. Together with
+/// the source's content hash it determines the published file's name, so any
+/// change of setting yields a new name (and browsers never see stale bytes).
+public struct RenditionSpec: Hashable, Sendable, Codable {
+    /// What the rendition is used for.
+    public var role: RenditionRole
+    /// The box the upright image is fitted into.
+    public var box: PixelSize
+    /// The encoding.
+    public var format: OutputFormat
+    /// Encoder quality 1–100.
+    public var quality: Int
+
+    /// Creates a spec.
+    public init(role: RenditionRole, box: PixelSize, format: OutputFormat, quality: Int) {
+        self.role = role
+        self.box = box
+        self.format = format
+        self.quality = quality
+    }
+
+    /// Everything that changes the output bytes, as a stable string. The resampler
+    /// version is included so an improved resampler republishes every image.
+    public var key: String {
+        "r\(Self.pipelineVersion)-\(box)-\(format.rawValue)-q\(quality)"
+    }
+
+    /// Bumped whenever decoding, resampling or encoding changes the bytes produced.
+    public static let pipelineVersion = 1
+
+    /// The published path (relative to the site root) of this rendition of a
+    /// source whose content hash is `contentHash`. Sharded by two hex digits so no
+    /// folder holds tens of thousands of files.
+    public func relativePath(contentHash: String) -> String {
+        var hasher = StableHash()
+        hasher.update(contentHash)
+        hasher.update(key)
+        let name = String(hasher.finalize().prefix(20))
+        return "media/\(name.prefix(2))/\(name)-\(box.width)x\(box.height).\(format.fileExtension)"
+    }
+}
+
+/// A rendition made (or found up to date) for one photo.
+public struct Rendition: Hashable, Sendable, Codable {
+    /// The spec it was made from.
+    public var spec: RenditionSpec
+    /// Its actual pixel size (upright).
+    public var size: PixelSize
+    /// Path relative to the site root.
+    public var path: String
+
+    /// Creates a rendition record.
+    public init(spec: RenditionSpec, size: PixelSize, path: String) {
+        self.spec = spec
+        self.size = size
+        self.path = path
+    }
+}

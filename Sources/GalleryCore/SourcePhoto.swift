@@ -1,0 +1,84 @@
+import Foundation
+
+/// A photo file found in the source tree, before it is read.
+public struct SourceFile: Hashable, Sendable {
+    /// Absolute path on disk.
+    public var url: URL
+    /// Path components below SOURCE, the last being the file name.
+    public var relativeComponents: [String]
+    /// File size in bytes.
+    public var byteCount: Int64
+    /// Modification time.
+    public var modificationDate: Date
+
+    /// Creates a record.
+    public init(url: URL, relativeComponents: [String], byteCount: Int64, modificationDate: Date) {
+        self.url = url
+        self.relativeComponents = relativeComponents
+        self.byteCount = byteCount
+        self.modificationDate = modificationDate
+    }
+
+    /// The album (folder) path: every component but the file name.
+    public var albumPath: AlbumPath { AlbumPath(components: Array(relativeComponents.dropLast())) }
+
+    /// The file name.
+    public var fileName: String { relativeComponents.last ?? "" }
+
+    /// `a/b/c.jpg`, for messages.
+    public var relativePath: String { relativeComponents.joined(separator: "/") }
+}
+
+/// A photo that was read and published.
+public struct Photo: Hashable, Sendable {
+    /// Where it came from.
+    public var source: SourceFile
+    /// Hash of the file's bytes: equal hashes mean the same photo.
+    public var contentHash: String
+    /// What the file says about itself.
+    public var metadata: PhotoMetadata
+    /// Published renditions, thumbnails first, each role ordered by width.
+    public var renditions: [Rendition]
+
+    /// Creates a photo record.
+    public init(source: SourceFile, contentHash: String, metadata: PhotoMetadata, renditions: [Rendition]) {
+        self.source = source
+        self.contentHash = contentHash
+        self.metadata = metadata
+        self.renditions = renditions
+    }
+
+    /// Renditions of one role, smallest first.
+    public func renditions(_ role: RenditionRole) -> [Rendition] {
+        renditions.filter { $0.spec.role == role }.sorted { $0.size.width < $1.size.width }
+    }
+}
+
+/// The position of an album in the source tree; the root album has no components.
+public struct AlbumPath: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// Folder names below SOURCE.
+    public var components: [String]
+
+    /// Creates a path.
+    public init(components: [String]) { self.components = components }
+
+    /// The root of the source tree.
+    public static let root = AlbumPath(components: [])
+
+    /// True for the root.
+    public var isRoot: Bool { components.isEmpty }
+
+    /// The containing album, nil for the root.
+    public var parent: AlbumPath? { isRoot ? nil : AlbumPath(components: Array(components.dropLast())) }
+
+    /// The folder's own name (empty for the root).
+    public var name: String { components.last ?? "" }
+
+    /// Orders like a sorted folder listing.
+    public static func < (a: AlbumPath, b: AlbumPath) -> Bool {
+        a.components.lexicographicallyPrecedes(b.components) { $0.localizedStandardCompare($1) == .orderedAscending }
+    }
+
+    /// `a/b`, for messages.
+    public var description: String { components.joined(separator: "/") }
+}

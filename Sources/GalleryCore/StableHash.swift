@@ -1,0 +1,78 @@
+/// A fixed, platform-independent 128-bit hash (two 64-bit multiply–xorshift lanes
+/// over little-endian words). Rendition names are derived from it, so its
+/// algorithm must never change silently: `version` is part of every name.
+///
+/// It is not cryptographic; it only has to make accidental collisions between a
+/// library's files vanishingly unlikely and be fast on megabytes of JPEG.
+public struct StableHash: Sendable {
+    /// Bumped if the algorithm ever changes, so old names are never reused.
+    public static let version = 1
+
+    private var a: UInt64 = 0x9E37_79B9_7F4A_7C15
+    private var b: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+    private var length: UInt64 = 0
+
+    /// A fresh hasher.
+    public init() {}
+
+    @inline(__always)
+    private static func mix(_ h: UInt64, _ w: UInt64, _ k: UInt64) -> UInt64 {
+        var x = (h ^ w) &* k
+        x ^= x >> 32
+        return x
+    }
+
+    /// Feeds bytes.
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        let count = bytes.count
+        var i = 0
+        var a = self.a, b = self.b
+        while i + 16 <= count {
+            let w0 = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let w1 = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
+            a = StableHash.mix(a, w0, 0x9FB2_1C65_1E98_DF25)
+            b = StableHash.mix(b, w1, 0xD6E8_FEB8_6659_FD93)
+            i += 16
+        }
+        while i < count {
+            a = StableHash.mix(a, UInt64(bytes[i]), 0x9FB2_1C65_1E98_DF25)
+            b = StableHash.mix(b, UInt64(bytes[i]) &+ 0x100, 0xD6E8_FEB8_6659_FD93)
+            i += 1
+        }
+        self.a = a
+        self.b = b
+        length &+= UInt64(count)
+    }
+
+    /// Feeds a string's UTF-8 bytes followed by a separator, so ("ab","c") ≠ ("a","bc").
+    public mutating func update(_ text: String) {
+        var bytes = Array(text.utf8)
+        bytes.append(0)
+        bytes.withUnsafeBytes { update($0) }
+    }
+
+    /// The hash as 32 lowercase hex digits.
+    public func finalize() -> String {
+        func avalanche(_ v: UInt64) -> UInt64 {
+            var z = v
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let x = avalanche(a ^ length ^ (b << 7 | b >> 57))
+        let y = avalanche(b &+ length &+ x)
+        return hex(x) + hex(y)
+    }
+
+    private func hex(_ v: UInt64) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+
+    /// Hash of a whole buffer.
+    public static func of(_ bytes: UnsafeRawBufferPointer) -> String {
+        var h = StableHash()
+        h.update(bytes)
+        return h.finalize()
+    }
+}

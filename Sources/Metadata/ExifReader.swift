@@ -1,0 +1,150 @@
+import CExif
+import GalleryCore
+
+/// The EXIF facts gallerygen uses, read through libexif from a TIFF block.
+struct ExifFacts {
+    var orientation: Orientation?
+    var original: String?
+    var originalOffset: String?
+    var digitized: String?
+    var digitizedOffset: String?
+    var modified: String?
+    var modifiedOffset: String?
+    var camera = CameraFacts()
+    var gps: GPSCoordinate?
+
+    /// The best capture date the tags give, following the documented fallback order.
+    var captureDate: CaptureDate? {
+        if let text = original, let date = CaptureDate(exif: text, offset: originalOffset, source: .original) { return date }
+        if let text = digitized, let date = CaptureDate(exif: text, offset: digitizedOffset, source: .digitized) { return date }
+        if let text = modified, let date = CaptureDate(exif: text, offset: modifiedOffset, source: .modified) { return date }
+        return nil
+    }
+}
+
+/// Reads EXIF with libexif. Every string is treated as hostile: bounded, decoded
+/// as UTF-8 with replacement, and stripped of control characters.
+enum ExifReader {
+    /// Tags (numeric, so no libexif macro is needed).
+    private enum Tag {
+        static let orientation: UInt32 = 0x0112
+        static let make: UInt32 = 0x010F
+        static let model: UInt32 = 0x0110
+        static let dateTime: UInt32 = 0x0132
+        static let exposureTime: UInt32 = 0x829A
+        static let fNumber: UInt32 = 0x829D
+        static let iso: UInt32 = 0x8827
+        static let dateTimeOriginal: UInt32 = 0x9003
+        static let dateTimeDigitized: UInt32 = 0x9004
+        static let offsetTime: UInt32 = 0x9010
+        static let offsetTimeOriginal: UInt32 = 0x9011
+        static let offsetTimeDigitized: UInt32 = 0x9012
+        static let focalLength: UInt32 = 0x920A
+        static let lensModel: UInt32 = 0xA434
+        static let latitudeRef: UInt32 = 0x0001
+        static let latitude: UInt32 = 0x0002
+        static let longitudeRef: UInt32 = 0x0003
+        static let longitude: UInt32 = 0x0004
+    }
+
+    /// Parses `payload`, which starts with `Exif\0\0` (as in a JPEG APP1) or
+    /// directly with the TIFF header (WebP EXIF chunk, PNG eXIf): the latter gets
+    /// the prefix libexif needs.
+    static func read(_ payload: UnsafeRawBufferPointer) -> ExifFacts? {
+        guard payload.count >= 8 else { return nil }
+        let hasPrefix = ByteReader(bytes: payload).matches(0, "Exif\0\0")
+        var buffer = [UInt8]()
+        buffer.reserveCapacity(payload.count + 6)
+        if !hasPrefix { buffer.append(contentsOf: Array("Exif\0\0".utf8)) }
+        buffer.append(contentsOf: payload)
+        guard let data = exif_data_new() else { return nil }
+        defer { exif_data_unref(data) }
+        // FOLLOW_SPECIFICATION would invent missing tags (a fake DateTime of "now").
+        exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
+        exif_data_unset_option(data, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS)
+        buffer.withUnsafeBufferPointer { exif_data_load_data(data, $0.baseAddress, UInt32($0.count)) }
+        let order = exif_data_get_byte_order(data)
+        let ifds = data.pointee.ifd
+        let ifd0 = ifds.0, exifIFD = ifds.2, gpsIFD = ifds.3
+
+        func entry(_ content: UnsafeMutablePointer<ExifContent>?, _ tag: UInt32) -> UnsafeMutablePointer<ExifEntry>? {
+            guard let content else { return nil }
+            return exif_content_get_entry(content, ExifTag(rawValue: tag))
+        }
+        func text(_ content: UnsafeMutablePointer<ExifContent>?, _ tag: UInt32) -> String? {
+            guard let e = entry(content, tag), e.pointee.format == EXIF_FORMAT_ASCII || e.pointee.format == EXIF_FORMAT_UNDEFINED,
+                  let bytes = e.pointee.data else { return nil }
+            let count = min(Int(e.pointee.size), 256)
+            let raw = UnsafeBufferPointer(start: bytes, count: count)
+            let end = raw.firstIndex(of: 0) ?? count
+            return UntrustedText.clean(Array(raw[0..<end]))
+        }
+        func rational(_ e: UnsafeMutablePointer<ExifEntry>, _ index: Int) -> Double? {
+            guard let bytes = e.pointee.data, Int(e.pointee.components) > index else { return nil }
+            let size = 8
+            guard Int(e.pointee.size) >= (index + 1) * size else { return nil }
+            let p = bytes + index * size
+            switch e.pointee.format {
+            case EXIF_FORMAT_RATIONAL:
+                let r = exif_get_rational(p, order)
+                return r.denominator == 0 ? nil : Double(r.numerator) / Double(r.denominator)
+            case EXIF_FORMAT_SRATIONAL:
+                let r = exif_get_srational(p, order)
+                return r.denominator == 0 ? nil : Double(r.numerator) / Double(r.denominator)
+            default:
+                return nil
+            }
+        }
+        func number(_ content: UnsafeMutablePointer<ExifContent>?, _ tag: UInt32) -> Int? {
+            guard let e = entry(content, tag), let bytes = e.pointee.data, e.pointee.components >= 1 else { return nil }
+            switch e.pointee.format {
+            case EXIF_FORMAT_SHORT where e.pointee.size >= 2: return Int(exif_get_short(bytes, order))
+            case EXIF_FORMAT_SSHORT where e.pointee.size >= 2: return Int(exif_get_sshort(bytes, order))
+            case EXIF_FORMAT_LONG where e.pointee.size >= 4: return Int(exif_get_long(bytes, order))
+            case EXIF_FORMAT_SLONG where e.pointee.size >= 4: return Int(exif_get_slong(bytes, order))
+            case EXIF_FORMAT_BYTE where e.pointee.size >= 1: return Int(bytes[0])
+            default: return nil
+            }
+        }
+        func real(_ content: UnsafeMutablePointer<ExifContent>?, _ tag: UInt32) -> Double? {
+            guard let e = entry(content, tag) else { return nil }
+            guard let value = rational(e, 0), value.isFinite, value > 0 else { return nil }
+            return value
+        }
+
+        var facts = ExifFacts()
+        if let raw = number(ifd0, Tag.orientation) { facts.orientation = Orientation(rawValue: raw) }
+        facts.modified = text(ifd0, Tag.dateTime)
+        facts.modifiedOffset = text(exifIFD, Tag.offsetTime)
+        facts.original = text(exifIFD, Tag.dateTimeOriginal)
+        facts.originalOffset = text(exifIFD, Tag.offsetTimeOriginal)
+        facts.digitized = text(exifIFD, Tag.dateTimeDigitized)
+        facts.digitizedOffset = text(exifIFD, Tag.offsetTimeDigitized)
+        facts.camera.make = text(ifd0, Tag.make)
+        facts.camera.model = text(ifd0, Tag.model)
+        facts.camera.lens = text(exifIFD, Tag.lensModel)
+        facts.camera.exposureTime = real(exifIFD, Tag.exposureTime)
+        facts.camera.fNumber = real(exifIFD, Tag.fNumber)
+        facts.camera.focalLength = real(exifIFD, Tag.focalLength)
+        if let iso = number(exifIFD, Tag.iso), iso > 0 { facts.camera.iso = iso }
+
+        if let lat = entry(gpsIFD, Tag.latitude), let lon = entry(gpsIFD, Tag.longitude),
+           let latDeg = degrees(lat, rational), let lonDeg = degrees(lon, rational) {
+            let south = text(gpsIFD, Tag.latitudeRef)?.uppercased() == "S"
+            let west = text(gpsIFD, Tag.longitudeRef)?.uppercased() == "W"
+            let latitude = south ? -latDeg : latDeg, longitude = west ? -lonDeg : lonDeg
+            if abs(latitude) <= 90, abs(longitude) <= 180 {
+                facts.gps = GPSCoordinate(latitude: latitude, longitude: longitude)
+            }
+        }
+        return facts
+    }
+
+    private static func degrees(_ e: UnsafeMutablePointer<ExifEntry>,
+                                _ rational: (UnsafeMutablePointer<ExifEntry>, Int) -> Double?) -> Double? {
+        guard let d = rational(e, 0) else { return nil }
+        let m = rational(e, 1) ?? 0, s = rational(e, 2) ?? 0
+        let value = d + m / 60 + s / 3600
+        return value.isFinite ? value : nil
+    }
+}
