@@ -1,0 +1,136 @@
+import Foundation
+
+/// Separable Lanczos-3 resampling with precomputed taps.
+///
+/// Rows are filtered horizontally once each, into a small ring of float rows
+/// that the vertical pass reads, so the intermediate image is never held whole:
+/// memory is a few rows, not megapixels. Transparent images are filtered in
+/// premultiplied alpha so colour never bleeds out of invisible pixels.
+public enum LanczosResampler {
+    /// The Lanczos window radius.
+    static let radius = 3.0
+
+    /// Precomputed filter taps for one axis: output i reads `taps` inputs from
+    /// `starts[i]` with `weights[i * taps ..< (i + 1) * taps]`.
+    struct Taps {
+        var starts: [Int]
+        var weights: [Float]
+        var count: Int
+    }
+
+    @inline(__always)
+    static func lanczos(_ x: Double) -> Double {
+        if x == 0 { return 1 }
+        if abs(x) >= radius { return 0 }
+        let px = Double.pi * x
+        return radius * sin(px) * sin(px / radius) / (px * px)
+    }
+
+    static func taps(from input: Int, to output: Int) -> Taps {
+        let scale = Double(input) / Double(output)
+        let filterScale = max(scale, 1)
+        let support = radius * filterScale
+        let count = min(input, Int(ceil(support)) * 2 + 1)
+        var starts = [Int](repeating: 0, count: output)
+        var weights = [Float](repeating: 0, count: output * count)
+        var local = [Double](repeating: 0, count: count)
+        for i in 0..<output {
+            let center = (Double(i) + 0.5) * scale
+            var start = Int(floor(center - support + 0.5))
+            start = max(0, min(start, input - count))
+            var sum = 0.0
+            for k in 0..<count {
+                let w = lanczos((Double(start + k) + 0.5 - center) / filterScale)
+                local[k] = w
+                sum += w
+            }
+            starts[i] = start
+            for k in 0..<count { weights[i * count + k] = Float(sum != 0 ? local[k] / sum : (k == 0 ? 1 : 0)) }
+        }
+        return Taps(starts: starts, weights: weights, count: count)
+    }
+
+    /// Resizes `image` to exactly `width × height`.
+    public static func resize(_ image: RGBAImage, width: Int, height: Int) -> RGBAImage {
+        if width == image.width, height == image.height { return image }
+        let horizontal = taps(from: image.width, to: width)
+        let vertical = taps(from: image.height, to: height)
+        let premultiply = image.hasAlpha
+        let sourceWidth = image.width
+
+        // Ring of horizontally filtered rows; row r lives in slot r % capacity.
+        let capacity = vertical.count
+        let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: capacity * width)
+        let sourceRow = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: sourceWidth)
+        let accumulator = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
+        defer {
+            ring.deallocate()
+            sourceRow.deallocate()
+            accumulator.deallocate()
+        }
+        var nextRow = 0
+
+        return RGBAImage(width: width, height: height, hasAlpha: image.hasAlpha) { output in
+            image.pixels.withUnsafeBufferPointer { input in
+                horizontal.weights.withUnsafeBufferPointer { hWeights in
+                    horizontal.starts.withUnsafeBufferPointer { hStarts in
+                        let hCount = horizontal.count
+                        func filterRow(_ y: Int, into target: UnsafeMutablePointer<SIMD4<Float>>) {
+                            let row = input.baseAddress! + y * sourceWidth * 4
+                            if premultiply {
+                                for x in 0..<sourceWidth {
+                                    let p = row + x * 4
+                                    let a = Float(p[3])
+                                    let f = a * (1 / 255)
+                                    sourceRow[x] = SIMD4(Float(p[0]) * f, Float(p[1]) * f, Float(p[2]) * f, a)
+                                }
+                            } else {
+                                for x in 0..<sourceWidth {
+                                    let p = row + x * 4
+                                    sourceRow[x] = SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), 255)
+                                }
+                            }
+                            for x in 0..<width {
+                                let s = sourceRow + hStarts[x]
+                                let w = hWeights.baseAddress! + x * hCount
+                                var sum = SIMD4<Float>(repeating: 0)
+                                for k in 0..<hCount { sum += w[k] * s[k] }
+                                target[x] = sum
+                            }
+                        }
+                        for y in 0..<height {
+                            let start = vertical.starts[y]
+                            while nextRow < start + vertical.count {
+                                filterRow(nextRow, into: ring + (nextRow % capacity) * width)
+                                nextRow += 1
+                            }
+                            accumulator.initialize(repeating: SIMD4(repeating: 0), count: width)
+                            for k in 0..<vertical.count {
+                                let w = vertical.weights[y * vertical.count + k]
+                                if w == 0 { continue }
+                                let row = ring + ((start + k) % capacity) * width
+                                for x in 0..<width { accumulator[x] += w * row[x] }
+                            }
+                            let out = output.baseAddress! + y * width * 4
+                            let low = SIMD4<Float>(repeating: 0), high = SIMD4<Float>(repeating: 255)
+                            for x in 0..<width {
+                                var v = accumulator[x]
+                                if premultiply {
+                                    let a = min(max(v.w, 0), 255)
+                                    let f: Float = a > 0 ? 255 / a : 0
+                                    v = SIMD4(v.x * f, v.y * f, v.z * f, a)
+                                }
+                                v = (v.clamped(lowerBound: low, upperBound: high) + 0.5).rounded(.down)
+                                let o = out + x * 4
+                                o[0] = UInt8(v.x)
+                                o[1] = UInt8(v.y)
+                                o[2] = UInt8(v.z)
+                                o[3] = premultiply ? UInt8(v.w) : 255
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
