@@ -47,15 +47,16 @@ public struct RenditionSpec: Hashable, Sendable, Codable {
     /// Bumped whenever decoding, resampling or encoding changes the bytes produced.
     public static let pipelineVersion = 1
 
-    /// The published path (relative to the site root) of this rendition of a
-    /// source whose content hash is `contentHash`. Sharded by two hex digits so no
-    /// folder holds tens of thousands of files.
-    public func relativePath(contentHash: String) -> String {
+    /// The published path (relative to the site root) of this rendition, `size`
+    /// pixels, of a source whose content hash is `contentHash`. Sharded by two hex
+    /// digits so no folder holds tens of thousands of files.
+    public func relativePath(contentHash: String, size: PixelSize) -> String {
         var hasher = StableHash()
         hasher.update(contentHash)
         hasher.update(key)
+        hasher.update(size.description)
         let name = String(hasher.finalize().prefix(20))
-        return "media/\(name.prefix(2))/\(name)-\(box.width)x\(box.height).\(format.fileExtension)"
+        return "media/\(name.prefix(2))/\(name)-\(size.width)x\(size.height).\(format.fileExtension)"
     }
 }
 

@@ -1,0 +1,41 @@
+import Foundation
+import BuildCache
+
+/// Checks SOURCE and OUT before anything is written: SOURCE must be a folder,
+/// OUT must not be SOURCE or inside it, and OUT must be writable.
+struct PrepareOutputStep: BuildStep {
+    let name = "prepare output"
+
+    func run(_ context: inout BuildContext) async throws {
+        let fm = FileManager.default
+        let source = context.settings.source.standardizedFileURL.resolvingSymlinksInPath()
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: source.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw GalleryError.sourceMissing(context.settings.source.path)
+        }
+        let output = context.settings.output.standardizedFileURL
+        // Resolve symlinks of the part of OUT that exists, so a link cannot hide
+        // that OUT is really inside SOURCE.
+        var existing = output
+        var tail: [String] = []
+        while !fm.fileExists(atPath: existing.path), existing.path != "/" {
+            tail.insert(existing.lastPathComponent, at: 0)
+            existing.deleteLastPathComponent()
+        }
+        var resolved = existing.resolvingSymlinksInPath()
+        for part in tail { resolved.appendPathComponent(part) }
+        let sourcePath = source.path.hasSuffix("/") ? source.path : source.path + "/"
+        if resolved.path == source.path || resolved.path.hasPrefix(sourcePath) {
+            throw GalleryError.outputInsideSource(output: context.settings.output.path, source: context.settings.source.path)
+        }
+        do {
+            try fm.createDirectory(at: output, withIntermediateDirectories: true)
+        } catch {
+            throw GalleryError.outputNotWritable(output.path, reason: (error as NSError).localizedDescription)
+        }
+        guard access(output.path, W_OK) == 0 else {
+            throw GalleryError.outputNotWritable(output.path, reason: String(cString: strerror(errno)))
+        }
+        context.previousManifest = BuildManifest.load(from: output)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import GalleryCore
+import Scanning
+
+/// Scans SOURCE and processes photos while the scan is still running, with at
+/// most `jobs` photos in flight so decoded bitmaps never pile up.
+struct ProcessPhotosStep: BuildStep {
+    let name = "process photos"
+
+    func run(_ context: inout BuildContext) async throws {
+        let settings = context.settings
+        let progress = context.progress
+        let processor = PhotoProcessor(settings: settings)
+        let scanner = SourceScanner(root: settings.source, excluding: [settings.output])
+        let (stream, continuation) = AsyncStream<SourceFile>.makeStream()
+        let walker = Thread {
+            SourceScanner.walk(scanner.root, components: [], excluded: scanner.excluded) { event in
+                switch event {
+                case .photo(let file):
+                    progress.photoFound()
+                    continuation.yield(file)
+                case .unreadable(let path, let reason):
+                    progress.message("skipped folder \(path.isEmpty ? "." : path): \(reason)")
+                case .album:
+                    break
+                }
+            }
+            progress.scanDone()
+            continuation.finish()
+        }
+        walker.stackSize = 4 << 20
+        walker.start()
+
+        var photos: [Photo] = []
+        var report = context.report
+        func record(_ outcome: PhotoOutcome) {
+            progress.photoDone()
+            switch outcome {
+            case .published(let photo, let made, let reused):
+                photos.append(photo)
+                report.published += 1
+                report.renditionsMade += made
+                report.renditionsReused += reused
+                if made > 0 { report.filesWritten.append(contentsOf: Set(photo.renditions.map(\.path)).sorted()) }
+            case .skipped(let file, let reason):
+                report.skipped.append(SkippedPhoto(path: file.relativePath, reason: reason))
+                progress.message("skipped \(file.relativePath): \(reason)")
+            }
+        }
+        await withTaskGroup(of: PhotoOutcome.self) { group in
+            var inFlight = 0
+            for await file in stream {
+                if inFlight >= settings.jobs, let outcome = await group.next() {
+                    record(outcome)
+                    inFlight -= 1
+                }
+                group.addTask { processor.process(file) }
+                inFlight += 1
+            }
+            for await outcome in group { record(outcome) }
+        }
+        progress.finish()
+        context.photos = photos
+        context.report = report
+        for photo in photos { context.producedFiles.formUnion(photo.renditions.map(\.path)) }
+    }
+}

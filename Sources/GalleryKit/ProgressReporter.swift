@@ -1,0 +1,94 @@
+import Foundation
+
+/// Tells the user the build is alive. On a terminal: one live line with photos
+/// done / found, rate and ETA. Otherwise (CI logs, pipes): a plain line every
+/// ten seconds or so.
+final class ProgressReporter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let interactive: Bool
+    private let quiet: Bool
+    private let start = Date()
+    private var found = 0
+    private var done = 0
+    private var scanFinished = false
+    private var lastDraw = Date.distantPast
+    private var lastPlain = Date()
+    private var lineVisible = false
+
+    init(quiet: Bool) {
+        self.quiet = quiet
+        self.interactive = isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    }
+
+    func photoFound() {
+        lock.withLock {
+            found += 1
+            drawIfDue()
+        }
+    }
+
+    func scanDone() {
+        lock.withLock {
+            scanFinished = true
+            if !interactive && !quiet { emit("Found \(found) photos") }
+            drawIfDue(force: true)
+        }
+    }
+
+    func photoDone() {
+        lock.withLock {
+            done += 1
+            drawIfDue()
+        }
+    }
+
+    /// Prints a message (e.g. a skipped file) without garbling the live line.
+    func message(_ text: String) {
+        lock.withLock {
+            clearLine()
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+            drawIfDue(force: true)
+        }
+    }
+
+    func finish() {
+        lock.withLock { clearLine() }
+    }
+
+    private func emit(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    private func clearLine() {
+        if lineVisible {
+            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+            lineVisible = false
+        }
+    }
+
+    private func status() -> String {
+        let elapsed = Date().timeIntervalSince(start)
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        var text = "\(done)/\(found)\(scanFinished ? "" : "+") photos"
+        if done > 0 { text += String(format: " · %.1f/s", rate) }
+        if scanFinished, rate > 0, done < found {
+            let remaining = Int(Double(found - done) / rate)
+            text += String(format: " · ETA %d:%02d", remaining / 60, remaining % 60)
+        }
+        return text
+    }
+
+    private func drawIfDue(force: Bool = false) {
+        guard !quiet else { return }
+        let now = Date()
+        if interactive {
+            guard force || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
+            lastDraw = now
+            FileHandle.standardError.write(Data("\r\u{1B}[K\(status())".utf8))
+            lineVisible = true
+        } else if now.timeIntervalSince(lastPlain) >= 10 {
+            lastPlain = now
+            emit(status())
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Readable, URL-safe names for folders and files: `Léa 7` → `lea-7`.
+public enum Slug {
+    /// A slug of lowercase ASCII letters, digits and single hyphens, at most 60
+    /// characters; `fallback` when nothing is left (e.g. a name of only symbols).
+    public static func make(_ text: String, fallback: String) -> String {
+        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        var out = ""
+        var pendingHyphen = false
+        for scalar in folded.unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                if pendingHyphen, !out.isEmpty { out += "-" }
+                pendingHyphen = false
+                out.unicodeScalars.append(scalar)
+                if out.count >= 60 { break }
+            } else {
+                pendingHyphen = true
+            }
+        }
+        return out.isEmpty ? fallback : out.lowercased()
+    }
+
+    /// Makes slugs unique within one folder by appending `-2`, `-3`…
+    public struct Uniquer {
+        private var used: Set<String>
+
+        /// Starts with `reserved` names already taken.
+        public init(reserved: Set<String> = []) { used = reserved }
+
+        /// A slug not handed out before.
+        public mutating func claim(_ slug: String) -> String {
+            var candidate = slug
+            var n = 2
+            while used.contains(candidate) {
+                candidate = "\(slug)-\(n)"
+                n += 1
+            }
+            used.insert(candidate)
+            return candidate
+        }
+    }
+}

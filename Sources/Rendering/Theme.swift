@@ -1,0 +1,110 @@
+import Foundation
+import GalleryCore
+import Mustache
+
+/// Why a theme could not be loaded.
+public enum ThemeError: Error, CustomStringConvertible, Sendable {
+    /// No built-in theme of that name and no such folder.
+    case unknown(String, available: [String])
+    /// A template does not parse.
+    case badTemplate(name: String, reason: String)
+    /// A file of a custom theme cannot be read.
+    case unreadable(String)
+
+    /// One line for the user.
+    public var description: String {
+        switch self {
+        case .unknown(let name, let available): return "unknown theme '\(name)' (built in: \(available.joined(separator: ", ")); or give a folder path)"
+        case .badTemplate(let name, let reason): return "template '\(name)' does not parse: \(reason)"
+        case .unreadable(let path): return "cannot read theme file \(path)"
+        }
+    }
+}
+
+/// Templates and static files, layered: a theme overrides only what it needs and
+/// falls back to the default templates (`Templates/`) and default static files
+/// (`Themes/default/static/`). Built-in themes are embedded in the executable.
+public struct Theme: Sendable {
+    /// Name (built-in) or folder path (custom).
+    public let name: String
+    /// Templates by name (`album`, `index`, partials…).
+    let library: MustacheLibrary
+    /// Static files by path below `static/`.
+    public let staticFiles: [String: [UInt8]]
+    /// A fingerprint of every template and static file, so a theme change can be
+    /// told apart from no change.
+    public let fingerprint: String
+
+    /// Names of the themes built into the binary.
+    public static var builtInNames: [String] {
+        Set(EmbeddedAssets.files.keys.compactMap { key -> String? in
+            let parts = key.split(separator: "/")
+            return parts.count > 2 && parts[0] == "Themes" ? String(parts[1]) : nil
+        }).sorted()
+    }
+
+    /// Loads a built-in theme by name, or a custom theme folder (holding
+    /// `templates/*.mustache` and/or `static/…`) by path.
+    public static func load(_ nameOrPath: String) throws(ThemeError) -> Theme {
+        var templates: [String: String] = [:]
+        var statics: [String: [UInt8]] = [:]
+        func embedded(_ prefix: String, _ apply: (String, [UInt8]) -> Void) {
+            for (key, base64) in EmbeddedAssets.files where key.hasPrefix(prefix) {
+                if let data = Data(base64Encoded: base64) { apply(String(key.dropFirst(prefix.count)), Array(data)) }
+            }
+        }
+        func addTemplate(_ relative: String, _ bytes: [UInt8]) {
+            guard relative.hasSuffix(".mustache") else { return }
+            templates[String(relative.dropLast(".mustache".count))] = String(decoding: bytes, as: UTF8.self)
+        }
+        embedded("Templates/", addTemplate)
+        embedded("Themes/default/static/") { statics[$0] = $1 }
+
+        let builtIn = builtInNames
+        if builtIn.contains(nameOrPath) {
+            if nameOrPath != "default" {
+                embedded("Themes/\(nameOrPath)/templates/", addTemplate)
+                embedded("Themes/\(nameOrPath)/static/") { statics[$0] = $1 }
+            }
+        } else {
+            let folder = URL(fileURLWithPath: nameOrPath)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw .unknown(nameOrPath, available: builtIn)
+            }
+            for (sub, apply) in [("templates", addTemplate), ("static", { statics[$0] = $1 })] as [(String, (String, [UInt8]) -> Void)] {
+                let base = folder.appendingPathComponent(sub)
+                guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey]) else { continue }
+                for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+                    let relative = String(url.standardizedFileURL.path.dropFirst(base.standardizedFileURL.path.count + 1))
+                    if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+                    guard let data = FileManager.default.contents(atPath: url.path) else { throw .unreadable(url.path) }
+                    apply(relative, Array(data))
+                }
+            }
+        }
+        var library = MustacheLibrary()
+        var fingerprintInput = ""
+        for (name, text) in templates.sorted(by: { $0.key < $1.key }) {
+            do {
+                try library.register(text, named: name)
+            } catch {
+                throw .badTemplate(name: name, reason: String(describing: error))
+            }
+            fingerprintInput += name + "\0" + text + "\0"
+        }
+        var hasher = StableHash()
+        hasher.update(fingerprintInput)
+        for (path, bytes) in statics.sorted(by: { $0.key < $1.key }) {
+            hasher.update(path)
+            bytes.withUnsafeBytes { hasher.update($0) }
+        }
+        return Theme(name: nameOrPath, library: library, staticFiles: statics, fingerprint: hasher.finalize())
+    }
+
+    /// Renders template `name` with `context`.
+    func render(_ name: String, _ context: [String: Any]) -> String {
+        library.render(context, withTemplate: name) ?? ""
+    }
+}
+

@@ -1,0 +1,73 @@
+import Foundation
+import GalleryCore
+
+/// What the scanner reports as it walks SOURCE.
+public enum ScanEvent: Sendable {
+    /// A folder (album) was entered. Emitted before any of its photos.
+    case album(AlbumPath)
+    /// A photo file.
+    case photo(SourceFile)
+    /// A folder could not be listed (permissions): it is skipped, the walk goes on.
+    case unreadable(path: String, reason: String)
+}
+
+/// Walks SOURCE depth-first on a background thread and streams what it finds,
+/// so photos are processed while the walk is still going.
+///
+/// Hidden files and folders (leading dot) are ignored; so is anything that is
+/// not a photo by extension. Symbolic links are not followed: a link could lead
+/// outside SOURCE or into a loop.
+public struct SourceScanner: Sendable {
+    /// The folder to walk.
+    public let root: URL
+    /// Paths (absolute, standardised) never entered, e.g. OUT when a user puts it beside photos.
+    public let excluded: Set<String>
+
+    /// Creates a scanner.
+    public init(root: URL, excluding excluded: [URL] = []) {
+        self.root = root.standardizedFileURL
+        self.excluded = Set(excluded.map { $0.standardizedFileURL.path })
+    }
+
+    /// The events, in folder order (names sorted naturally). The walk runs on its
+    /// own thread and keeps at most `buffer` events ahead of the consumer.
+    public func events(buffer: Int = 4096) -> AsyncStream<ScanEvent> {
+        AsyncStream(bufferingPolicy: .unbounded) { continuation in
+            let root = self.root, excluded = self.excluded
+            let thread = Thread {
+                SourceScanner.walk(root, components: [], excluded: excluded) { continuation.yield($0) }
+                continuation.finish()
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+    }
+
+    /// Synchronous walk, calling `emit` for each event.
+    public static func walk(_ folder: URL, components: [String], excluded: Set<String>, emit: (ScanEvent) -> Void) {
+        emit(.album(AlbumPath(components: components)))
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        } catch {
+            emit(.unreadable(path: components.joined(separator: "/"), reason: (error as NSError).localizedDescription))
+            return
+        }
+        var folders: [(String, URL)] = []
+        for name in names.sorted(by: { $0.localizedStandardCompare($1) == .orderedAscending }) where !name.hasPrefix(".") {
+            let url = folder.appendingPathComponent(name)
+            var info = stat()
+            guard lstat(url.path, &info) == 0 else { continue }
+            let kind = info.st_mode & S_IFMT
+            if kind == S_IFDIR {
+                if !excluded.contains(url.standardizedFileURL.path) { folders.append((name, url)) }
+            } else if kind == S_IFREG, PhotoExtensions.isPhoto(name) {
+                let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
+                emit(.photo(SourceFile(url: url, relativeComponents: components + [name], byteCount: Int64(info.st_size), modificationDate: modified)))
+            }
+        }
+        for (name, url) in folders {
+            walk(url, components: components + [name], excluded: excluded, emit: emit)
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import GalleryCore
+import GalleryKit
+
+/// `gallerygen build SOURCE --output OUT`.
+struct BuildCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Build the site from SOURCE into OUT.",
+        discussion: "SOURCE is never written to. Unreadable photos are skipped and named on stderr; the build goes on."
+    )
+
+    @Argument(help: "The folder of photos (every sub-folder is an album).")
+    var source: String
+
+    @Option(name: [.short, .long], help: "The folder to write the site into (not inside SOURCE).")
+    var output: String
+
+    @Option(help: "Site title.")
+    var title: String = "Photos"
+
+    @Option(help: "Rendition format: webp or jpeg.")
+    var format: OutputFormat = .webp
+
+    @Option(help: "Encoder quality 1-100 (default: 80 for webp, 85 for jpeg).")
+    var quality: Int?
+
+    @Option(name: .customLong("thumbnail-size"), help: "Thumbnail bounding boxes, WxH[,WxH…]; each is one srcset candidate.")
+    var thumbnailSize: BoxList?
+
+    @Option(name: .customLong("preview-size"), help: "Preview bounding boxes, WxH[,WxH…]; each is one srcset candidate.")
+    var previewSize: BoxList?
+
+    @Option(help: "Photos processed at once (default: all cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Theme: a built-in name (default, slate) or a theme folder.")
+    var theme: String = "default"
+
+    @Flag(name: .shortAndLong, help: "No progress output.")
+    var quiet = false
+
+    func validate() throws {
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() async throws {
+        let settings = BuildSettings(
+            source: URL(fileURLWithPath: source),
+            output: URL(fileURLWithPath: output),
+            title: title,
+            thumbnailBoxes: thumbnailSize?.boxes ?? BuildSettings.defaultThumbnailBoxes,
+            previewBoxes: previewSize?.boxes ?? BuildSettings.defaultPreviewBoxes,
+            format: format,
+            quality: quality,
+            jobs: jobs
+        )
+        do {
+            let report = try await GalleryBuilder().build(settings: settings, theme: theme, quiet: quiet)
+            if !quiet || !report.skipped.isEmpty {
+                FileHandle.standardError.write(Data((report.summary + "\n").utf8))
+            }
+            if !quiet {
+                print("Site: \(settings.output.appendingPathComponent("index.html").path)")
+            }
+        } catch let error as CustomStringConvertible & Error {
+            throw ValidationFailure(message: error.description)
+        }
+    }
+}
+
+/// A fatal error shown as one line.
+struct ValidationFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+extension OutputFormat: ExpressibleByArgument {}
+
+/// `WxH[,WxH…]`.
+struct BoxList: ExpressibleByArgument {
+    let boxes: [PixelSize]
+
+    init?(argument: String) {
+        var boxes: [PixelSize] = []
+        for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let box = PixelSize(parsing: part) else { return nil }
+            boxes.append(box)
+        }
+        guard !boxes.isEmpty else { return nil }
+        self.boxes = boxes
+    }
+}
