@@ -7,7 +7,7 @@ public enum FormatSniffer {
         let r = ByteReader(bytes: bytes)
         guard bytes.count > 0 else { throw .empty }
         if r.u8(0) == 0xFF, r.u8(1) == 0xD8, r.u8(2) == 0xFF { return .jpeg }
-        if r.matches(0, "\u{89}PNG\r\n\u{1A}\n") { return .png }
+        if r.u8(0) == 0x89, r.matches(1, "PNG\r\n\u{1A}\n") { return .png }
         if r.matches(0, "GIF87a") || r.matches(0, "GIF89a") { return .gif }
         if r.matches(0, "RIFF"), r.matches(8, "WEBP") { return .webp }
         let first = (0..<min(4, bytes.count)).map { String(format2hex: bytes[$0]) }.joined(separator: " ")
