@@ -90,12 +90,26 @@ public enum LanczosResampler {
                                     sourceRow[x] = SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), 255)
                                 }
                             }
+                            // Four independent accumulators: one chain of dependent
+                            // adds would stall on FMA latency at every tap.
+                            let quads = hCount & ~3
                             for x in 0..<width {
                                 let s = sourceRow + hStarts[x]
                                 let w = hWeights.baseAddress! + x * hCount
-                                var sum = SIMD4<Float>(repeating: 0)
-                                for k in 0..<hCount { sum += w[k] * s[k] }
-                                target[x] = sum
+                                var a0 = SIMD4<Float>(repeating: 0), a1 = a0, a2 = a0, a3 = a0
+                                var k = 0
+                                while k < quads {
+                                    a0 += w[k] * s[k]
+                                    a1 += w[k + 1] * s[k + 1]
+                                    a2 += w[k + 2] * s[k + 2]
+                                    a3 += w[k + 3] * s[k + 3]
+                                    k += 4
+                                }
+                                while k < hCount {
+                                    a0 += w[k] * s[k]
+                                    k += 1
+                                }
+                                target[x] = (a0 + a1) + (a2 + a3)
                             }
                         }
                         for y in 0..<height {
@@ -104,10 +118,19 @@ public enum LanczosResampler {
                                 filterRow(nextRow, into: ring + (nextRow % capacity) * width)
                                 nextRow += 1
                             }
+                            // Two taps per sweep halves the passes over the accumulator row.
                             accumulator.initialize(repeating: SIMD4(repeating: 0), count: width)
-                            for k in 0..<vertical.count {
-                                let w = vertical.weights[y * vertical.count + k]
-                                if w == 0 { continue }
+                            let vCount = vertical.count
+                            var k = 0
+                            while k + 1 < vCount {
+                                let w0 = vertical.weights[y * vCount + k], w1 = vertical.weights[y * vCount + k + 1]
+                                let r0 = ring + ((start + k) % capacity) * width
+                                let r1 = ring + ((start + k + 1) % capacity) * width
+                                for x in 0..<width { accumulator[x] += w0 * r0[x] + w1 * r1[x] }
+                                k += 2
+                            }
+                            if k < vCount {
+                                let w = vertical.weights[y * vCount + k]
                                 let row = ring + ((start + k) % capacity) * width
                                 for x in 0..<width { accumulator[x] += w * row[x] }
                             }
@@ -120,12 +143,13 @@ public enum LanczosResampler {
                                     let f: Float = a > 0 ? 255 / a : 0
                                     v = SIMD4(v.x * f, v.y * f, v.z * f, a)
                                 }
-                                v = (v.clamped(lowerBound: low, upperBound: high) + 0.5).rounded(.down)
+                                // Clamped to 0...255, so +0.5 and truncation round to nearest.
+                                v = v.clamped(lowerBound: low, upperBound: high) + 0.5
                                 let o = out + x * 4
-                                o[0] = UInt8(v.x)
-                                o[1] = UInt8(v.y)
-                                o[2] = UInt8(v.z)
-                                o[3] = premultiply ? UInt8(v.w) : 255
+                                o[0] = UInt8(Int32(v.x))
+                                o[1] = UInt8(Int32(v.y))
+                                o[2] = UInt8(Int32(v.z))
+                                o[3] = premultiply ? UInt8(Int32(v.w)) : 255
                             }
                         }
                     }
