@@ -27,7 +27,7 @@ enum AtomicFile {
             guard rename(temporary.path, url.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         } catch {
             unlink(temporary.path)
-            throw .writeFailed(url.path, reason: (error as NSError).localizedDescription)
+            throw .writeFailed(url.path, reason: ErrorText.describe(error))
         }
     }
 

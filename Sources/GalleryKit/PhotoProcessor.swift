@@ -28,7 +28,7 @@ struct PhotoProcessor: Sendable {
         do {
             data = try Data(contentsOf: file.url, options: .uncached)
         } catch {
-            return .skipped(file, reason: "cannot be read (\((error as NSError).localizedDescription))")
+            return .skipped(file, reason: "cannot be read (\(ErrorText.describe(error)))")
         }
         return data.withUnsafeBytes { bytes in
             do {

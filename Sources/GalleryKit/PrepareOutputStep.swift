@@ -28,10 +28,16 @@ struct PrepareOutputStep: BuildStep {
         if resolved.path == source.path || resolved.path.hasPrefix(sourcePath) {
             throw GalleryError.outputInsideSource(output: context.settings.output.path, source: context.settings.source.path)
         }
-        do {
-            try fm.createDirectory(at: output, withIntermediateDirectories: true)
-        } catch {
-            throw GalleryError.outputNotWritable(output.path, reason: (error as NSError).localizedDescription)
+        // mkdir one level at a time so a failure names its real cause.
+        var created = existing
+        for part in tail {
+            created.appendPathComponent(part)
+            if mkdir(created.path, 0o755) != 0, errno != EEXIST {
+                throw GalleryError.outputNotWritable(output.path, reason: String(cString: strerror(errno)))
+            }
+        }
+        guard fm.fileExists(atPath: output.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw GalleryError.outputNotWritable(output.path, reason: "it exists and is not a folder")
         }
         guard access(output.path, W_OK) == 0 else {
             throw GalleryError.outputNotWritable(output.path, reason: String(cString: strerror(errno)))

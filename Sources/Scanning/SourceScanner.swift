@@ -46,13 +46,20 @@ public struct SourceScanner: Sendable {
     /// Synchronous walk, calling `emit` for each event.
     public static func walk(_ folder: URL, components: [String], excluded: Set<String>, emit: (ScanEvent) -> Void) {
         emit(.album(AlbumPath(components: components)))
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        } catch {
-            emit(.unreadable(path: components.joined(separator: "/"), reason: (error as NSError).localizedDescription))
+        // opendir/readdir rather than FileManager: cheaper, and the error is
+        // the plain errno text ("Permission denied").
+        guard let directory = opendir(folder.path) else {
+            emit(.unreadable(path: components.joined(separator: "/"), reason: String(cString: strerror(errno))))
             return
         }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(directory)
         var folders: [(String, URL)] = []
         for name in names.sorted(by: { $0.localizedStandardCompare($1) == .orderedAscending }) where !name.hasPrefix(".") {
             let url = folder.appendingPathComponent(name)
