@@ -16,19 +16,23 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Logic-less templates with automatic HTML escaping.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        // YAML for gallery.yml and album.yml, with line numbers for errors.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         .executableTarget(
             name: "gallerygen",
             dependencies: [
                 "GalleryKit",
+                "Configuration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(
             name: "GalleryKit",
-            dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging", "Rendering", "BuildCache"]
+            dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging", "Rendering", "BuildCache", "Configuration"]
         ),
+        .target(name: "Configuration", dependencies: ["GalleryCore", .product(name: "Yams", package: "Yams")]),
         .target(name: "GalleryCore"),
         .target(name: "Scanning", dependencies: ["GalleryCore"]),
         .target(name: "Metadata", dependencies: ["GalleryCore", "CExif", "CWebP", "CGIF"]),
@@ -50,7 +54,7 @@ let package = Package(
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["EmbedAssetsTool"]),
         .testTarget(
             name: "GalleryTests",
-            dependencies: ["GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Rendering", "BuildCache"]
+            dependencies: ["GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Rendering", "BuildCache", "Configuration"]
         ),
     ]
 )

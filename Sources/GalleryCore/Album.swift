@@ -1,20 +1,33 @@
+import Foundation
+
 /// A folder of the source tree with the photos published from it.
 public struct Album: Sendable {
     /// Its place in the tree.
     public var path: AlbumPath
     /// Display title (the folder name unless a sidecar says otherwise).
     public var title: String
+    /// Markdown description from the sidecar.
+    public var description: String?
     /// Its photos in display order.
     public var photos: [Photo]
-    /// Child albums that hold photos somewhere below them, in display order.
+    /// Child albums that hold photos somewhere below them, in display order
+    /// (hidden ones included: they get pages, but are not listed).
     public var children: [AlbumPath]
+    /// Unlisted: left out of listings and the moments timeline.
+    public var hidden: Bool
+    /// File name of the cover photo chosen by the sidecar.
+    public var coverFileName: String?
 
     /// Creates an album.
-    public init(path: AlbumPath, title: String, photos: [Photo] = [], children: [AlbumPath] = []) {
+    public init(path: AlbumPath, title: String, description: String? = nil, photos: [Photo] = [], children: [AlbumPath] = [],
+                hidden: Bool = false, coverFileName: String? = nil) {
         self.path = path
         self.title = title
+        self.description = description
         self.photos = photos
         self.children = children
+        self.hidden = hidden
+        self.coverFileName = coverFileName
     }
 }
 
@@ -31,44 +44,94 @@ public struct Gallery: Sendable {
         self.albums = albums
     }
 
-    /// Groups photos into albums, sorts each album by capture time (then name),
-    /// and links every album that has photos below it to its parent.
-    public static func assemble(title: String, photos: [Photo]) -> Gallery {
+    /// Groups photos into albums, orders each album (sidecar order, else the
+    /// site default), applies sidecar titles, covers and hidden flags, and links
+    /// every album that has photos below it to its parent.
+    public static func assemble(title: String, photos: [Photo], sidecars: [AlbumPath: AlbumSettings] = [:],
+                                options: SiteOptions = SiteOptions()) -> Gallery {
         var albums: [AlbumPath: Album] = [.root: Album(path: .root, title: title)]
+        func make(_ path: AlbumPath) -> Album {
+            Album(path: path, title: path.isRoot ? title : path.name)
+        }
         for photo in photos {
             var path = photo.source.albumPath
-            albums[path, default: Album(path: path, title: path.name)].photos.append(photo)
-            // Make sure every ancestor exists and lists its child once.
+            albums[path, default: make(path)].photos.append(photo)
             while let parent = path.parent {
                 let isNew = albums[parent] == nil
-                albums[parent, default: Album(path: parent, title: parent.isRoot ? title : parent.name)]
-                    .children.append(path)
+                albums[parent, default: make(parent)].children.append(path)
                 if !isNew { break }
                 path = parent
             }
         }
         for key in Array(albums.keys) {
-            albums[key]!.children = Array(Set(albums[key]!.children)).sorted()
-            albums[key]!.photos.sort { a, b in
-                let x = a.metadata.captureDate.instant, y = b.metadata.captureDate.instant
-                if x != y { return x < y }
-                return a.source.fileName.localizedStandardCompare(b.source.fileName) == .orderedAscending
-            }
+            var album = albums[key]!
+            let sidecar = sidecars[key] ?? AlbumSettings()
+            if let custom = sidecar.title, !key.isRoot { album.title = custom }
+            album.description = sidecar.description
+            album.hidden = sidecar.hidden && !key.isRoot
+            album.coverFileName = sidecar.cover
+            album.children = Array(Set(album.children)).sorted()
+            album.photos = sorted(album.photos, by: sidecar.sort ?? options.albumSort, sidecar.order ?? options.albumOrder)
+            albums[key] = album
         }
         return Gallery(title: title, albums: albums)
     }
 
-    /// Photos in this album and all below it.
-    public func photoCount(under path: AlbumPath) -> Int {
-        guard let album = albums[path] else { return 0 }
-        return album.photos.count + album.children.reduce(0) { $0 + photoCount(under: $1) }
+    static func sorted(_ photos: [Photo], by key: PhotoSortKey, _ direction: SortDirection) -> [Photo] {
+        let ascending = photos.sorted { a, b in
+            switch key {
+            case .date:
+                let x = a.metadata.captureDate.instant, y = b.metadata.captureDate.instant
+                if x != y { return x < y }
+                return a.source.fileName.localizedStandardCompare(b.source.fileName) == .orderedAscending
+            case .name:
+                let order = a.source.fileName.localizedStandardCompare(b.source.fileName)
+                if order != .orderedSame { return order == .orderedAscending }
+                return a.source.fileName < b.source.fileName
+            }
+        }
+        return direction == .ascending ? ascending : ascending.reversed()
     }
 
-    /// The album's first photo, or the first photo found below it.
+    /// True when the album or one of its ancestors is hidden.
+    public func isHidden(_ path: AlbumPath) -> Bool {
+        var current: AlbumPath? = path
+        while let p = current {
+            if albums[p]?.hidden == true { return true }
+            current = p.parent
+        }
+        return false
+    }
+
+    /// The children an album lists (hidden ones left out).
+    public func listedChildren(of path: AlbumPath) -> [AlbumPath] {
+        (albums[path]?.children ?? []).filter { albums[$0]?.hidden != true }
+    }
+
+    /// Photos in this album and all listed albums below it.
+    public func photoCount(under path: AlbumPath) -> Int {
+        guard let album = albums[path] else { return 0 }
+        return album.photos.count + listedChildren(of: path).reduce(0) { $0 + photoCount(under: $1) }
+    }
+
+    /// Every photo in this album and the listed albums below it.
+    public func photos(under path: AlbumPath) -> [Photo] {
+        guard let album = albums[path] else { return [] }
+        return album.photos + listedChildren(of: path).flatMap { photos(under: $0) }
+    }
+
+    /// The sidecar's cover if it names a photo of this album, else the first
+    /// photo, else the cover of the first listed child.
     public func cover(of path: AlbumPath) -> Photo? {
         guard let album = albums[path] else { return nil }
+        if let name = album.coverFileName, let chosen = album.photos.first(where: { $0.source.fileName == name }) { return chosen }
         if let first = album.photos.first { return first }
-        for child in album.children { if let photo = cover(of: child) { return photo } }
+        for child in listedChildren(of: path) { if let photo = cover(of: child) { return photo } }
         return nil
+    }
+
+    /// Every photo that appears in the moments timeline: from listed albums only.
+    public var timelinePhotos: [Photo] {
+        albums.values.filter { !isHidden($0.path) }.flatMap(\.photos)
     }
 }

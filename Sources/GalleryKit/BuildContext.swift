@@ -7,12 +7,14 @@ import Rendering
 public struct BuildContext: Sendable {
     /// The settings.
     public let settings: BuildSettings
-    /// The theme (built-in name or folder).
-    public let themeName: String
+    /// Page options (theme, paging, moments, layout).
+    public let site: SiteOptions
     /// Suppresses progress output (tests).
     public let quiet: Bool
     /// Photos published so far.
     public var photos: [Photo] = []
+    /// Album sidecars found during the scan.
+    public var sidecars: [AlbumPath: AlbumSettings] = [:]
     /// The assembled albums.
     public var gallery: Gallery?
     /// What the previous build left (for pruning).
@@ -25,9 +27,9 @@ public struct BuildContext: Sendable {
     let progress: ProgressReporter
 
     /// Creates a context.
-    public init(settings: BuildSettings, themeName: String = "default", quiet: Bool = false) {
+    public init(settings: BuildSettings, site: SiteOptions = SiteOptions(), quiet: Bool = false) {
         self.settings = settings
-        self.themeName = themeName
+        self.site = site
         self.quiet = quiet
         self.progress = ProgressReporter(quiet: quiet)
     }

@@ -13,9 +13,9 @@ public struct GalleryBuilder: Sendable {
 
     /// Builds the site and returns the report. Unreadable photos are skipped and
     /// listed in the report; only problems with SOURCE, OUT or settings throw.
-    public func build(settings: BuildSettings, theme: String = "default", quiet: Bool = false) async throws -> BuildReport {
+    public func build(settings: BuildSettings, site: SiteOptions = SiteOptions(), quiet: Bool = false) async throws -> BuildReport {
         let started = Date()
-        var context = BuildContext(settings: settings, themeName: theme, quiet: quiet)
+        var context = BuildContext(settings: settings, site: site, quiet: quiet)
         for step in steps {
             try await step.run(&context)
         }

@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 import GalleryCore
 import Scanning
@@ -13,6 +14,7 @@ struct ProcessPhotosStep: BuildStep {
         let processor = PhotoProcessor(settings: settings)
         let scanner = SourceScanner(root: settings.source, excluding: [settings.output])
         let (stream, continuation) = AsyncStream<SourceFile>.makeStream()
+        let sidecars = SidecarCollector()
         let walker = Thread {
             SourceScanner.walk(scanner.root, components: [], excluded: scanner.excluded) { event in
                 switch event {
@@ -21,6 +23,8 @@ struct ProcessPhotosStep: BuildStep {
                     continuation.yield(file)
                 case .unreadable(let path, let reason):
                     progress.message("skipped folder \(path.isEmpty ? "." : path): \(reason)")
+                case .album(let path, let sidecar?):
+                    sidecars.load(path, sidecar)
                 case .album:
                     break
                 }
@@ -60,8 +64,33 @@ struct ProcessPhotosStep: BuildStep {
             for await outcome in group { record(outcome) }
         }
         progress.finish()
+        if let error = sidecars.firstError { throw error }
+        context.sidecars = sidecars.settings
         context.photos = photos
         context.report = report
         for photo in photos { context.producedFiles.formUnion(photo.renditions.map(\.path)) }
     }
+}
+
+/// Reads album sidecars as the walk finds them (on the walker's thread).
+final class SidecarCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var loaded: [AlbumPath: AlbumSettings] = [:]
+    private var errors: [ConfigError] = []
+
+    func load(_ path: AlbumPath, _ url: URL) {
+        let name = (path.components + [SourceScanner.sidecarName]).joined(separator: "/")
+        do {
+            let settings = try AlbumSidecar.load(url, displayName: name)
+            lock.withLock { loaded[path] = settings }
+        } catch {
+            lock.withLock { errors.append(error) }
+        }
+    }
+
+    var settings: [AlbumPath: AlbumSettings] { lock.withLock { loaded } }
+
+    /// A broken sidecar stops the build: guessing could publish an album its
+    /// owner meant to hide.
+    var firstError: ConfigError? { lock.withLock { errors.first } }
 }

@@ -7,10 +7,11 @@ struct RenderPagesStep: BuildStep {
     let name = "render pages"
 
     func run(_ context: inout BuildContext) async throws {
-        let theme = try Theme.load(context.themeName)
-        let gallery = Gallery.assemble(title: context.settings.title, photos: context.photos)
+        let theme = try Theme.load(context.site.theme)
+        let gallery = Gallery.assemble(title: context.settings.title, photos: context.photos,
+                                       sidecars: context.sidecars, options: context.site)
         context.gallery = gallery
-        let renderer = SiteRenderer(theme: theme, gallery: gallery)
+        let renderer = SiteRenderer(theme: theme, gallery: gallery, options: context.site)
         let pages = renderer.pages()
         for page in pages {
             if try AtomicFile.writeIfChanged(Array(page.html.utf8), to: context.settings.output.appendingPathComponent(page.path)) {

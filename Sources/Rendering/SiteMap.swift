@@ -1,31 +1,69 @@
 import GalleryCore
 
-/// Where every page of the site lives (paths relative to the site root).
+/// Where every page of the site lives (paths relative to the site root), and
+/// how albums and the moments timeline are cut into pages.
 ///
-/// Albums mirror the folder tree under `albums/`, each folder name turned into a
-/// readable slug (`Léa 7` → `lea-7`), made unique among its siblings.
+/// Albums mirror the folder tree under `albums/`, each folder name turned into
+/// a readable slug (`Léa 7` → `lea-7`) unique among its siblings. An album's
+/// pages are `index.html`, `index-2.html`…; its photos' pages sit beside them
+/// as `<photo-slug>.html` (the root album's under `albums/`). The timeline is
+/// `moments/index.html`, `moments/index-2.html`….
 public struct SiteMap: Sendable {
-    /// The first page of each album; the root album is the home page `index.html`.
-    public private(set) var albumPages: [AlbumPath: String] = [:]
-    /// The folder of each album (`albums/a/b/`); empty for the root.
-    public private(set) var albumFolders: [AlbumPath: String] = [:]
+    /// Page paths of each album, first page first.
+    public private(set) var albumPages: [AlbumPath: [String]] = [:]
+    /// Each photo's page, by its source path (`a/b/c.jpg`).
+    public private(set) var photoPages: [String: String] = [:]
+    /// The album page (index into `albumPages`) that shows each photo.
+    public private(set) var photoAlbumPage: [String: Int] = [:]
+    /// Each photo's anchor id on its album page.
+    public private(set) var photoAnchors: [String: String] = [:]
+    /// The photo ranges of each album page.
+    public private(set) var albumPhotoRanges: [AlbumPath: [Range<Int>]] = [:]
+    /// The moments sections.
+    public let moments: [MomentSection]
+    /// How the sections fall on the moments pages.
+    public let momentSlices: [[SectionSlice]]
+    /// Moments page paths.
+    public let momentPages: [String]
 
-    /// Assigns paths to every album of `gallery`.
-    public init(gallery: Gallery) {
-        albumPages[.root] = "index.html"
-        albumFolders[.root] = ""
-        assign(.root, folder: "albums/", gallery: gallery)
+    /// Lays out `gallery` with `options`.
+    public init(gallery: Gallery, options: SiteOptions) {
+        moments = MomentSectioner.sections(MomentSectioner.unique(gallery.timelinePhotos),
+                                           grouping: options.momentGrouping, order: options.momentOrder)
+        momentSlices = PageSplitter.pages(sectionSizes: moments.map(\.photos.count), budget: options.photosPerPage)
+        momentPages = momentSlices.indices.map { $0 == 0 ? "moments/index.html" : "moments/index-\($0 + 1).html" }
+        assign(.root, folder: "", gallery: gallery, budget: options.photosPerPage)
     }
 
-    private mutating func assign(_ path: AlbumPath, folder: String, gallery: Gallery) {
+    /// Page `number` (0-based) of an album whose folder is `folder`.
+    static func albumPage(folder: String, number: Int) -> String {
+        folder + (number == 0 ? "index.html" : "index-\(number + 1).html")
+    }
+
+    private mutating func assign(_ path: AlbumPath, folder: String, gallery: Gallery, budget: Int) {
         guard let album = gallery.albums[path] else { return }
-        var uniquer = Slug.Uniquer()
+        let ranges = PageSplitter.pages(count: album.photos.count, budget: budget)
+        albumPhotoRanges[path] = ranges
+        albumPages[path] = ranges.indices.map { SiteMap.albumPage(folder: folder, number: $0) }
+        let photoFolder = path.isRoot ? "albums/" : folder
+        var photoSlugs = Slug.Uniquer()
+        for (index, photo) in album.photos.enumerated() {
+            let name = photo.source.fileName
+            let stem = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
+            var slug = Slug.make(stem, fallback: "photo")
+            // Album pages own index.html and index-N.html.
+            if slug == "index" || slug.hasPrefix("index-") { slug = "photo-" + slug }
+            slug = photoSlugs.claim(slug)
+            let key = photo.source.relativePath
+            photoPages[key] = photoFolder + slug + ".html"
+            photoAnchors[key] = "p-" + slug
+            photoAlbumPage[key] = index / max(1, budget)
+        }
+        var childSlugs = Slug.Uniquer()
+        let childBase = path.isRoot ? "albums/" : folder
         for child in album.children {
-            let slug = uniquer.claim(Slug.make(child.name, fallback: "album"))
-            let childFolder = folder + slug + "/"
-            albumFolders[child] = childFolder
-            albumPages[child] = childFolder + "index.html"
-            assign(child, folder: childFolder, gallery: gallery)
+            let slug = childSlugs.claim(Slug.make(child.name, fallback: "album"))
+            assign(child, folder: childBase + slug + "/", gallery: gallery, budget: budget)
         }
     }
 }

@@ -3,16 +3,17 @@ import GalleryCore
 
 /// What the scanner reports as it walks SOURCE.
 public enum ScanEvent: Sendable {
-    /// A folder (album) was entered. Emitted before any of its photos.
-    case album(AlbumPath)
+    /// A folder (album) was entered. Emitted before any of its photos, with its
+    /// sidecar file when it has one.
+    case album(AlbumPath, sidecar: URL?)
     /// A photo file.
     case photo(SourceFile)
     /// A folder could not be listed (permissions): it is skipped, the walk goes on.
     case unreadable(path: String, reason: String)
 }
 
-/// Walks SOURCE depth-first on a background thread and streams what it finds,
-/// so photos are processed while the walk is still going.
+/// Walks SOURCE depth-first and reports what it finds as it goes; the build
+/// runs it on its own thread so photos are processed while the walk continues.
 ///
 /// Hidden files and folders (leading dot) are ignored; so is anything that is
 /// not a photo by extension. Symbolic links are not followed: a link could lead
@@ -29,23 +30,13 @@ public struct SourceScanner: Sendable {
         self.excluded = Set(excluded.map { $0.standardizedFileURL.path })
     }
 
-    /// The events, in folder order (names sorted naturally). The walk runs on its
-    /// own thread and keeps at most `buffer` events ahead of the consumer.
-    public func events(buffer: Int = 4096) -> AsyncStream<ScanEvent> {
-        AsyncStream(bufferingPolicy: .unbounded) { continuation in
-            let root = self.root, excluded = self.excluded
-            let thread = Thread {
-                SourceScanner.walk(root, components: [], excluded: excluded) { continuation.yield($0) }
-                continuation.finish()
-            }
-            thread.stackSize = 1 << 20
-            thread.start()
-        }
-    }
+    /// The album sidecar's file name.
+    public static let sidecarName = "album.yml"
 
     /// Synchronous walk, calling `emit` for each event.
     public static func walk(_ folder: URL, components: [String], excluded: Set<String>, emit: (ScanEvent) -> Void) {
-        emit(.album(AlbumPath(components: components)))
+        let sidecar = folder.appendingPathComponent(sidecarName)
+        emit(.album(AlbumPath(components: components), sidecar: access(sidecar.path, F_OK) == 0 ? sidecar : nil))
         // opendir/readdir rather than FileManager: cheaper, and the error is
         // the plain errno text ("Permission denied").
         guard let directory = opendir(folder.path) else {

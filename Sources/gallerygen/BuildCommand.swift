@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GalleryCore
+import Configuration
 import GalleryKit
 
 /// `gallerygen build SOURCE --output OUT`.
@@ -17,11 +18,14 @@ struct BuildCommand: AsyncParsableCommand {
     @Option(name: [.short, .long], help: "The folder to write the site into (not inside SOURCE).")
     var output: String
 
-    @Option(help: "Site title.")
-    var title: String = "Photos"
+    @Option(help: "Settings file (default: SOURCE/gallery.yml when it exists).")
+    var config: String?
 
-    @Option(help: "Rendition format: webp or jpeg.")
-    var format: OutputFormat = .webp
+    @Option(help: "Site title (default: Photos).")
+    var title: String?
+
+    @Option(help: "Rendition format: webp or jpeg (default: webp).")
+    var format: OutputFormat?
 
     @Option(help: "Encoder quality 1-100 (default: 80 for webp, 85 for jpeg).")
     var quality: Int?
@@ -33,32 +37,27 @@ struct BuildCommand: AsyncParsableCommand {
     var previewSize: BoxList?
 
     @Option(help: "Photos processed at once (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int?
 
     @Option(help: "Theme: a built-in name (default, slate) or a theme folder.")
-    var theme: String = "default"
+    var theme: String?
 
     @Flag(name: .shortAndLong, help: "No progress output.")
     var quiet = false
 
     func validate() throws {
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() async throws {
-        let settings = BuildSettings(
-            source: URL(fileURLWithPath: source),
-            output: URL(fileURLWithPath: output),
-            title: title,
-            thumbnailBoxes: thumbnailSize?.boxes ?? BuildSettings.defaultThumbnailBoxes,
-            previewBoxes: previewSize?.boxes ?? BuildSettings.defaultPreviewBoxes,
-            format: format,
-            quality: quality,
-            jobs: jobs
-        )
+        let overrides = CommandLineOverrides(title: title, format: format, quality: quality, thumbnailBoxes: thumbnailSize?.boxes,
+                                             previewBoxes: previewSize?.boxes, jobs: jobs, theme: theme)
         do {
-            let report = try await GalleryBuilder().build(settings: settings, theme: theme, quiet: quiet)
+            let (settings, site) = try BuildConfiguration.resolve(
+                source: URL(fileURLWithPath: source), output: URL(fileURLWithPath: output),
+                configFile: config.map { URL(fileURLWithPath: $0) }, overrides: overrides)
+            let report = try await GalleryBuilder().build(settings: settings, site: site, quiet: quiet)
             if !quiet || !report.skipped.isEmpty {
                 FileHandle.standardError.write(Data((report.summary + "\n").utf8))
             }

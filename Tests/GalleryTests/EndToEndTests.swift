@@ -90,7 +90,8 @@ import Testing
             let folder = (page as NSString).deletingLastPathComponent
             for link in Self.links(in: html) {
                 #expect(!link.hasPrefix("/") && !link.contains("://"), "non-relative URL \(link)")
-                let decoded = link.removingPercentEncoding ?? link
+                let withoutFragment = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? link
+                let decoded = withoutFragment.removingPercentEncoding ?? withoutFragment
                 let target = Self.normalize(folder.isEmpty ? decoded : folder + "/" + decoded)
                 #expect(fm.fileExists(atPath: library.output.appendingPathComponent(target).path), "broken link \(link) on \(page)")
                 if target.hasSuffix(".html") { pages.append(target) } else if target.hasPrefix("media/") { imagesSeen.insert(target) }

@@ -1,0 +1,93 @@
+import Foundation
+
+/// One section of the moments timeline: photos from one day (or month, or one
+/// burst of activity), across albums.
+public struct MomentSection: Sendable {
+    /// The value of the heading's `<time datetime>`: `YYYY-MM-DD`, or `YYYY-MM` by month.
+    public var datetime: String
+    /// First and last local day the section covers (equal for day sections).
+    public var firstDay: LocalDay
+    /// Last local day covered.
+    public var lastDay: LocalDay
+    /// The photos, in timeline order.
+    public var photos: [Photo]
+    /// The albums they come from, in order of first appearance.
+    public var albums: [AlbumPath]
+
+    /// Creates a section.
+    public init(datetime: String, firstDay: LocalDay, lastDay: LocalDay, photos: [Photo], albums: [AlbumPath]) {
+        self.datetime = datetime
+        self.firstDay = firstDay
+        self.lastDay = lastDay
+        self.photos = photos
+        self.albums = albums
+    }
+}
+
+/// Builds the moments timeline.
+public enum MomentSectioner {
+    /// One photo per distinct content: a file copied into two albums shows once,
+    /// from the album that sorts first.
+    public static func unique(_ photos: [Photo]) -> [Photo] {
+        var seen: Set<String> = []
+        let ordered = photos.sorted { a, b in
+            a.source.albumPath == b.source.albumPath
+                ? a.source.fileName < b.source.fileName
+                : a.source.albumPath < b.source.albumPath
+        }
+        return ordered.filter { seen.insert($0.contentHash).inserted }
+    }
+
+    /// Timeline order within the sections: by instant, then path for ties.
+    static func chronological(_ a: Photo, _ b: Photo) -> Bool {
+        let x = a.metadata.captureDate.instant, y = b.metadata.captureDate.instant
+        if x != y { return x < y }
+        return a.source.relativePath < b.source.relativePath
+    }
+
+    /// The sections for `photos` (already deduplicated), grouped and ordered.
+    ///
+    /// Day and month sections use the photographer's local calendar date, so a
+    /// photo taken at 23:30 in Tokyo belongs to that Tokyo day wherever the site
+    /// is built; inside a section photos follow the real instant.
+    public static func sections(_ photos: [Photo], grouping: MomentGrouping, order: SortDirection) -> [MomentSection] {
+        var groups: [[Photo]] = []
+        switch grouping {
+        case .day, .month:
+            var byKey: [String: [Photo]] = [:]
+            for photo in photos {
+                byKey[key(photo.metadata.captureDate.localDay, grouping), default: []].append(photo)
+            }
+            groups = byKey.keys.sorted().map { byKey[$0]!.sorted(by: chronological) }
+        case .gap(let hours):
+            let limit = hours * 3600
+            var current: [Photo] = []
+            for photo in photos.sorted(by: chronological) {
+                if let last = current.last,
+                   photo.metadata.captureDate.instant.timeIntervalSince(last.metadata.captureDate.instant) > limit {
+                    groups.append(current)
+                    current = []
+                }
+                current.append(photo)
+            }
+            if !current.isEmpty { groups.append(current) }
+        }
+        var sections = groups.map { group -> MomentSection in
+            let days = group.map(\.metadata.captureDate.localDay)
+            let first = days.min()!, last = days.max()!
+            var albums: [AlbumPath] = []
+            for photo in group where !albums.contains(photo.source.albumPath) { albums.append(photo.source.albumPath) }
+            return MomentSection(datetime: key(first, grouping), firstDay: first, lastDay: last, photos: group, albums: albums)
+        }
+        if order == .descending {
+            sections.reverse()
+            for i in sections.indices { sections[i].photos.reverse() }
+        }
+        return sections
+    }
+
+    static func key(_ day: LocalDay, _ grouping: MomentGrouping) -> String {
+        if case .month = grouping { return String(day.description.prefix(7)) }
+        return day.description
+    }
+}

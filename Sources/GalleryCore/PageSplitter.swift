@@ -1,0 +1,55 @@
+/// A slice of a section placed on one page.
+public struct SectionSlice: Sendable, Equatable {
+    /// Index of the section.
+    public var section: Int
+    /// The photo range of the section on this page.
+    public var range: Range<Int>
+    /// True when the section started on an earlier page.
+    public var continuesFromPrevious: Bool
+    /// True when the section goes on to the next page.
+    public var continuesOnNext: Bool
+}
+
+/// Splits photo lists into pages that never hold more than a budget.
+public enum PageSplitter {
+    /// Page ranges of a flat list of `count` photos, `budget` per page; at least one
+    /// (empty) page so every album has a first page.
+    public static func pages(count: Int, budget: Int) -> [Range<Int>] {
+        let size = max(1, budget)
+        guard count > 0 else { return [0..<0] }
+        return stride(from: 0, to: count, by: size).map { $0..<min(count, $0 + size) }
+    }
+
+    /// Pages of sections with `sizes[i]` photos each. A section that does not fit
+    /// in what is left of a page is split (marked as continuing) unless only a
+    /// sliver is left, in which case it starts on a fresh page.
+    public static func pages(sectionSizes sizes: [Int], budget: Int) -> [[SectionSlice]] {
+        let budget = max(1, budget)
+        let sliver = max(1, budget / 5)
+        var pages: [[SectionSlice]] = []
+        var page: [SectionSlice] = []
+        var room = budget
+        for (index, size) in sizes.enumerated() where size > 0 {
+            var start = 0
+            if size > room, room < min(size, sliver), !page.isEmpty {
+                pages.append(page)
+                page = []
+                room = budget
+            }
+            while start < size {
+                let take = min(room, size - start)
+                page.append(SectionSlice(section: index, range: start..<start + take,
+                                         continuesFromPrevious: start > 0, continuesOnNext: start + take < size))
+                start += take
+                room -= take
+                if room == 0 {
+                    pages.append(page)
+                    page = []
+                    room = budget
+                }
+            }
+        }
+        if !page.isEmpty || pages.isEmpty { pages.append(page) }
+        return pages
+    }
+}

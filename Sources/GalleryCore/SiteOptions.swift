@@ -1,0 +1,77 @@
+/// How the moments timeline groups photos.
+public enum MomentGrouping: Sendable, Equatable {
+    /// One section per local calendar day (the photographer's wall clock).
+    case day
+    /// One section per calendar month.
+    case month
+    /// A new section wherever consecutive photos are more than `hours` apart.
+    case gap(hours: Double)
+}
+
+/// Which end of a list comes first.
+public enum SortDirection: String, Sendable, Equatable {
+    /// Oldest / A first.
+    case ascending
+    /// Newest / Z first.
+    case descending
+}
+
+/// How an album orders its photos.
+public enum PhotoSortKey: String, Sendable, Equatable {
+    /// By capture time.
+    case date
+    /// By file name, in natural order (`2.jpg` before `10.jpg`).
+    case name
+}
+
+/// Everything about the pages (not the images) a build produces.
+public struct SiteOptions: Sendable, Equatable {
+    /// Built-in theme name or a theme folder.
+    public var theme: String = "default"
+    /// At most this many photos on one album or moments page.
+    public var photosPerPage: Int = 120
+    /// Moments grouping.
+    public var momentGrouping: MomentGrouping = .day
+    /// Moments order; newest first by default.
+    public var momentOrder: SortDirection = .descending
+    /// Default photo order inside albums (a sidecar can override it).
+    public var albumSort: PhotoSortKey = .date
+    /// Default direction inside albums.
+    public var albumOrder: SortDirection = .ascending
+    /// Space between thumbnails and between rows, in CSS pixels.
+    public var spacing: Int = 4
+    /// Height of a thumbnail row, in CSS pixels.
+    public var rowHeight: Int = 210
+    /// Whether raw HTML in album descriptions is kept (otherwise it is shown as text).
+    public var allowHTML: Bool = false
+
+    /// The defaults.
+    public init() {}
+}
+
+/// What an album's sidecar (`album.yml`) may set.
+public struct AlbumSettings: Sendable, Equatable {
+    /// Display title instead of the folder name.
+    public var title: String?
+    /// Markdown description.
+    public var description: String?
+    /// File name of the cover photo, in this folder.
+    public var cover: String?
+    /// Photo order.
+    public var sort: PhotoSortKey?
+    /// Direction of that order.
+    public var order: SortDirection?
+    /// Left out of every listing and of the moments timeline (unlisted, not private).
+    public var hidden: Bool = false
+
+    /// No overrides.
+    public init(title: String? = nil, description: String? = nil, cover: String? = nil,
+                sort: PhotoSortKey? = nil, order: SortDirection? = nil, hidden: Bool = false) {
+        self.title = title
+        self.description = description
+        self.cover = cover
+        self.sort = sort
+        self.order = order
+        self.hidden = hidden
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import GalleryCore
+
+/// The facts shown under a photo, as label/value pairs (never GPS).
+public enum PhotoFacts {
+    /// The facts that are known, in reading order.
+    public static func list(_ photo: Photo) -> [(label: String, value: String)] {
+        let m = photo.metadata
+        var facts: [(String, String)] = []
+        let date = m.captureDate
+        let when = HumanDate.day(date.localDay) + ", " + HumanDate.time(date)
+        facts.append((date.source == .fileTime ? "File date" : "Taken", when))
+        if let camera = m.camera.cameraName { facts.append(("Camera", camera)) }
+        if let lens = m.camera.lens { facts.append(("Lens", lens)) }
+        if let focal = m.camera.focalLength { facts.append(("Focal length", "\(trim(focal)) mm")) }
+        if let f = m.camera.fNumber { facts.append(("Aperture", "ƒ/\(trim(f))")) }
+        if let t = m.camera.exposureTime { facts.append(("Shutter", shutter(t))) }
+        if let iso = m.camera.iso { facts.append(("ISO", "\(iso)")) }
+        facts.append(("Size", "\(m.displaySize.width) × \(m.displaySize.height)"))
+        if m.isAnimated { facts.append(("Frames", "\(m.frameCount)")) }
+        return facts
+    }
+
+    /// "1/250 s", "0.5 s", "2 s".
+    static func shutter(_ seconds: Double) -> String {
+        if seconds < 0.5, seconds > 0 {
+            let denominator = (1 / seconds).rounded()
+            return "1/\(Int(denominator)) s"
+        }
+        return "\(trim(seconds)) s"
+    }
+
+    /// 2.8 → "2.8", 35.0 → "35".
+    static func trim(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
+    }
+}
