@@ -10,6 +10,9 @@ struct YAMLReader {
         do {
             node = try Yams.compose(yaml: text)
         } catch let error as YamlError {
+            if let duplicate = Self.duplicateKey(in: error) {
+                throw ConfigError(file: file, line: Self.secondLine(of: duplicate, in: text), key: duplicate, message: "is given twice")
+            }
             throw ConfigError(file: file, line: Self.line(of: error), key: nil, message: "not valid YAML (\(Self.problem(of: error)))")
         } catch {
             throw ConfigError(file: file, line: nil, key: nil, message: "not valid YAML")
@@ -75,6 +78,28 @@ struct YAMLReader {
 
     func unknown(_ key: String, _ line: Int?, known: [String]) -> ConfigError {
         ConfigError(file: file, line: line, key: key, message: "unknown key (known: \(known.joined(separator: ", ")))")
+    }
+
+    /// Yams reports duplicate keys without a position; find the key's name in
+    /// its message and the line where it appears the second time.
+    static func duplicateKey(in error: YamlError) -> String? {
+        let text = problem(of: error)
+        guard text.contains("duplicated key"), let open = text.firstIndex(of: "'") else { return nil }
+        let rest = text[text.index(after: open)...]
+        guard let close = rest.firstIndex(of: "'") else { return nil }
+        return String(rest[..<close])
+    }
+
+    static func secondLine(of key: String, in text: String) -> Int? {
+        var seen = 0
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.drop { $0 == " " }
+            if trimmed.hasPrefix(key + ":") {
+                seen += 1
+                if seen == 2 { return number + 1 }
+            }
+        }
+        return nil
     }
 
     static func line(of error: YamlError) -> Int? {

@@ -104,7 +104,7 @@ public enum Markdown {
                 i = end + 1
                 continue
             }
-            if c == "[", let close = find(["]", "("], from: i + 1), let end = find([")"], from: close + 2) {
+            if c == "[", let close = find(["]", "("], from: i + 1), let end = closingParenthesis(chars, from: close + 2) {
                 let label = String(chars[i + 1..<close])
                 let url = String(chars[close + 2..<end]).trimmingCharacters(in: " ")
                 if isSafe(url) {
@@ -124,6 +124,22 @@ public enum Markdown {
             i += 1
         }
         return out
+    }
+
+    /// The index of the `)` that closes a link URL starting at `start`, allowing
+    /// balanced parentheses inside it (as in Wikipedia URLs).
+    static func closingParenthesis(_ chars: [Character], from start: Int) -> Int? {
+        var depth = 0
+        var j = start
+        while j < chars.count {
+            if chars[j] == "(" { depth += 1 }
+            if chars[j] == ")" {
+                if depth == 0 { return j }
+                depth -= 1
+            }
+            j += 1
+        }
+        return nil
     }
 
     /// http(s), mailto, fragment and relative URLs; nothing that runs code.

@@ -50,6 +50,7 @@ public struct SiteRenderer: Sendable {
             "site": ["title": gallery.title],
             "title": title,
             "stylesheet": URLPath.relative(from: pagePath, to: "static/style.css"),
+            "themeStylesheet": URLPath.relative(from: pagePath, to: "static/theme.css"),
             "script": URLPath.relative(from: pagePath, to: "static/viewer.js"),
             "home": URLPath.relative(from: pagePath, to: "index.html"),
             "momentsURL": URLPath.relative(from: pagePath, to: "moments/index.html"),

@@ -18,7 +18,9 @@ public enum Slug {
                 pendingHyphen = true
             }
         }
-        return out.isEmpty ? fallback : out.lowercased()
+        var slug = Substring(out.lowercased().prefix(60))
+        while slug.last == "-" { slug = slug.dropLast() }
+        return slug.isEmpty ? fallback : String(slug)
     }
 
     /// Makes slugs unique within one folder by appending `-2`, `-3`…

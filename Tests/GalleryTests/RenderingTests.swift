@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import GalleryCore
+@testable import Rendering
+
+@Suite struct RenderingTests {
+    @Test func markdownEscapesRawHTMLAndUnsafeLinks() {
+        let html = Markdown.render("Hello <script>alert(1)</script> & **bold** *it* `<b>`\n\n- [ok](https://example.org/?a=1&b=2)\n- [bad](javascript:alert(1))\n- [data](DATA:text/html,x)")
+        #expect(!html.contains("<script>"))
+        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; <strong>bold</strong> <em>it</em> <code>&lt;b&gt;</code>"))
+        #expect(html.contains("<a href=\"https://example.org/?a=1&amp;b=2\">ok</a>"))
+        #expect(!html.lowercased().contains("javascript:"))
+        #expect(!html.lowercased().contains("data:"))
+        #expect(html.contains("<li>bad</li>"))
+        #expect(html.contains("<ul>"))
+        #expect(Markdown.render("a <i>b</i>", allowHTML: true).contains("<i>b</i>"))
+        #expect(Markdown.render("# Title\n1. one\n2. two").contains("<h2>Title</h2>\n<ol><li>one</li><li>two</li></ol>"))
+        #expect(Markdown.render("[x](\" onmouseover=\"alert(1))").contains("href=\"&quot; onmouseover=&quot;alert(1\"") || !Markdown.render("[x](\" onmouseover=\"alert(1))").contains("onmouseover=\"alert"))
+    }
+
+    @Test func slugsAndURLs() {
+        #expect(Slug.make("Léa 7", fallback: "x") == "lea-7")
+        #expect(Slug.make("Kyoto & Osaka", fallback: "x") == "kyoto-osaka")
+        #expect(Slug.make("<script>", fallback: "x") == "script")
+        #expect(Slug.make("%2e%2e", fallback: "x") == "2e-2e")
+        #expect(Slug.make("日本", fallback: "album") == "album")
+        #expect(Slug.make(String(repeating: "long ", count: 50), fallback: "x").count <= 60)
+        var uniquer = Slug.Uniquer()
+        #expect([uniquer.claim("a"), uniquer.claim("a"), uniquer.claim("a")] == ["a", "a-2", "a-3"])
+        #expect(URLPath.encodeSegment("a b#?%&\"<") == "a%20b%23%3F%25%26%22%3C")
+        #expect(URLPath.relative(from: "albums/a/index.html", to: "media/x/y.webp") == "../../media/x/y.webp")
+        #expect(URLPath.relative(from: "albums/a/index.html", to: "albums/a/p.html") == "p.html")
+        #expect(URLPath.relative(from: "index.html", to: "albums/b/index.html") == "albums/b/index.html")
+    }
+
+    @Test func humanDates() {
+        #expect(HumanDate.day(LocalDay(year: 2024, month: 3, day: 10)) == "Sunday 10 March 2024")
+        #expect(HumanDate.day(LocalDay(year: 1970, month: 1, day: 1)) == "Thursday 1 January 1970")
+        #expect(HumanDate.range(LocalDay(year: 2024, month: 3, day: 30), LocalDay(year: 2024, month: 4, day: 2)) == "30 March – 2 April 2024")
+        #expect(HumanDate.machine(CaptureDate(exif: "2024:03:10 23:30:05", offset: "-05:00", source: .original)!) == "2024-03-10T23:30:05-05:00")
+    }
+
+    @Test func hostileTextIsEscapedEverywhere() throws {
+        let evil = "<script>alert('x')</script>\"&"
+        let photo = samplePhoto("\(evil)/\(evil).jpg", "2024:01:01 10:00:00")
+        var settings = AlbumSettings(title: evil, description: "<img src=x onerror=alert(1)> [a](javascript:alert(1))")
+        settings.cover = "\(evil).jpg"
+        let album = AlbumPath(components: [evil])
+        let gallery = Gallery.assemble(title: evil, photos: [photo], sidecars: [album: settings])
+        let renderer = SiteRenderer(theme: try Theme.load("default"), gallery: gallery, options: SiteOptions())
+        let pages = renderer.pages()
+        #expect(pages.count >= 4)  // home, albums (the "/" nests them), photo, moments
+        for page in pages {
+            #expect(!page.html.contains("<script>alert"), "\(page.path)")
+            #expect(!page.html.contains("<img src=x"), "\(page.path)")
+            #expect(!page.html.contains("javascript:"), "\(page.path)")
+            #expect(page.path.allSatisfy { $0.isASCII && !"<>\"'&% ".contains($0) }, "\(page.path)")
+        }
+        let home = try #require(pages.first { $0.path == "index.html" })
+        #expect(home.html.contains("&lt;script&gt;"))
+    }
+
+    @Test func themesFallBackToTheDefault() throws {
+        let slate = try Theme.load("slate")
+        let base = try Theme.load("default")
+        #expect(slate.staticFiles["style.css"] == base.staticFiles["style.css"])
+        #expect(slate.staticFiles["theme.css"] != base.staticFiles["theme.css"])
+        #expect(slate.fingerprint != base.fingerprint)
+        // A user theme folder overriding one template.
+        let folder = try TemporaryFolder()
+        try folder.write("mytheme/templates/foot.mustache", Array("<footer>MY FOOTER</footer></main></body></html>".utf8))
+        try folder.write("mytheme/static/extra.css", Array("body{}".utf8))
+        let custom = try Theme.load(folder.url.appendingPathComponent("mytheme").path)
+        #expect(custom.staticFiles["extra.css"] != nil)
+        #expect(custom.staticFiles["style.css"] == base.staticFiles["style.css"])
+        let gallery = Gallery.assemble(title: "T", photos: [samplePhoto("a/b.jpg", nil)])
+        let pages = SiteRenderer(theme: custom, gallery: gallery, options: SiteOptions()).pages()
+        #expect(pages.allSatisfy { $0.html.contains("MY FOOTER") })
+        #expect(throws: ThemeError.self) { try Theme.load("no-such-theme") }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+@testable import GalleryCore
+@testable import Rendering
+
+/// A photo record for layout tests (no file behind it).
+func samplePhoto(_ path: String, _ exif: String?, offset: String? = nil, hash: String? = nil,
+                 fileTime: Date = Date(timeIntervalSince1970: 1_700_000_000), size: PixelSize = PixelSize(width: 400, height: 300)) -> Photo {
+    let components = path.split(separator: "/").map(String.init)
+    let date = exif.flatMap { CaptureDate(exif: $0, offset: offset, source: .original) }
+        ?? CaptureDate(fileTime: fileTime, timeZone: TimeZone(identifier: "UTC")!)
+    let source = SourceFile(url: URL(fileURLWithPath: "/src/" + path), relativeComponents: components, byteCount: 1, modificationDate: fileTime)
+    let metadata = PhotoMetadata(format: .jpeg, storedSize: size, orientation: .up, captureDate: date)
+    let spec = RenditionSpec(role: .thumbnail, box: PixelSize(width: 280, height: 210), format: .webp, quality: 80)
+    let preview = RenditionSpec(role: .preview, box: PixelSize(width: 800, height: 600), format: .webp, quality: 80)
+    let h = hash ?? path
+    return Photo(source: source, contentHash: h, metadata: metadata, renditions: [
+        Rendition(spec: spec, size: size.fitting(in: spec.box), path: "media/aa/\(h.hashValue)-t.webp"),
+        Rendition(spec: preview, size: size.fitting(in: preview.box), path: "media/bb/\(h.hashValue)-p.webp"),
+    ])
+}
+
+@Suite struct SectioningTests {
+    @Test func groupsByTheLocalDayEvenAcrossTimeZones() {
+        // 23:30 in Tokyo on the 10th is 14:30 UTC on the 10th; 00:30 in New York
+        // on the 11th is 05:30 UTC on the 11th. Each stays on its own local day.
+        let photos = [
+            samplePhoto("a/tokyo.jpg", "2024:03:10 23:30:00", offset: "+09:00"),
+            samplePhoto("a/ny.jpg", "2024:03:11 00:30:00", offset: "-05:00"),
+            samplePhoto("b/london.jpg", "2024:03:10 09:00:00", offset: "+00:00"),
+        ]
+        let sections = MomentSectioner.sections(photos, grouping: .day, order: .ascending)
+        #expect(sections.map(\.datetime) == ["2024-03-10", "2024-03-11"])
+        #expect(sections[0].photos.map(\.source.fileName) == ["london.jpg", "tokyo.jpg"])
+        #expect(sections[0].albums == [AlbumPath(components: ["b"]), AlbumPath(components: ["a"])])
+        #expect(sections[1].photos.map(\.source.fileName) == ["ny.jpg"])
+    }
+
+    @Test func midnightBelongsToTheNewDay() {
+        let photos = [samplePhoto("a/1.jpg", "2024:05:01 23:59:59"), samplePhoto("a/2.jpg", "2024:05:02 00:00:00")]
+        let sections = MomentSectioner.sections(photos, grouping: .day, order: .ascending)
+        #expect(sections.map(\.datetime) == ["2024-05-01", "2024-05-02"])
+    }
+
+    @Test func newestFirstReversesSectionsAndPhotos() {
+        let photos = [samplePhoto("a/1.jpg", "2024:05:01 10:00:00"), samplePhoto("a/2.jpg", "2024:05:01 11:00:00"),
+                      samplePhoto("a/3.jpg", "2024:05:03 09:00:00")]
+        let sections = MomentSectioner.sections(photos, grouping: .day, order: .descending)
+        #expect(sections.map(\.datetime) == ["2024-05-03", "2024-05-01"])
+        #expect(sections[1].photos.map(\.source.fileName) == ["2.jpg", "1.jpg"])
+    }
+
+    @Test func missingDatesUseTheFileTime() {
+        let noDate = samplePhoto("scans/old.jpg", nil, fileTime: Date(timeIntervalSince1970: 1_600_000_000))  // 2020-09-13 12:26 UTC
+        let sections = MomentSectioner.sections([noDate], grouping: .day, order: .ascending)
+        #expect(sections.map(\.datetime) == ["2020-09-13"])
+    }
+
+    @Test func daylightSavingNightStaysOneDay() {
+        // Europe/Berlin springs forward at 02:00 on 2024-03-31: wall-clock times
+        // before and after the jump (offsets +01:00 and +02:00) are one local day,
+        // and ordered by their real instants.
+        let photos = [samplePhoto("a/before.jpg", "2024:03:31 01:30:00", offset: "+01:00"),
+                      samplePhoto("a/after.jpg", "2024:03:31 03:10:00", offset: "+02:00")]
+        let sections = MomentSectioner.sections(photos, grouping: .day, order: .ascending)
+        #expect(sections.count == 1)
+        #expect(sections[0].photos.map(\.source.fileName) == ["before.jpg", "after.jpg"])
+        // And a file time in that zone lands on the right local day after the switch.
+        let zone = TimeZone(identifier: "Europe/Berlin")!
+        let date = CaptureDate(fileTime: Date(timeIntervalSince1970: 1_711_846_800), timeZone: zone)  // 01:00 UTC = 03:00 CEST
+        #expect(date.localDay == LocalDay(year: 2024, month: 3, day: 31))
+        #expect(date.wallClock.hour == 3)
+    }
+
+    @Test func monthAndGapGrouping() {
+        let photos = [samplePhoto("a/1.jpg", "2024:05:01 10:00:00"), samplePhoto("a/2.jpg", "2024:05:01 12:00:00"),
+                      samplePhoto("a/3.jpg", "2024:05:20 09:00:00"), samplePhoto("a/4.jpg", "2024:06:02 09:00:00")]
+        #expect(MomentSectioner.sections(photos, grouping: .month, order: .ascending).map(\.datetime) == ["2024-05", "2024-06"])
+        let gaps = MomentSectioner.sections(photos, grouping: .gap(hours: 3), order: .ascending)
+        #expect(gaps.map { $0.photos.count } == [2, 1, 1])
+        let wide = MomentSectioner.sections(photos, grouping: .gap(hours: 24 * 20), order: .ascending)
+        #expect(wide.count == 1)
+        #expect(wide[0].firstDay == LocalDay(year: 2024, month: 5, day: 1))
+        #expect(wide[0].lastDay == LocalDay(year: 2024, month: 6, day: 2))
+    }
+
+    @Test func duplicatesAcrossAlbumsAppearOnce() {
+        let photos = [samplePhoto("z/copy.jpg", "2024:05:01 10:00:00", hash: "same"),
+                      samplePhoto("a/original.jpg", "2024:05:01 10:00:00", hash: "same"),
+                      samplePhoto("a/other.jpg", "2024:05:01 10:00:01", hash: "other")]
+        let unique = MomentSectioner.unique(photos)
+        #expect(unique.count == 2)
+        #expect(unique.contains { $0.source.relativePath == "a/original.jpg" })
+        #expect(!unique.contains { $0.source.relativePath == "z/copy.jpg" })
+    }
+}
+
+@Suite struct PagingTests {
+    @Test func flatPagesNeverExceedTheBudget() {
+        #expect(PageSplitter.pages(count: 0, budget: 10) == [0..<0])
+        #expect(PageSplitter.pages(count: 10, budget: 10) == [0..<10])
+        #expect(PageSplitter.pages(count: 11, budget: 10) == [0..<10, 10..<11])
+        #expect(PageSplitter.pages(count: 25, budget: 10).map(\.count) == [10, 10, 5])
+    }
+
+    @Test func sectionsSplitAndContinue() {
+        let pages = PageSplitter.pages(sectionSizes: [6, 7, 3], budget: 10)
+        for page in pages { #expect(page.reduce(0) { $0 + $1.range.count } <= 10) }
+        // Every photo placed exactly once, in order.
+        var placed: [Int: [Int]] = [:]
+        for page in pages { for slice in page { placed[slice.section, default: []] += Array(slice.range) } }
+        #expect(placed[0] == Array(0..<6) && placed[1] == Array(0..<7) && placed[2] == Array(0..<3))
+        // Section 1 continues from page 1 onto page 2.
+        #expect(pages[0].last?.section == 1 && pages[0].last?.continuesOnNext == true)
+        #expect(pages[1].first?.section == 1 && pages[1].first?.continuesFromPrevious == true)
+    }
+
+    @Test func aSliverLeftStartsAFreshPage() {
+        // 9 of 10 used: a 5-photo section is not split 1 + 4.
+        let pages = PageSplitter.pages(sectionSizes: [9, 5], budget: 10)
+        #expect(pages.count == 2)
+        #expect(pages[1].first == SectionSlice(section: 1, range: 0..<5, continuesFromPrevious: false, continuesOnNext: false))
+    }
+
+    @Test func hugeSectionsSpanManyPages() {
+        let pages = PageSplitter.pages(sectionSizes: [35], budget: 10)
+        #expect(pages.map { $0[0].range.count } == [10, 10, 10, 5])
+        #expect(pages.dropFirst().allSatisfy { $0[0].continuesFromPrevious })
+        #expect(pages.dropLast().allSatisfy { $0[0].continuesOnNext })
+    }
+
+    @Test func albumPagesAndPhotoBackLinks() {
+        let photos = (1...25).map { samplePhoto("trip/\($0).jpg", String(format: "2024:05:01 10:%02d:00", $0)) }
+        var options = SiteOptions()
+        options.photosPerPage = 10
+        let gallery = Gallery.assemble(title: "T", photos: photos, options: options)
+        let map = SiteMap(gallery: gallery, options: options)
+        let trip = AlbumPath(components: ["trip"])
+        #expect(map.albumPages[trip] == ["albums/trip/index.html", "albums/trip/index-2.html", "albums/trip/index-3.html"])
+        #expect(map.photoAlbumPage["trip/1.jpg"] == 0)
+        #expect(map.photoAlbumPage["trip/11.jpg"] == 1)
+        #expect(map.photoAlbumPage["trip/25.jpg"] == 2)
+        #expect(map.momentPages.count == 3)
+    }
+}
