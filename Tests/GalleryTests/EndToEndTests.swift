@@ -21,7 +21,11 @@ import Testing
         let frame = Fixtures.GIFFrame(width: 40, height: 30, indices: [UInt8](repeating: 2, count: 1200))
         try folder.write("Pictures/Trips/anim.gif", Fixtures.gif(width: 40, height: 30, frames: [frame, frame]))
         try folder.write("Pictures/Misc/w.webp", try Fixtures.webp(Fixtures.gradient(width: 300, height: 200), exif: Fixtures.cameraExif()))
-        try folder.write("Pictures/Misc/UPPER.JPEG", try Fixtures.jpeg(Fixtures.gradient(width: 120, height: 90)))
+        let upper = try Fixtures.jpeg(Fixtures.gradient(width: 120, height: 90))
+        try folder.write("Pictures/Misc/UPPER.JPEG", upper)
+        try folder.write("Pictures/Trips/same-as-upper.jpg", upper)  // same content, second album
+        try folder.write("Pictures/Private/hidden.jpg", try Fixtures.jpeg(Fixtures.quadrants(width: 100, height: 80)))
+        try folder.write("Pictures/Private/album.yml", Array("hidden: true\ntitle: Private stuff\n".utf8))
         let truncated = try Fixtures.jpeg(Fixtures.quadrants(width: 400, height: 300), quality: 95)
         try folder.write("Pictures/Misc/broken.jpg", Array(truncated.prefix(truncated.count / 2)))
         try folder.write("Pictures/Misc/text.jpg", Array("this is not an image".utf8))
@@ -65,7 +69,7 @@ import Testing
         let library = try Self.makeLibrary()
         let sourceBefore = try FileManager.default.subpathsOfDirectory(atPath: library.source.path).sorted()
         let report = try await GalleryBuilder().build(settings: Self.settings(library), quiet: true)
-        #expect(report.published == 6)
+        #expect(report.published == 8)
         #expect(Set(report.skipped.map(\.path)) == ["Misc/broken.jpg", "Misc/text.jpg", "Misc/empty.png"])
         for skipped in report.skipped { #expect(!skipped.reason.isEmpty) }
 
@@ -99,8 +103,28 @@ import Testing
         }
         #expect(seen.contains("albums/trips/paris/index.html"))
         #expect(seen.contains("albums/misc/index.html"))
-        // 6 photos × (2 thumbnails + 1 preview), minus boxes a small image fills whole.
+        #expect(seen.contains("albums/trips/paris/rotated.html"))
+        #expect(seen.contains("moments/index.html"))
+        // The hidden album has pages but nothing links to them.
+        #expect(!seen.contains { $0.hasPrefix("albums/private") })
+        #expect(fm.fileExists(atPath: library.output.appendingPathComponent("albums/private/index.html").path))
+        // 7 listed photos × (2 thumbnails + 1 preview), minus boxes a small image fills whole.
         #expect(imagesSeen.count >= 12)
+
+        // Moments: every listed photo once (the duplicate shown once, the hidden one not at all).
+        let moments = try String(contentsOf: library.output.appendingPathComponent("moments/index.html"), encoding: .utf8)
+        let shown = moments.components(separatedBy: "<img ").count - 1
+        #expect(shown == 6)
+        #expect(!moments.contains("hidden.jpg"))
+        #expect(moments.contains("<time datetime=\"2024-03-10\">Sunday 10 March 2024</time>"))
+
+        // A photo page: preview with srcset, neighbours linked and preloaded, facts, no GPS.
+        let photoPage = try String(contentsOf: library.output.appendingPathComponent("albums/trips/paris/rotated.html"), encoding: .utf8)
+        #expect(photoPage.contains("rel=\"preload\" as=\"image\""))
+        #expect(photoPage.contains("<link rel=\"prev\" href=\"graphic.html\">") || photoPage.contains("<link rel=\"next\" href=\"graphic.html\">"))
+        #expect(photoPage.contains("NIKON D70"))
+        #expect(photoPage.contains("ƒ/2.8") && photoPage.contains("1/250 s") && photoPage.contains("35 mm"))
+        #expect(!photoPage.contains("48.85") && !photoPage.contains("GPS"))
 
         // The rotated photo's rendition is portrait; sizes in the page match the files.
         let paris = try String(contentsOf: library.output.appendingPathComponent("albums/trips/paris/index.html"), encoding: .utf8)
@@ -138,7 +162,7 @@ import Testing
         #expect(first.renditionsMade > 0)
         let second = try await GalleryBuilder().build(settings: Self.settings(library), quiet: true)
         #expect(second.renditionsMade == 0)
-        #expect(second.renditionsReused == first.renditionsMade)
+        #expect(second.renditionsReused == first.renditionsMade + first.renditionsReused)
         #expect(second.filesWritten.isEmpty)
         #expect(second.filesRemoved.isEmpty)
     }
