@@ -21,6 +21,14 @@ public enum PhotoFacts {
         return facts
     }
 
+    /// The facts as a JSON array of `{label, value}` for the viewer (the template
+    /// escapes it into an attribute).
+    public static func json(_ photo: Photo) -> String {
+        let objects = list(photo).map { ["label": $0.label, "value": $0.value] }
+        guard let data = try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys]) else { return "[]" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// "1/250 s", "0.5 s", "2 s".
     static func shutter(_ seconds: Double) -> String {
         if seconds < 0.5, seconds > 0 {

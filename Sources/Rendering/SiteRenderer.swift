@@ -105,7 +105,7 @@ public struct SiteRenderer: Sendable {
             item["previewWidth"] = previews.last!.size.width
             item["previewHeight"] = previews.last!.size.height
         }
-        item["facts"] = PhotoFacts.list(photo).map { ["label": $0.label, "value": $0.value] }
+        item["factsJSON"] = PhotoFacts.json(photo)
         return item
     }
 

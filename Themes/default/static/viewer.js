@@ -1,0 +1,428 @@
+/* gallerygen viewer: a full-screen photo browser for album and moments pages.
+   Hand-written, no dependencies. Without JavaScript every thumbnail is a plain
+   link to its photo page, so this only enhances. */
+(function () {
+  "use strict";
+  var grids = document.querySelectorAll(".photo-grid a[data-srcset]");
+  if (!grids.length || !window.PointerEvent || !window.history.pushState) return;
+
+  var items = [];          // {link, id, srcset, w, h, alt, facts, page, original}
+  var index = -1;          // the photo shown, or -1 when closed
+  var nextPageURL = nextPage(document);
+  var loadingMore = null;
+  var opener = null;       // the link focused before opening
+  var preloads = {};       // srcset -> Image, for the neighbours being fetched
+  var zoom = { scale: 1, x: 0, y: 0 };
+  var GAP = 24;            // px between slides while swiping
+
+  function nextPage(doc) {
+    var link = doc.querySelector('link[rel="next"]');
+    return link ? new URL(link.getAttribute("href"), doc.baseURI || location.href).href : null;
+  }
+
+  function collect(links, base) {
+    Array.prototype.forEach.call(links, function (a) {
+      var li = a.closest("li");
+      var img = a.querySelector("img");
+      var facts = [];
+      try { facts = JSON.parse(a.getAttribute("data-facts") || "[]"); } catch (e) { facts = []; }
+      items.push({
+        link: base ? null : a,
+        id: li && li.id ? li.id : "",
+        href: new URL(a.getAttribute("href"), base || location.href).href,
+        srcset: absolutize(a.getAttribute("data-srcset"), base),
+        w: +a.getAttribute("data-width") || 1,
+        h: +a.getAttribute("data-height") || 1,
+        alt: img ? img.alt : "",
+        facts: facts,
+        original: a.getAttribute("data-original") ? new URL(a.getAttribute("data-original"), base || location.href).href : null
+      });
+    });
+  }
+
+  function absolutize(srcset, base) {
+    if (!base || !srcset) return srcset;
+    return srcset.split(",").map(function (part) {
+      var bits = part.trim().split(/\s+/);
+      return new URL(bits[0], base).href + (bits[1] ? " " + bits[1] : "");
+    }).join(", ");
+  }
+
+  collect(grids, null);
+  items.forEach(function (item, i) {
+    item.link.addEventListener("click", function (event) {
+      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      event.preventDefault();
+      open(i, true);
+    });
+  });
+
+  /* ---- The viewer's DOM ---- */
+  var root = element("div", "viewer");
+  root.setAttribute("role", "dialog");
+  root.setAttribute("aria-modal", "true");
+  root.setAttribute("aria-label", "Photo viewer");
+  root.hidden = true;
+  var track = element("div", "viewer-track");
+  var slides = [0, 1, 2].map(function () {
+    var slide = element("div", "viewer-slide");
+    var img = element("img", "viewer-image");
+    img.decoding = "async";
+    img.draggable = false;
+    slide.appendChild(img);
+    track.appendChild(slide);
+    return { slide: slide, img: img, item: -2 };
+  });
+  var bar = element("div", "viewer-bar");
+  var counter = element("span", "viewer-count");
+  counter.setAttribute("aria-live", "polite");
+  var info = button("viewer-info", "Photo details", "i");
+  info.setAttribute("aria-expanded", "false");
+  var download = element("a", "viewer-download");
+  download.textContent = "Download";
+  download.hidden = true;
+  var pageLink = element("a", "viewer-page");
+  pageLink.textContent = "Photo page";
+  var close = button("viewer-close", "Close viewer", "×");
+  [counter, info, download, pageLink, close].forEach(function (n) { bar.appendChild(n); });
+  var prev = button("viewer-prev", "Previous photo", "‹");
+  var next = button("viewer-next", "Next photo", "›");
+  var panel = element("dl", "viewer-facts");
+  panel.hidden = true;
+  var more = element("a", "viewer-more");
+  more.hidden = true;
+  [track, prev, next, bar, panel, more].forEach(function (n) { root.appendChild(n); });
+  document.body.appendChild(root);
+
+  function element(tag, cls) { var n = document.createElement(tag); n.className = cls; return n; }
+  function button(cls, label, text) {
+    var b = element("button", cls);
+    b.type = "button";
+    b.setAttribute("aria-label", label);
+    b.textContent = text;
+    return b;
+  }
+
+  /* ---- Showing photos ---- */
+  function sizesFor(item) {
+    // The photo is contained in the window: its CSS width is limited by the
+    // window's width or by its height, whichever binds first.
+    var width = Math.min(window.innerWidth, window.innerHeight * item.w / item.h);
+    return Math.max(1, Math.round(width)) + "px";
+  }
+
+  function fill(slot, i) {
+    var s = slides[slot];
+    if (s.item === i && s.sizes === (items[i] && sizesFor(items[i]))) return;
+    s.item = i;
+    var item = items[i];
+    if (!item) { s.img.removeAttribute("srcset"); s.img.removeAttribute("src"); s.img.alt = ""; s.slide.hidden = true; return; }
+    s.slide.hidden = false;
+    s.sizes = sizesFor(item);
+    s.img.sizes = s.sizes;
+    s.img.srcset = item.srcset;
+    s.img.width = item.w;
+    s.img.height = item.h;
+    s.img.alt = item.alt;
+  }
+
+  function layout(offset, animate) {
+    var width = window.innerWidth + GAP;
+    track.style.transition = animate ? "transform .28s cubic-bezier(.2,.7,.3,1)" : "none";
+    track.style.transform = "translate3d(" + (-width + offset) + "px,0,0)";
+  }
+
+  function show(i) {
+    index = i;
+    resetZoom();
+    fill(0, i - 1);
+    fill(1, i);
+    fill(2, i + 1);
+    layout(0, false);
+    var item = items[i];
+    counter.textContent = (i + 1) + " / " + items.length + (nextPageURL ? "+" : "");
+    pageLink.href = item.href;
+    download.hidden = !item.original;
+    if (item.original) download.href = item.original;
+    prev.disabled = i === 0;
+    next.disabled = i === items.length - 1 && !nextPageURL;
+    renderFacts(item);
+    more.hidden = true;
+    preloadAround(i);
+    if (i >= items.length - 3) loadMore();
+  }
+
+  function renderFacts(item) {
+    panel.textContent = "";
+    item.facts.forEach(function (f) {
+      var wrap = element("div", "");
+      var dt = document.createElement("dt");
+      var dd = document.createElement("dd");
+      dt.textContent = f.label;
+      dd.textContent = f.value;
+      wrap.appendChild(dt);
+      wrap.appendChild(dd);
+      panel.appendChild(wrap);
+    });
+  }
+
+  /* Fetch the next, previous and after-next previews as soon as a photo shows;
+     drop the requests for photos left behind so they stop using the connection. */
+  function preloadAround(i) {
+    var wanted = {};
+    [i + 1, i - 1, i + 2].forEach(function (j) {
+      var item = items[j];
+      if (!item) return;
+      var key = item.srcset;
+      wanted[key] = true;
+      if (preloads[key]) return;
+      var img = new Image();
+      img.decoding = "async";
+      img.sizes = sizesFor(item);
+      img.srcset = item.srcset;
+      preloads[key] = img;
+    });
+    Object.keys(preloads).forEach(function (key) {
+      if (wanted[key]) return;
+      var img = preloads[key];
+      if (!img.complete) { img.srcset = ""; img.removeAttribute("src"); }
+      delete preloads[key];
+    });
+  }
+
+  /* At the end of the page, fetch the next page's photos (HTTP only; from
+     file:// the viewer says where they are instead). */
+  function loadMore() {
+    if (!nextPageURL || loadingMore || location.protocol === "file:") return loadingMore;
+    var url = nextPageURL;
+    loadingMore = fetch(url).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.text();
+    }).then(function (html) {
+      var doc = new DOMParser().parseFromString(html, "text/html");
+      var base = document.createElement("base");
+      base.href = url;
+      doc.head.appendChild(base);
+      collect(doc.querySelectorAll(".photo-grid a[data-srcset]"), url);
+      nextPageURL = nextPage(doc);
+      loadingMore = null;
+      if (index >= 0) show(index);
+    }).catch(function () { loadingMore = null; });
+    return loadingMore;
+  }
+
+  function go(step) {
+    var target = index + step;
+    if (target < 0) return layout(0, true);
+    if (target >= items.length) {
+      if (nextPageURL && location.protocol === "file:") {
+        more.hidden = false;
+        more.href = nextPageURL;
+        more.textContent = "More photos on the next page ›";
+      } else if (loadingMore) {
+        loadingMore.then(function () { if (index + step < items.length) go(step); });
+      }
+      return layout(0, true);
+    }
+    var width = window.innerWidth + GAP;
+    layout(-step * width, true);
+    var done = false;
+    var finish = function () {
+      if (done) return;
+      done = true;
+      track.removeEventListener("transitionend", finish);
+      show(target);
+      history.replaceState(history.state, "", "#view=" + encodeURIComponent(items[target].id || String(target)));
+    };
+    track.addEventListener("transitionend", finish);
+    setTimeout(finish, 320);
+  }
+
+  /* ---- Opening and closing ---- */
+  function open(i, push) {
+    opener = document.activeElement;
+    root.hidden = false;
+    document.documentElement.classList.add("viewer-open");
+    show(i);
+    var hash = "#view=" + encodeURIComponent(items[i].id || String(i));
+    if (push) history.pushState({ viewer: true }, "", hash);
+    else history.replaceState({ viewer: true }, "", hash);
+    close.focus();
+  }
+
+  function hide() {
+    if (index < 0) return;
+    var item = items[index];
+    index = -1;
+    root.hidden = true;
+    panel.hidden = true;
+    info.setAttribute("aria-expanded", "false");
+    document.documentElement.classList.remove("viewer-open");
+    Object.keys(preloads).forEach(function (key) { delete preloads[key]; });
+    var focusTarget = item && item.link ? item.link : opener;
+    if (focusTarget && focusTarget.focus) {
+      focusTarget.focus({ preventScroll: !item || !item.link });
+      if (item && item.link) item.link.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  function requestClose() {
+    if (history.state && history.state.viewer) history.back();
+    else { history.replaceState(null, "", location.pathname + location.search); hide(); }
+  }
+
+  window.addEventListener("popstate", function () {
+    var wanted = fromHash();
+    if (wanted < 0) hide();
+    else if (wanted !== index) open(wanted, false);
+  });
+
+  function fromHash() {
+    var m = /^#view=(.+)$/.exec(location.hash);
+    if (!m) return -1;
+    var id = decodeURIComponent(m[1]);
+    for (var i = 0; i < items.length; i++) if (items[i].id === id) return i;
+    var n = parseInt(id, 10);
+    return isNaN(n) || n < 0 || n >= items.length ? -1 : n;
+  }
+
+  close.addEventListener("click", requestClose);
+  prev.addEventListener("click", function () { go(-1); });
+  next.addEventListener("click", function () { go(1); });
+  info.addEventListener("click", function () {
+    panel.hidden = !panel.hidden;
+    info.setAttribute("aria-expanded", String(!panel.hidden));
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (index < 0) return;
+    if (event.key === "Escape") { event.preventDefault(); requestClose(); }
+    else if (event.key === "ArrowRight") { event.preventDefault(); go(1); }
+    else if (event.key === "ArrowLeft") { event.preventDefault(); go(-1); }
+    else if (event.key === "Tab") trapFocus(event);
+  });
+
+  function trapFocus(event) {
+    var focusable = Array.prototype.filter.call(root.querySelectorAll("button, a[href]"), function (n) {
+      return !n.hidden && !n.disabled && n.offsetParent !== null;
+    });
+    if (!focusable.length) return;
+    var first = focusable[0], last = focusable[focusable.length - 1];
+    if (event.shiftKey && (document.activeElement === first || !root.contains(document.activeElement))) { event.preventDefault(); last.focus(); }
+    else if (!event.shiftKey && (document.activeElement === last || !root.contains(document.activeElement))) { event.preventDefault(); first.focus(); }
+  }
+
+  /* ---- Swipe, drag, pinch and double-tap zoom (pointer events) ---- */
+  var pointers = {};
+  var gesture = null;
+  var lastTap = 0;
+
+  function current() { return slides[1].img; }
+
+  function applyZoom(animate) {
+    var img = current();
+    img.style.transition = animate ? "transform .2s ease" : "none";
+    img.style.transform = zoom.scale === 1 ? "" : "translate(" + zoom.x + "px," + zoom.y + "px) scale(" + zoom.scale + ")";
+    root.classList.toggle("viewer-zoomed", zoom.scale > 1);
+  }
+
+  function resetZoom() {
+    zoom = { scale: 1, x: 0, y: 0 };
+    slides.forEach(function (s) { s.img.style.transform = ""; });
+    root.classList.remove("viewer-zoomed");
+  }
+
+  function zoomAt(clientX, clientY, scale) {
+    var item = items[index];
+    // Ask the browser for the largest rendition while zoomed in.
+    if (scale > 1 && item) current().sizes = Math.round(item.w) + "px";
+    var rect = current().getBoundingClientRect();
+    var cx = clientX - (rect.left + rect.width / 2) + zoom.x;
+    var cy = clientY - (rect.top + rect.height / 2) + zoom.y;
+    var ratio = scale / zoom.scale;
+    zoom.x = (zoom.x - cx) * ratio + cx;
+    zoom.y = (zoom.y - cy) * ratio + cy;
+    zoom.scale = scale;
+    if (scale === 1) zoom = { scale: 1, x: 0, y: 0 };
+    applyZoom(true);
+  }
+
+  track.addEventListener("pointerdown", function (event) {
+    if (event.button !== 0) return;
+    track.setPointerCapture(event.pointerId);
+    pointers[event.pointerId] = { x: event.clientX, y: event.clientY };
+    var ids = Object.keys(pointers);
+    if (ids.length === 2) {
+      var a = pointers[ids[0]], b = pointers[ids[1]];
+      gesture = { kind: "pinch", distance: Math.hypot(a.x - b.x, a.y - b.y), scale: zoom.scale };
+    } else if (ids.length === 1) {
+      gesture = { kind: zoom.scale > 1 ? "pan" : "swipe", x: event.clientX, y: event.clientY, zx: zoom.x, zy: zoom.y, t: Date.now(), moved: false };
+    }
+  });
+
+  track.addEventListener("pointermove", function (event) {
+    if (!pointers[event.pointerId] || !gesture) return;
+    pointers[event.pointerId] = { x: event.clientX, y: event.clientY };
+    if (gesture.kind === "pinch") {
+      var ids = Object.keys(pointers);
+      if (ids.length < 2) return;
+      var a = pointers[ids[0]], b = pointers[ids[1]];
+      var scale = Math.max(1, Math.min(6, gesture.scale * Math.hypot(a.x - b.x, a.y - b.y) / gesture.distance));
+      zoomAt((a.x + b.x) / 2, (a.y + b.y) / 2, scale);
+      return;
+    }
+    var dx = event.clientX - gesture.x, dy = event.clientY - gesture.y;
+    if (Math.abs(dx) > 4 || Math.abs(dy) > 4) gesture.moved = true;
+    if (gesture.kind === "pan") {
+      zoom.x = gesture.zx + dx;
+      zoom.y = gesture.zy + dy;
+      applyZoom(false);
+    } else {
+      layout(dx, false);
+    }
+  });
+
+  function endPointer(event) {
+    if (!pointers[event.pointerId]) return;
+    delete pointers[event.pointerId];
+    if (!gesture) return;
+    if (gesture.kind === "pinch") {
+      if (Object.keys(pointers).length === 0) gesture = null;
+      return;
+    }
+    var dx = event.clientX - gesture.x;
+    var elapsed = Math.max(1, Date.now() - gesture.t);
+    if (gesture.kind === "swipe" && gesture.moved) {
+      var fast = Math.abs(dx) / elapsed > 0.5 && Math.abs(dx) > 30;
+      if (Math.abs(dx) > window.innerWidth * 0.2 || fast) go(dx < 0 ? 1 : -1);
+      else layout(0, true);
+    } else if (!gesture.moved && event.type === "pointerup") {
+      var now = Date.now();
+      if (now - lastTap < 320) {
+        zoomAt(event.clientX, event.clientY, zoom.scale > 1 ? 1 : 2.5);
+        lastTap = 0;
+      } else {
+        lastTap = now;
+      }
+    }
+    gesture = null;
+  }
+  track.addEventListener("pointerup", endPointer);
+  track.addEventListener("pointercancel", endPointer);
+
+  window.addEventListener("resize", function () {
+    if (index >= 0) { slides.forEach(function (s) { s.item = -2; }); show(index); }
+  });
+
+  /* A link or reload with #view=… opens the viewer on that photo. */
+  var initial = fromHash();
+  if (initial >= 0) {
+    history.replaceState(null, "", location.pathname + location.search);
+    history.pushState({ viewer: true }, "", "#view=" + encodeURIComponent(items[initial].id || String(initial)));
+    opener = items[initial].link;
+    root.hidden = false;
+    document.documentElement.classList.add("viewer-open");
+    show(initial);
+    close.focus();
+  }
+})();
