@@ -92,7 +92,7 @@ import Testing
                 #expect(tag.contains("width=\"") && tag.contains("height=\""), "unsized image on \(page)")
             }
             let folder = (page as NSString).deletingLastPathComponent
-            for link in Self.links(in: html) {
+            for link in Self.links(in: html) where !link.hasPrefix("data:") {
                 #expect(!link.hasPrefix("/") && !link.contains("://"), "non-relative URL \(link)")
                 let withoutFragment = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? link
                 let decoded = withoutFragment.removingPercentEncoding ?? withoutFragment
