@@ -4,7 +4,7 @@
 set -euo pipefail
 
 build_packages=(libjpeg62-turbo-dev libwebp-dev libexif-dev libgif-dev libpng-dev pkg-config)
-test_packages=()
+test_packages=(chromium chromium-driver)
 
 case "${1:-build}" in
   build) wanted=("${build_packages[@]}") ;;
@@ -18,6 +18,15 @@ for package in "${wanted[@]}"; do
     missing+=("$package")
   fi
 done
+# The browser tests drive Chromium with selenium, run by pytest (from PyPI).
+if [ "${1:-build}" = test ] && ! python3 -c "import selenium, pytest" 2>/dev/null; then
+  echo "Installing selenium and pytest from PyPI" >&2
+  python3 -m pip install --quiet --disable-pip-version-check selenium pytest || {
+    echo "Run: python3 -m pip install selenium pytest" >&2
+    exit 1
+  }
+fi
+
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -eq 0 ]; then

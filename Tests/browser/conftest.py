@@ -1,0 +1,91 @@
+"""Fixtures: build the sample library into a temporary site, serve it on
+127.0.0.1 and drive it with headless Chromium (Debian's chromium + chromedriver)."""
+import functools
+import http.server
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def gallerygen():
+    path = os.environ.get("GALLERYGEN")
+    if path:
+        return path
+    out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True)
+    return os.path.join(out.stdout.strip(), "gallerygen")
+
+
+@pytest.fixture(scope="session")
+def site():
+    """The sample library built with 3 photos per page, so albums have several pages."""
+    work = tempfile.mkdtemp(prefix="gallerygen-browser-")
+    source = os.path.join(work, "library")
+    shutil.copytree(os.path.join(ROOT, "Examples", "sample-library"), source)
+    with open(os.path.join(work, "gallery.yml"), "w") as f:
+        f.write("title: Browser test\nphotos_per_page: 3\nthumbnail_sizes: [280x210]\npreview_sizes: [640x480, 1280x960]\n")
+    out = os.path.join(work, "site")
+    subprocess.run([gallerygen(), "build", source, "--output", out, "--config", os.path.join(work, "gallery.yml"), "--quiet"],
+                   check=True)
+    yield out
+    shutil.rmtree(work, ignore_errors=True)
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def server(site):
+    handler = functools.partial(QuietHandler, directory=site)
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+def make_driver(width, height, javascript=True):
+    options = Options()
+    for arg in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"]:
+        options.add_argument(arg)
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    if binary:
+        options.binary_location = binary
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+    return driver
+
+
+@pytest.fixture
+def browser():
+    driver = make_driver(1280, 800)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def phone():
+    driver = make_driver(390, 844)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def no_js_browser():
+    driver = make_driver(1280, 800, javascript=False)
+    yield driver
+    driver.quit()
