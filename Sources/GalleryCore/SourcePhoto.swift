@@ -10,13 +10,17 @@ public struct SourceFile: Hashable, Sendable {
     public var byteCount: Int64
     /// Modification time.
     public var modificationDate: Date
+    /// Modification time in nanoseconds since 1970, exactly as the file system
+    /// reports it (the cache compares this, not a rounded Date).
+    public var modifiedNanoseconds: Int64
 
     /// Creates a record.
-    public init(url: URL, relativeComponents: [String], byteCount: Int64, modificationDate: Date) {
+    public init(url: URL, relativeComponents: [String], byteCount: Int64, modificationDate: Date, modifiedNanoseconds: Int64? = nil) {
         self.url = url
         self.relativeComponents = relativeComponents
         self.byteCount = byteCount
         self.modificationDate = modificationDate
+        self.modifiedNanoseconds = modifiedNanoseconds ?? Int64(modificationDate.timeIntervalSince1970 * 1e9)
     }
 
     /// The album (folder) path: every component but the file name.

@@ -30,16 +30,4 @@ enum AtomicFile {
             throw .writeFailed(url.path, reason: ErrorText.describe(error))
         }
     }
-
-    /// Writes `bytes` unless the file already holds exactly them. Returns true when written.
-    @discardableResult
-    static func writeIfChanged(_ bytes: [UInt8], to url: URL) throws(GalleryError) -> Bool {
-        if let existing = FileManager.default.contents(atPath: url.path), existing.count == bytes.count,
-           existing.elementsEqual(bytes) {
-            return false
-        }
-        let result: Result<Void, GalleryError> = bytes.withUnsafeBytes { raw in Result { () throws(GalleryError) in try write(raw, to: url) } }
-        try result.get()
-        return true
-    }
 }

@@ -17,8 +17,18 @@ public struct BuildContext: Sendable {
     public var sidecars: [AlbumPath: AlbumSettings] = [:]
     /// The assembled albums.
     public var gallery: Gallery?
-    /// What the previous build left (for pruning).
-    public var previousManifest = BuildManifest()
+    /// What the previous build left: owned files, photo cache, page fingerprint.
+    public var previousState = BuildState()
+    /// Files a previous, interrupted build journaled: owned too.
+    public var interruptedFiles: Set<String> = []
+    /// The photo cache this build hands on.
+    public var photoCache: [String: CachedPhoto] = [:]
+    /// The page fingerprint this build hands on.
+    public var siteFingerprint = ""
+    /// Writes every file, journaling it first.
+    var writer: SiteWriter
+    /// Held for the whole build.
+    var lock: BuildLock?
     /// Files this build produced (relative to OUT).
     public var producedFiles: Set<String> = []
     /// The report.
@@ -32,5 +42,6 @@ public struct BuildContext: Sendable {
         self.site = site
         self.quiet = quiet
         self.progress = ProgressReporter(quiet: quiet)
+        self.writer = SiteWriter(output: settings.output)
     }
 }

@@ -1,3 +1,4 @@
+import BuildCache
 import Foundation
 import GalleryCore
 import Imaging
@@ -5,25 +6,40 @@ import Metadata
 
 /// What became of one source file.
 enum PhotoOutcome: Sendable {
-    /// Published, with the number of renditions encoded now and reused.
-    case published(Photo, made: Int, reused: Int)
+    /// Published, with the number of renditions encoded now and reused, and
+    /// the cache entry for the next build.
+    case published(Photo, made: Int, reused: Int, cache: CachedPhoto)
     /// Left out, with the reason.
     case skipped(SourceFile, reason: String)
 }
 
-/// Turns one source file into a published photo: one read of the file, a
-/// content hash, metadata from the headers, and, only for renditions not
-/// already in OUT, one decode feeding every missing size.
+/// Turns one source file into a published photo. An unchanged file (same size
+/// and modification time as in the cache) whose renditions are all in OUT is
+/// not even opened. Otherwise: one read, a content hash, metadata from the
+/// headers, and, only for renditions not already in OUT, one decode feeding
+/// every missing size.
 struct PhotoProcessor: Sendable {
     let settings: BuildSettings
     let specs: [RenditionSpec]
+    let cache: [String: CachedPhoto]
+    let writer: SiteWriter
 
-    init(settings: BuildSettings) {
+    init(settings: BuildSettings, cache: [String: CachedPhoto], writer: SiteWriter) {
         self.settings = settings
         self.specs = settings.renditionSpecs
+        self.cache = cache
+        self.writer = writer
     }
 
     func process(_ file: SourceFile) -> PhotoOutcome {
+        if let cached = cache[BuildState.key(for: file.relativePath)], cached.size == file.byteCount,
+           cached.modified == file.modifiedNanoseconds {
+            let plan = plan(contentHash: cached.contentHash, metadata: cached.metadata)
+            if plan.jobs.isEmpty {
+                let photo = Photo(source: file, contentHash: cached.contentHash, metadata: cached.metadata, renditions: plan.renditions)
+                return .published(photo, made: 0, reused: plan.reused, cache: cached)
+            }
+        }
         let data: Data
         do {
             data = try Data(contentsOf: file.url, options: .uncached)
@@ -43,48 +59,57 @@ struct PhotoProcessor: Sendable {
         }
     }
 
+    /// The renditions of a photo and the ones still missing from OUT.
+    struct Plan {
+        var renditions: [Rendition] = []
+        var jobs: [RenditionJob] = []
+        var jobPaths: [String] = []
+        var reused = 0
+    }
+
+    func plan(contentHash: String, metadata: PhotoMetadata) -> Plan {
+        let upright = metadata.displaySize
+        var plan = Plan()
+        // Boxes that give the same pixels (a small source fits several boxes
+        // whole) share one file.
+        var pathsBySize: [String: String] = [:]
+        for spec in specs {
+            let size = upright.fitting(in: spec.box)
+            let sizeKey = "\(spec.format.rawValue)-\(spec.quality)-\(size)"
+            if let existing = pathsBySize[sizeKey] {
+                plan.renditions.append(Rendition(spec: spec, size: size, path: existing))
+                continue
+            }
+            let path = spec.relativePath(contentHash: contentHash, size: size)
+            pathsBySize[sizeKey] = path
+            plan.renditions.append(Rendition(spec: spec, size: size, path: path))
+            if access(settings.output.appendingPathComponent(path).path, F_OK) == 0 {
+                plan.reused += 1
+            } else {
+                plan.jobs.append(RenditionJob(spec: spec, size: size))
+                plan.jobPaths.append(path)
+            }
+        }
+        return plan
+    }
+
     private func process(_ file: SourceFile, bytes: UnsafeRawBufferPointer) throws -> PhotoOutcome {
         let contentHash = StableHash.of(bytes)
         let metadata = try MetadataReader.read(bytes, modificationDate: file.modificationDate)
         guard metadata.storedSize.area <= settings.maximumPixels else {
             throw ImagingError.tooLarge(pixels: metadata.storedSize.area, limit: settings.maximumPixels)
         }
-        let upright = metadata.displaySize
-        // Boxes that give the same pixels (a small source fits several boxes
-        // whole) share one file.
-        var renditions: [Rendition] = []
-        var jobs: [RenditionJob] = []
-        var jobPaths: [String] = []
-        var pathsBySize: [String: String] = [:]
-        var reused = 0
-        for spec in specs {
-            let size = upright.fitting(in: spec.box)
-            let sizeKey = "\(spec.format.rawValue)-\(spec.quality)-\(size)"
-            if let existing = pathsBySize[sizeKey] {
-                renditions.append(Rendition(spec: spec, size: size, path: existing))
-                continue
-            }
-            let path = spec.relativePath(contentHash: contentHash, size: size)
-            pathsBySize[sizeKey] = path
-            renditions.append(Rendition(spec: spec, size: size, path: path))
-            if FileManager.default.fileExists(atPath: settings.output.appendingPathComponent(path).path) {
-                reused += 1
-            } else {
-                jobs.append(RenditionJob(spec: spec, size: size))
-                jobPaths.append(path)
-            }
-        }
-        if !jobs.isEmpty {
+        let plan = plan(contentHash: contentHash, metadata: metadata)
+        if !plan.jobs.isEmpty {
             let encoded = try RenditionMaker.make(bytes, format: metadata.format, storedSize: metadata.storedSize,
-                                                  orientation: metadata.orientation, jobs: jobs,
+                                                  orientation: metadata.orientation, jobs: plan.jobs,
                                                   maximumPixels: settings.maximumPixels)
-            for (path, output) in zip(jobPaths, encoded) {
-                try output.withUnsafeBytes { raw in
-                    try AtomicFile.write(raw, to: settings.output.appendingPathComponent(path))
-                }
+            for (path, output) in zip(plan.jobPaths, encoded) {
+                try output.withUnsafeBytes { raw in try writer.write(raw, to: path) }
             }
         }
-        let photo = Photo(source: file, contentHash: contentHash, metadata: metadata, renditions: renditions)
-        return .published(photo, made: jobs.count, reused: reused)
+        let photo = Photo(source: file, contentHash: contentHash, metadata: metadata, renditions: plan.renditions)
+        let cached = CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata)
+        return .published(photo, made: plan.jobs.count, reused: plan.reused, cache: cached)
     }
 }

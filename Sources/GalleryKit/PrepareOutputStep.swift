@@ -42,6 +42,29 @@ struct PrepareOutputStep: BuildStep {
         guard access(output.path, W_OK) == 0 else {
             throw GalleryError.outputNotWritable(output.path, reason: String(cString: strerror(errno)))
         }
-        context.previousManifest = BuildManifest.load(from: output)
+        do {
+            context.lock = try BuildLock(output: output)
+        } catch let error as BuildLockError {
+            throw GalleryError.invalidSetting(error.description)
+        }
+        context.previousState = BuildState.load(from: output)
+        let journal = context.writer.journal
+        if journal.wasInterrupted {
+            // A build was killed: what it journaled is ours, and its
+            // half-written temporary files must go.
+            context.interruptedFiles = Set(journal.leftover())
+            Self.removeTemporaryFiles(in: output)
+        }
+    }
+
+    /// Deletes `.NAME.tmp-PID-N` files, which only an interrupted write leaves.
+    static func removeTemporaryFiles(in output: URL) {
+        guard let walker = FileManager.default.enumerator(atPath: output.path) else { return }
+        while let relative = walker.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            if name.hasPrefix("."), name.range(of: #"\.tmp-[0-9]+-[0-9]+$"#, options: .regularExpression) != nil {
+                unlink(output.appendingPathComponent(relative).path)
+            }
+        }
     }
 }

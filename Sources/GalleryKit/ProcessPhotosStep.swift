@@ -1,3 +1,4 @@
+import BuildCache
 import Configuration
 import Foundation
 import GalleryCore
@@ -11,7 +12,7 @@ struct ProcessPhotosStep: BuildStep {
     func run(_ context: inout BuildContext) async throws {
         let settings = context.settings
         let progress = context.progress
-        let processor = PhotoProcessor(settings: settings)
+        let processor = PhotoProcessor(settings: settings, cache: context.previousState.photos, writer: context.writer)
         let scanner = SourceScanner(root: settings.source, excluding: [settings.output])
         let (stream, continuation) = AsyncStream<SourceFile>.makeStream()
         let sidecars = SidecarCollector()
@@ -36,16 +37,17 @@ struct ProcessPhotosStep: BuildStep {
         walker.start()
 
         var photos: [Photo] = []
+        var cache: [String: CachedPhoto] = [:]
         var report = context.report
         func record(_ outcome: PhotoOutcome) {
             progress.photoDone()
             switch outcome {
-            case .published(let photo, let made, let reused):
+            case .published(let photo, let made, let reused, let entry):
                 photos.append(photo)
+                cache[BuildState.key(for: photo.source.relativePath)] = entry
                 report.published += 1
                 report.renditionsMade += made
                 report.renditionsReused += reused
-                if made > 0 { report.filesWritten.append(contentsOf: Set(photo.renditions.map(\.path)).sorted()) }
             case .skipped(let file, let reason):
                 report.skipped.append(SkippedPhoto(path: file.relativePath, reason: reason))
                 progress.message("skipped \(file.relativePath): \(reason)")
@@ -66,7 +68,9 @@ struct ProcessPhotosStep: BuildStep {
         progress.finish()
         if let error = sidecars.firstError { throw error }
         context.sidecars = sidecars.settings
-        context.photos = photos
+        context.photoCache = cache
+        // Scan order depends on job timing; the site must not.
+        context.photos = photos.sorted { $0.source.relativePath < $1.source.relativePath }
         context.report = report
         for photo in photos { context.producedFiles.formUnion(photo.renditions.map(\.path)) }
     }

@@ -1,15 +1,17 @@
-import Foundation
 import BuildCache
+import Foundation
 
-/// Removes files an earlier build made that this build no longer produces, then
-/// records what this build produced. Only files in the manifest are ever
-/// deleted, so a user's own files in OUT stay.
+/// Removes files an earlier build made that this build no longer produces,
+/// then commits the new state and closes the journal. Only files the previous
+/// state lists (or an interrupted build journaled) are ever deleted, so a
+/// user's own files in OUT stay.
 struct PruneStep: BuildStep {
     let name = "prune"
 
     func run(_ context: inout BuildContext) async throws {
         let output = context.settings.output
-        let stale = context.previousManifest.files.subtracting(context.producedFiles)
+        let owned = Set(context.previousState.files).union(context.interruptedFiles)
+        let stale = owned.subtracting(context.producedFiles)
         for path in stale.sorted() {
             let url = output.appendingPathComponent(path)
             if unlink(url.path) == 0 { context.report.filesRemoved.append(path) }
@@ -19,6 +21,15 @@ struct PruneStep: BuildStep {
                 folder.deleteLastPathComponent()
             }
         }
-        try BuildManifest(files: context.producedFiles).save(to: output)
+        let state = BuildState(files: Array(context.producedFiles), photos: context.photoCache,
+                               siteFingerprint: context.siteFingerprint)
+        do {
+            try state.save(to: output)
+        } catch {
+            throw GalleryError.writeFailed(output.appendingPathComponent(BuildState.folderName).path, reason: ErrorText.describe(error))
+        }
+        context.writer.journal.finish()
+        context.report.filesWritten = context.writer.writtenPaths
+        context.lock?.release()
     }
 }

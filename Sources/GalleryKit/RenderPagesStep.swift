@@ -1,31 +1,71 @@
+import BuildCache
 import Foundation
 import GalleryCore
 import Rendering
 
-/// Assembles albums and writes every page, skipping pages whose bytes are unchanged.
+/// Assembles albums and writes every page and the theme's static files.
+///
+/// Pages are a pure function of their inputs, so the step first hashes those
+/// inputs (photos, sidecars, settings, theme, time zone). If the hash matches
+/// the previous build's and every file it made is still there, nothing is
+/// rendered at all; otherwise every page is rendered and only pages whose
+/// bytes changed are written.
 struct RenderPagesStep: BuildStep {
     let name = "render pages"
+
+    /// Bumped whenever the renderer's output changes for the same inputs.
+    static let rendererVersion = 1
 
     func run(_ context: inout BuildContext) async throws {
         let theme = try Theme.load(context.site.theme)
         let gallery = Gallery.assemble(title: context.settings.title, photos: context.photos,
                                        sidecars: context.sidecars, options: context.site)
         context.gallery = gallery
+        let fingerprint = Self.fingerprint(context, theme: theme)
+        context.siteFingerprint = fingerprint
+
+        let previous = context.previousState
+        if fingerprint == previous.siteFingerprint, !previous.files.isEmpty,
+           previous.files.allSatisfy({ access(context.settings.output.appendingPathComponent($0).path, F_OK) == 0 }) {
+            // Same inputs, same outputs: the previous build's files are this build's.
+            context.producedFiles.formUnion(previous.files.filter { !$0.hasPrefix("media/") })
+            context.report.pages = previous.files.filter { $0.hasSuffix(".html") }.count
+            return
+        }
+
         let renderer = SiteRenderer(theme: theme, gallery: gallery, options: context.site)
         let pages = renderer.pages()
         for page in pages {
-            if try AtomicFile.writeIfChanged(Array(page.html.utf8), to: context.settings.output.appendingPathComponent(page.path)) {
-                context.report.filesWritten.append(page.path)
-            }
+            try context.writer.writeIfChanged(Array(page.html.utf8), to: page.path)
             context.producedFiles.insert(page.path)
         }
         context.report.pages = pages.count
         for (path, bytes) in theme.staticFiles {
-            let relative = "static/" + path
-            if try AtomicFile.writeIfChanged(bytes, to: context.settings.output.appendingPathComponent(relative)) {
-                context.report.filesWritten.append(relative)
-            }
-            context.producedFiles.insert(relative)
+            try context.writer.writeIfChanged(bytes, to: "static/" + path)
+            context.producedFiles.insert("static/" + path)
         }
+    }
+
+    /// A hash of everything the pages depend on.
+    static func fingerprint(_ context: BuildContext, theme: Theme) -> String {
+        var hasher = StableHash()
+        hasher.update("renderer \(rendererVersion)")
+        hasher.update(theme.fingerprint)
+        hasher.update(context.settings.title)
+        hasher.update(String(describing: context.site))
+        hasher.update(context.settings.renditionSpecs.map(\.key).joined(separator: ","))
+        hasher.update(context.settings.renditionSpecs.map(\.role.rawValue).joined(separator: ","))
+        // File-time dates are shown in the building machine's zone.
+        hasher.update(TimeZone.current.identifier)
+        for (path, settings) in context.sidecars.sorted(by: { $0.key < $1.key }) {
+            hasher.update(path.description)
+            hasher.update(String(describing: settings))
+        }
+        for photo in context.photos {
+            hasher.update(photo.source.relativePath)
+            hasher.update(photo.contentHash)
+            hasher.update(String(photo.source.modifiedNanoseconds))
+        }
+        return hasher.finalize()
     }
 }

@@ -213,7 +213,6 @@ public struct SiteRenderer: Sendable {
         }
         context["facts"] = PhotoFacts.list(photo).map { ["label": $0.label, "value": $0.value] }
         context["datetime"] = HumanDate.machine(photo.metadata.captureDate)
-        context["position"] = "\(index + 1) / \(album.photos.count)"
         let pages = map.albumPages[album.path] ?? ["index.html"]
         let albumPage = pages[min(pages.count - 1, map.photoAlbumPage[key] ?? 0)]
         context["back"] = ["url": URLPath.relative(from: pagePath, to: albumPage) + "#" + (map.photoAnchors[key] ?? ""),

@@ -61,7 +61,9 @@ public struct SourceScanner: Sendable {
                 if !excluded.contains(url.standardizedFileURL.path) { folders.append((name, url)) }
             } else if kind == S_IFREG, PhotoExtensions.isPhoto(name) {
                 let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
-                emit(.photo(SourceFile(url: url, relativeComponents: components + [name], byteCount: Int64(info.st_size), modificationDate: modified)))
+                let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+                emit(.photo(SourceFile(url: url, relativeComponents: components + [name], byteCount: Int64(info.st_size),
+                                       modificationDate: modified, modifiedNanoseconds: nanoseconds)))
             }
         }
         for (name, url) in folders {

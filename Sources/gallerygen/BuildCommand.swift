@@ -45,6 +45,9 @@ struct BuildCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress output.")
     var quiet = false
 
+    @Flag(help: "Keep running and rebuild when SOURCE changes (Ctrl-C to stop).")
+    var watch = false
+
     func validate() throws {
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -57,15 +60,32 @@ struct BuildCommand: AsyncParsableCommand {
             let (settings, site) = try BuildConfiguration.resolve(
                 source: URL(fileURLWithPath: source), output: URL(fileURLWithPath: output),
                 configFile: config.map { URL(fileURLWithPath: $0) }, overrides: overrides)
-            let report = try await GalleryBuilder().build(settings: settings, site: site, quiet: quiet)
-            if !quiet || !report.skipped.isEmpty {
-                FileHandle.standardError.write(Data((report.summary + "\n").utf8))
-            }
+            let watcher = watch ? try SourceWatcher(root: settings.source) : nil
+            try await buildOnce(settings: settings, site: site)
             if !quiet {
                 print("Site: \(settings.output.appendingPathComponent("index.html").path)")
             }
+            while let watcher {
+                if !quiet { FileHandle.standardError.write(Data("Watching \(settings.source.path) for changes…\n".utf8)) }
+                _ = watcher.waitForChanges()
+                do {
+                    try await buildOnce(settings: settings, site: site)
+                } catch let error as CustomStringConvertible & Error {
+                    // A bad edit (say, a broken album.yml) must not end the watch.
+                    FileHandle.standardError.write(Data("gallerygen: error: \(error.description)\n".utf8))
+                }
+            }
         } catch let error as CustomStringConvertible & Error {
             throw ValidationFailure(message: error.description)
+        }
+    }
+}
+
+extension BuildCommand {
+    func buildOnce(settings: BuildSettings, site: SiteOptions) async throws {
+        let report = try await GalleryBuilder().build(settings: settings, site: site, quiet: quiet)
+        if !quiet || !report.skipped.isEmpty {
+            FileHandle.standardError.write(Data((report.summary + "\n").utf8))
         }
     }
 }

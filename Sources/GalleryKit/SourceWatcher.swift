@@ -1,0 +1,76 @@
+import Foundation
+import Glibc
+
+/// Waits for changes under SOURCE with inotify, for `build --watch`.
+///
+/// Every folder is watched (new folders are added as they appear); a burst of
+/// events (a camera import, an editor's save) is collapsed by waiting until
+/// the tree has been quiet for the debounce interval.
+public final class SourceWatcher {
+    private let descriptor: Int32
+    private var folders: [Int32: String] = [:]
+    private let mask: UInt32 = UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB
+                                      | IN_DELETE_SELF | IN_MOVE_SELF)
+
+    /// Starts watching `root` and every folder below it.
+    public init(root: URL) throws {
+        descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard descriptor >= 0 else { throw GalleryError.invalidSetting("cannot watch files: \(String(cString: strerror(errno)))") }
+        addTree(root.path)
+    }
+
+    deinit { close(descriptor) }
+
+    private func addTree(_ path: String) {
+        let wd = inotify_add_watch(descriptor, path, mask | UInt32(IN_ONLYDIR))
+        if wd >= 0 { folders[wd] = path }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
+        for name in names where !name.hasPrefix(".") {
+            let child = path + "/" + name
+            var info = stat()
+            if lstat(child, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { addTree(child) }
+        }
+    }
+
+    /// Blocks until something changed and then stayed quiet for `debounce`
+    /// seconds. Returns the number of events seen.
+    public func waitForChanges(debounce: Double = 0.5) -> Int {
+        var events = 0
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        // Wait (indefinitely) for the first event, then until a quiet period.
+        var timeout: Int32 = -1
+        while true {
+            let ready = poll(&poller, 1, timeout)
+            if ready < 0, errno == EINTR { continue }
+            if ready <= 0 { break }
+            events += drain()
+            timeout = Int32(debounce * 1000)
+        }
+        return events
+    }
+
+    private func drain() -> Int {
+        var count = 0
+        let size = 64 * 1024
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        defer { buffer.deallocate() }
+        while true {
+            let n = read(descriptor, buffer, size)
+            if n <= 0 { break }
+            var offset = 0
+            while offset + MemoryLayout<inotify_event>.size <= n {
+                let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
+                let nameStart = buffer + offset + MemoryLayout<inotify_event>.size
+                let name = event.len > 0 ? String(cString: nameStart.assumingMemoryBound(to: CChar.self)) : ""
+                if event.mask & UInt32(IN_ISDIR) != 0, event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0,
+                   let parent = folders[event.wd], !name.hasPrefix(".") {
+                    addTree(parent + "/" + name)
+                }
+                if event.mask & UInt32(IN_IGNORED) != 0 { folders[event.wd] = nil }
+                count += 1
+                offset += MemoryLayout<inotify_event>.size + Int(event.len)
+            }
+        }
+        return count
+    }
+}

@@ -1,0 +1,285 @@
+import Foundation
+import Testing
+@testable import BuildCache
+@testable import GalleryCore
+@testable import GalleryKit
+
+/// Each kind of change on a small library, asserting exactly what is written
+/// and removed; a SIGKILL test; and `--watch`.
+@Suite(.serialized) struct IncrementalTests {
+    struct FileState: Equatable {
+        var modified: Int64
+        var bytes: Data
+    }
+
+    /// Every file of OUT except the build state, with its mtime and bytes.
+    static func snapshot(_ output: URL) throws -> [String: FileState] {
+        var result: [String: FileState] = [:]
+        let fm = FileManager.default
+        for relative in try fm.subpathsOfDirectory(atPath: output.path) where !relative.hasPrefix(BuildState.folderName) {
+            var info = stat()
+            let path = output.appendingPathComponent(relative).path
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            result[relative] = FileState(modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+                                         bytes: try Data(contentsOf: URL(fileURLWithPath: path)))
+        }
+        return result
+    }
+
+    static func changed(_ before: [String: FileState], _ after: [String: FileState]) -> (written: Set<String>, removed: Set<String>) {
+        let written = Set(after.keys.filter { before[$0] == nil || before[$0]!.modified != after[$0]!.modified })
+        let removed = Set(before.keys.filter { after[$0] == nil })
+        return (written, removed)
+    }
+
+    static func photo(_ seed: Int, exif: [UInt8]? = nil) throws -> [UInt8] {
+        var image = Fixtures.gradient(width: 160, height: 120)
+        for i in stride(from: 0, to: image.pixels.count, by: 4) { image.pixels[i + 2] = UInt8(truncatingIfNeeded: seed * 37) }
+        return try Fixtures.jpeg(image, exif: exif)
+    }
+
+    static func exif(_ date: String) -> [UInt8] { Fixtures.cameraExif(original: date, offset: "+01:00", gps: false) }
+
+    /// A library: two albums with three photos each.
+    static func library() throws -> (TemporaryFolder, BuildSettings) {
+        let folder = try TemporaryFolder()
+        for i in 1...3 { try folder.write("src/Alpha/a\(i).jpg", try photo(i, exif: exif("2024:01:0\(i) 10:00:00"))) }
+        for i in 1...3 { try folder.write("src/Beta/b\(i).jpg", try photo(10 + i, exif: exif("2024:02:0\(i) 10:00:00"))) }
+        let settings = BuildSettings(source: folder.url.appendingPathComponent("src"), output: folder.url.appendingPathComponent("out"),
+                                     thumbnailBoxes: [PixelSize(width: 64, height: 48)], previewBoxes: [PixelSize(width: 128, height: 96)],
+                                     jobs: 2)
+        return (folder, settings)
+    }
+
+    func build(_ settings: BuildSettings, site: SiteOptions = SiteOptions()) async throws -> BuildReport {
+        try await GalleryBuilder().build(settings: settings, site: site, quiet: true)
+    }
+
+    @Test func noChangeWritesNothing() async throws {
+        let (folder, settings) = try Self.library()
+        defer { withExtendedLifetime(folder) {} }
+        _ = try await build(settings)
+        let before = try Self.snapshot(settings.output)
+        let statePath = settings.output.appendingPathComponent(".gallerygen/state.json").path
+        let stateBefore = try FileManager.default.attributesOfItem(atPath: statePath)[.modificationDate] as? Date
+        let report = try await build(settings)
+        #expect(report.renditionsMade == 0 && report.filesWritten.isEmpty && report.filesRemoved.isEmpty)
+        #expect(try Self.snapshot(settings.output) == before)
+        #expect(try FileManager.default.attributesOfItem(atPath: statePath)[.modificationDate] as? Date == stateBefore)
+    }
+
+    @Test func addedPhotoTouchesOnlyWhatShowsIt() async throws {
+        let (folder, settings) = try Self.library()
+        _ = try await build(settings)
+        let before = try Self.snapshot(settings.output)
+        try folder.write("src/Alpha/a4.jpg", try Self.photo(4, exif: Self.exif("2024:01:04 10:00:00")))
+        let report = try await build(settings)
+        let (written, removed) = Self.changed(before, try Self.snapshot(settings.output))
+        #expect(report.renditionsMade == 2)
+        #expect(removed.isEmpty)
+        let media = written.filter { $0.hasPrefix("media/") }
+        #expect(media.count == 2, "only the new photo's two renditions: \(media)")
+        #expect(written.contains("albums/alpha/a4.html"))
+        #expect(written.contains("albums/alpha/a3.html"), "its neighbour's next link changed")
+        #expect(written.contains("albums/alpha/index.html"))
+        #expect(written.contains("moments/index.html"))
+        #expect(written.contains("index.html"), "the album card's count changed")
+        // Nothing of the other album, nor the untouched neighbours.
+        #expect(!written.contains { $0.hasPrefix("albums/beta/") })
+        #expect(!written.contains("albums/alpha/a1.html"))
+        #expect(!written.contains { $0.hasPrefix("static/") })
+        #expect(Set(report.filesWritten) == written)
+    }
+
+    @Test func changedPhotoIsRegeneratedAndMoves() async throws {
+        let (folder, settings) = try Self.library()
+        _ = try await build(settings)
+        let before = try Self.snapshot(settings.output)
+        // Same name, new content and a new date: it moves to another moments day.
+        try folder.write("src/Beta/b1.jpg", try Self.photo(99, exif: Self.exif("2024:03:15 10:00:00")))
+        let report = try await build(settings)
+        let after = try Self.snapshot(settings.output)
+        let (written, removed) = Self.changed(before, after)
+        #expect(report.renditionsMade == 2)
+        #expect(removed.filter { $0.hasPrefix("media/") }.count == 2, "the old renditions go")
+        #expect(written.filter { $0.hasPrefix("media/") }.count == 2)
+        let moments = String(decoding: after["moments/index.html"]!.bytes, as: UTF8.self)
+        #expect(moments.contains("datetime=\"2024-03-15\""))
+        #expect(!moments.contains("datetime=\"2024-02-01\""))
+    }
+
+    @Test func removedPhotoDisappears() async throws {
+        let (folder, settings) = try Self.library()
+        _ = try await build(settings)
+        let before = try Self.snapshot(settings.output)
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("src/Beta/b2.jpg"))
+        _ = try await build(settings)
+        let after = try Self.snapshot(settings.output)
+        let (_, removed) = Self.changed(before, after)
+        #expect(removed.contains("albums/beta/b2.html"))
+        #expect(removed.filter { $0.hasPrefix("media/") }.count == 2)
+        for (path, file) in after where path.hasSuffix(".html") {
+            let html = String(decoding: file.bytes, as: UTF8.self)
+            #expect(!html.contains("b2.jpg") && !html.contains("b2.html"), "\(path) still links b2")
+        }
+    }
+
+    @Test func renamedOrMovedPhotoIsNotReencoded() async throws {
+        let (folder, settings) = try Self.library()
+        _ = try await build(settings)
+        let before = try Self.snapshot(settings.output)
+        try FileManager.default.moveItem(at: folder.url.appendingPathComponent("src/Alpha/a2.jpg"),
+                                         to: folder.url.appendingPathComponent("src/Beta/moved.jpg"))
+        let report = try await build(settings)
+        let (written, removed) = Self.changed(before, try Self.snapshot(settings.output))
+        #expect(report.renditionsMade == 0)
+        #expect(!written.contains { $0.hasPrefix("media/") } && !removed.contains { $0.hasPrefix("media/") })
+        #expect(written.contains("albums/beta/moved.html") && removed.contains("albums/alpha/a2.html"))
+    }
+
+    @Test func settingsChangesRedoOnlyWhatTheyAffect() async throws {
+        let (folder, settings) = try Self.library()
+        defer { withExtendedLifetime(folder) {} }
+        _ = try await build(settings)
+        var before = try Self.snapshot(settings.output)
+        var bigger = settings
+        bigger.thumbnailBoxes = [PixelSize(width: 80, height: 60)]
+        var report = try await build(bigger)
+        var (written, removed) = Self.changed(before, try Self.snapshot(settings.output))
+        #expect(report.renditionsMade == 6, "one new thumbnail per photo, no preview")
+        #expect(written.filter { $0.hasPrefix("media/") }.allSatisfy { $0.hasSuffix("-80x60.webp") })
+        #expect(removed.filter { $0.hasPrefix("media/") }.count == 6 && removed.allSatisfy { $0.hasSuffix("-64x48.webp") })
+
+        before = try Self.snapshot(settings.output)
+        var retitled = bigger
+        retitled.title = "New title"
+        report = try await build(retitled)
+        (written, removed) = Self.changed(before, try Self.snapshot(settings.output))
+        #expect(report.renditionsMade == 0 && removed.isEmpty)
+        #expect(!written.contains { $0.hasPrefix("media/") })
+        #expect(written.filter { $0.hasSuffix(".html") }.count == before.keys.filter { $0.hasSuffix(".html") }.count)
+    }
+
+    @Test func templateChangeRerendersPagesWithoutTouchingImages() async throws {
+        let (folder, settings) = try Self.library()
+        try folder.write("theme/templates/foot.mustache", Array("</main><footer>one</footer></body></html>".utf8))
+        var site = SiteOptions()
+        site.theme = folder.url.appendingPathComponent("theme").path
+        _ = try await build(settings, site: site)
+        let before = try Self.snapshot(settings.output)
+        try folder.write("theme/templates/foot.mustache", Array("</main><footer>two</footer></body></html>".utf8))
+        let report = try await build(settings, site: site)
+        let after = try Self.snapshot(settings.output)
+        let (written, _) = Self.changed(before, after)
+        #expect(report.renditionsMade == 0 && !written.contains { $0.hasPrefix("media/") })
+        #expect(String(decoding: after["index.html"]!.bytes, as: UTF8.self).contains("<footer>two</footer>"))
+    }
+
+    @Test func unreadableOrOldStateMeansAFullCorrectRebuild() async throws {
+        let (folder, settings) = try Self.library()
+        defer { withExtendedLifetime(folder) {} }
+        _ = try await build(settings)
+        let clean = try Self.snapshot(settings.output)
+        try Data("{not json".utf8).write(to: settings.output.appendingPathComponent(".gallerygen/state.json"))
+        _ = try await build(settings)
+        #expect(try Self.snapshot(settings.output).mapValues(\.bytes) == clean.mapValues(\.bytes))
+    }
+
+    @Test func aSecondBuildOnTheSameOutputRefuses() async throws {
+        let (folder, settings) = try Self.library()
+        defer { withExtendedLifetime(folder) {} }
+        try FileManager.default.createDirectory(at: settings.output, withIntermediateDirectories: true)
+        let held = try BuildLock(output: settings.output)
+        await #expect(throws: GalleryError.self) { try await build(settings) }
+        held.release()
+        _ = try await build(settings)
+    }
+
+    // MARK: Processes
+
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gallerygen")
+    }
+
+    static func run(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    @Test func killedBuildsThenARebuildGiveTheCleanSite() async throws {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build the gallerygen executable first")
+        let folder = try TemporaryFolder()
+        for i in 0..<12 {
+            let image = Fixtures.quadrants(width: 300 + i * 7, height: 220)
+            try folder.write("src/Album \(i % 3)/p\(i).jpg", try Fixtures.jpeg(image, exif: Self.exif("2024:0\(1 + i % 3):1\(i % 9) 10:00:00")))
+        }
+        let source = folder.url.appendingPathComponent("src").path
+        let clean = folder.url.appendingPathComponent("clean").path
+        let target = folder.url.appendingPathComponent("killed").path
+        let common = ["--thumbnail-size", "60x45,120x90", "--preview-size", "200x150", "--jobs", "2", "--quiet"]
+
+        let started = Date()
+        let first = try Self.run(["build", source, "--output", clean] + common)
+        first.waitUntilExit()
+        #expect(first.terminationStatus == 0)
+        let duration = max(0.1, Date().timeIntervalSince(started))
+
+        var generator = SystemRandomNumberGenerator()
+        var kills = 0
+        for round in 0..<14 {
+            // Change the library before each round so every build has new
+            // work under way (renditions, pages, pruning) when it is killed.
+            switch round % 3 {
+            case 0: try folder.write("src/Album 1/new\(round).jpg", try Self.photo(200 + round))
+            case 1: try folder.write("src/Album 2/p2.jpg", try Fixtures.jpeg(Fixtures.quadrants(width: 310 + round, height: 230)))
+            default: try? FileManager.default.removeItem(at: folder.url.appendingPathComponent("src/Album 1/new\(round - 2).jpg"))
+            }
+            let process = try Self.run(["build", source, "--output", target] + common)
+            try await Task.sleep(nanoseconds: UInt64(Double.random(in: 0...(duration * 0.3), using: &generator) * 1e9))
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                kills += 1
+            }
+            process.waitUntilExit()
+        }
+        #expect(kills >= 5, "builds were killed mid-way (\(kills) of 14)")
+        let final = try Self.run(["build", source, "--output", target] + common)
+        final.waitUntilExit()
+        #expect(final.terminationStatus == 0)
+        let rebuilt = try Self.run(["build", source, "--output", clean] + common)
+        rebuilt.waitUntilExit()
+        let a = try Self.snapshot(URL(fileURLWithPath: clean)).mapValues(\.bytes)
+        let b = try Self.snapshot(URL(fileURLWithPath: target)).mapValues(\.bytes)
+        #expect(Set(a.keys) == Set(b.keys), "extra: \(Set(b.keys).subtracting(a.keys)), missing: \(Set(a.keys).subtracting(b.keys))")
+        #expect(a == b)
+    }
+
+    @Test func watchRebuildsWhenSourceChanges() async throws {
+        let (folder, settings) = try Self.library()
+        let process = try Self.run(["build", settings.source.path, "--output", settings.output.path, "--watch", "--quiet",
+                                    "--thumbnail-size", "64x48", "--preview-size", "128x96"])
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+        let index = settings.output.appendingPathComponent("albums/alpha/index.html")
+        func waitFor(_ condition: () -> Bool) async throws -> Bool {
+            for _ in 0..<200 {
+                if condition() { return true }
+                try await Task.sleep(nanoseconds: 50_000_000)
+            }
+            return false
+        }
+        #expect(try await waitFor { (try? String(contentsOf: index, encoding: .utf8))?.contains("a3.jpg") == true })
+        try await Task.sleep(nanoseconds: 300_000_000)
+        try folder.write("src/Alpha/new.jpg", try Self.photo(77))
+        #expect(try await waitFor { (try? String(contentsOf: index, encoding: .utf8))?.contains("new.jpg") == true })
+        try FileManager.default.createDirectory(at: settings.source.appendingPathComponent("Gamma"), withIntermediateDirectories: true)
+        try await Task.sleep(nanoseconds: 700_000_000)
+        try folder.write("src/Gamma/g.jpg", try Self.photo(78))
+        #expect(try await waitFor { FileManager.default.fileExists(atPath: settings.output.appendingPathComponent("albums/gamma/g.html").path) })
+        #expect(process.isRunning)
+    }
+}
