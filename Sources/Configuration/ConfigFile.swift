@@ -21,12 +21,14 @@ public struct ConfigFile: Sendable, Equatable {
     public var jobs: Int?
     /// Pixel limit per photo, in megapixels.
     public var maxMegapixels: Double?
+    /// Frame budget of an animation (frames × canvas), in megapixels.
+    public var maxAnimationMegapixels: Double?
     /// Page options.
     public var site = SiteOptions()
 
     /// Keys of `gallery.yml`.
     public static let knownKeys = ["title", "theme", "format", "quality", "thumbnail_sizes", "preview_sizes", "jobs",
-                                   "max_megapixels", "photos_per_page", "moments", "album_sort", "album_order",
+                                   "max_megapixels", "max_animation_megapixels", "photos_per_page", "moments", "album_sort", "album_order",
                                    "spacing", "row_height", "allow_html"]
     static let momentKeys = ["group_by", "gap_hours", "order"]
 
@@ -61,6 +63,7 @@ public struct ConfigFile: Sendable, Equatable {
             case "preview_sizes": config.previewSizes = try sizes(reader, key, value)
             case "jobs": config.jobs = try reader.int(key, value, 1...256)
             case "max_megapixels": config.maxMegapixels = try reader.number(key, value, 1...10_000)
+            case "max_animation_megapixels": config.maxAnimationMegapixels = try reader.number(key, value, 1...100_000)
             case "photos_per_page": config.site.photosPerPage = try reader.int(key, value, 1...10_000)
             case "album_sort": config.site.albumSort = try reader.choice(key, value, [("date", .date), ("name", .name)])
             case "album_order": config.site.albumOrder = try reader.choice(key, value, [("ascending", .ascending), ("descending", .descending)])

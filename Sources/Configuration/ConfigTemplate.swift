@@ -31,6 +31,10 @@ public enum ConfigTemplate {
     # Photos larger than this are refused before decoding (decompression bombs).
     max_megapixels: 100
 
+    # Animated GIF/WebP are re-encoded frame by frame at every size. One with
+    # more frames × pixels than this (in megapixels) is published as a still.
+    max_animation_megapixels: 400
+
     # At most this many photos on one album or moments page.
     photos_per_page: 120
 

@@ -20,6 +20,9 @@ public struct BuildSettings: Sendable {
     public var jobs: Int
     /// Photos larger than this many pixels are refused before decoding (decompression bombs).
     public var maximumPixels: Int
+    /// Frames × canvas pixels an animation may have to be re-encoded; a larger
+    /// one is published as a still poster of its first frame.
+    public var maximumAnimationPixels: Int
 
     /// Default thumbnail boxes: one for ordinary screens, one for 2× screens.
     public static let defaultThumbnailBoxes = [PixelSize(width: 280, height: 210), PixelSize(width: 560, height: 420)]
@@ -34,7 +37,7 @@ public struct BuildSettings: Sendable {
                 previewBoxes: [PixelSize] = BuildSettings.defaultPreviewBoxes,
                 format: OutputFormat = .webp, quality: Int? = nil,
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-                maximumPixels: Int = 100_000_000) {
+                maximumPixels: Int = 100_000_000, maximumAnimationPixels: Int = 400_000_000) {
         self.source = source
         self.output = output
         self.title = title
@@ -44,6 +47,18 @@ public struct BuildSettings: Sendable {
         self.quality = quality ?? (format == .webp ? 80 : 85)
         self.jobs = max(1, jobs)
         self.maximumPixels = maximumPixels
+        self.maximumAnimationPixels = maximumAnimationPixels
+    }
+
+    /// The renditions of an animation within the budget: the thumbnails and
+    /// previews re-encoded as animated WebP, plus still posters of the first
+    /// frame at the smallest thumbnail and preview boxes (for grids and for the
+    /// photo page when motion is unwelcome).
+    public var animationSpecs: [RenditionSpec] {
+        var posters: [PixelSize] = []
+        if let thumbnail = thumbnailBoxes.first { posters.append(thumbnail) }
+        if let preview = previewBoxes.first { posters.append(preview) }
+        return renditionSpecs.map(\.asAnimation) + posters.map { RenditionSpec(role: .poster, box: $0, format: format, quality: quality) }
     }
 
     /// Every rendition each photo gets.

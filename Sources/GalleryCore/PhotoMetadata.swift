@@ -102,5 +102,8 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
     public var displaySize: PixelSize { orientation.displaySize(ofStored: storedSize) }
 
     /// True for animations with more than one frame.
-    public var isAnimated: Bool { frameCount > 1 }
+    public var isAnimated: Bool { frameCount > 1 && (format == .gif || format == .webp) }
+
+    /// Frames × canvas pixels: what re-encoding the animation costs.
+    public var animationPixels: Int { frameCount * storedSize.area }
 }

@@ -15,6 +15,8 @@ public enum RenditionRole: String, Sendable, Codable {
     case thumbnail
     /// Screen-sized previews for the photo page and viewer.
     case preview
+    /// A still first frame of an animation, for places that should not move.
+    case poster
 }
 
 /// One requested rendition: a role, a bounding box and an encoding. Together with
@@ -29,19 +31,27 @@ public struct RenditionSpec: Hashable, Sendable, Codable {
     public var format: OutputFormat
     /// Encoder quality 1–100.
     public var quality: Int
+    /// Every frame re-encoded as an animated WebP (for animated sources).
+    public var animated: Bool
 
     /// Creates a spec.
-    public init(role: RenditionRole, box: PixelSize, format: OutputFormat, quality: Int) {
+    public init(role: RenditionRole, box: PixelSize, format: OutputFormat, quality: Int, animated: Bool = false) {
         self.role = role
         self.box = box
         self.format = format
         self.quality = quality
+        self.animated = animated
+    }
+
+    /// The animated variant of this spec: always WebP (JPEG cannot move).
+    public var asAnimation: RenditionSpec {
+        RenditionSpec(role: role, box: box, format: .webp, quality: quality, animated: true)
     }
 
     /// Everything that changes the output bytes, as a stable string. The resampler
     /// version is included so an improved resampler republishes every image.
     public var key: String {
-        "r\(Self.pipelineVersion)-\(box)-\(format.rawValue)-q\(quality)"
+        "r\(Self.pipelineVersion)-\(box)-\(format.rawValue)-q\(quality)" + (animated ? "-anim" : "")
     }
 
     /// Bumped whenever decoding, resampling or encoding changes the bytes produced.

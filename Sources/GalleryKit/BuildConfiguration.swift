@@ -56,7 +56,8 @@ public enum BuildConfiguration {
             format: format,
             quality: overrides.quality ?? config.quality,
             jobs: overrides.jobs ?? config.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-            maximumPixels: config.maxMegapixels.map { Int($0 * 1_000_000) } ?? 100_000_000
+            maximumPixels: config.maxMegapixels.map { Int($0 * 1_000_000) } ?? 100_000_000,
+            maximumAnimationPixels: config.maxAnimationMegapixels.map { Int($0 * 1_000_000) } ?? 400_000_000
         )
         var site = config.site
         if let theme = overrides.theme { site.theme = theme }

@@ -6,9 +6,10 @@ import Metadata
 
 /// What became of one source file.
 enum PhotoOutcome: Sendable {
-    /// Published, with the number of renditions encoded now and reused, and
-    /// the cache entry for the next build.
-    case published(Photo, made: Int, reused: Int, cache: CachedPhoto)
+    /// Published, with the number of renditions encoded now and reused, the
+    /// cache entry for the next build, and a note for the user (e.g. an
+    /// animation published as a still).
+    case published(Photo, made: Int, reused: Int, cache: CachedPhoto, note: String?)
     /// Left out, with the reason.
     case skipped(SourceFile, reason: String)
 }
@@ -37,7 +38,7 @@ struct PhotoProcessor: Sendable {
             let plan = plan(contentHash: cached.contentHash, metadata: cached.metadata)
             if plan.jobs.isEmpty {
                 let photo = Photo(source: file, contentHash: cached.contentHash, metadata: cached.metadata, renditions: plan.renditions)
-                return .published(photo, made: 0, reused: plan.reused, cache: cached)
+                return .published(photo, made: 0, reused: plan.reused, cache: cached, note: plan.note)
             }
         }
         let data: Data
@@ -65,17 +66,27 @@ struct PhotoProcessor: Sendable {
         var jobs: [RenditionJob] = []
         var jobPaths: [String] = []
         var reused = 0
+        var note: String?
     }
 
     func plan(contentHash: String, metadata: PhotoMetadata) -> Plan {
         let upright = metadata.displaySize
         var plan = Plan()
+        var specs = self.specs
+        if metadata.isAnimated {
+            if metadata.animationPixels <= settings.maximumAnimationPixels {
+                specs = settings.animationSpecs
+            } else {
+                plan.note = "animation of \(metadata.frameCount) frames × \(metadata.storedSize) is over the "
+                    + "\(settings.maximumAnimationPixels / 1_000_000) MP frame budget; published as a still of its first frame"
+            }
+        }
         // Boxes that give the same pixels (a small source fits several boxes
         // whole) share one file.
         var pathsBySize: [String: String] = [:]
         for spec in specs {
             let size = upright.fitting(in: spec.box)
-            let sizeKey = "\(spec.format.rawValue)-\(spec.quality)-\(size)"
+            let sizeKey = "\(spec.format.rawValue)-\(spec.quality)-\(size)-\(spec.animated)"
             if let existing = pathsBySize[sizeKey] {
                 plan.renditions.append(Rendition(spec: spec, size: size, path: existing))
                 continue
@@ -110,6 +121,6 @@ struct PhotoProcessor: Sendable {
         }
         let photo = Photo(source: file, contentHash: contentHash, metadata: metadata, renditions: plan.renditions)
         let cached = CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata)
-        return .published(photo, made: plan.jobs.count, reused: plan.reused, cache: cached)
+        return .published(photo, made: plan.jobs.count, reused: plan.reused, cache: cached, note: plan.note)
     }
 }

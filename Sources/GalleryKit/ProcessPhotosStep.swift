@@ -42,7 +42,8 @@ struct ProcessPhotosStep: BuildStep {
         func record(_ outcome: PhotoOutcome) {
             progress.photoDone()
             switch outcome {
-            case .published(let photo, let made, let reused, let entry):
+            case .published(let photo, let made, let reused, let entry, let note):
+                if let note { progress.message("note: \(photo.source.relativePath): \(note)") }
                 photos.append(photo)
                 cache[BuildState.key(for: photo.source.relativePath)] = entry
                 report.published += 1

@@ -55,6 +55,7 @@ struct RenderPagesStep: BuildStep {
         hasher.update(String(describing: context.site))
         hasher.update(context.settings.renditionSpecs.map(\.key).joined(separator: ","))
         hasher.update(context.settings.renditionSpecs.map(\.role.rawValue).joined(separator: ","))
+        hasher.update(String(context.settings.maximumAnimationPixels))
         // File-time dates are shown in the building machine's zone.
         hasher.update(TimeZone.current.identifier)
         for (path, settings) in context.sidecars.sorted(by: { $0.key < $1.key }) {

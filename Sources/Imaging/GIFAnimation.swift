@@ -6,7 +6,7 @@ import GalleryCore
 /// rectangle and one line buffer are alive at a time, so a long animation never
 /// piles up frames in memory.
 public enum GIFAnimation {
-    /// Loop count in WebP terms: 0 = forever, n = play n times.
+    /// Canvas size and loop count in WebP terms: 0 = forever, n = play n times.
     public struct Info: Sendable, Equatable {
         /// Canvas size.
         public var size: PixelSize

@@ -23,7 +23,18 @@ public enum RenditionMaker {
     public static func make(_ bytes: UnsafeRawBufferPointer, format: SourceFormat, storedSize: PixelSize,
                             orientation: Orientation, jobs: [RenditionJob], maximumPixels: Int) throws(ImagingError) -> [[UInt8]] {
         guard storedSize.area <= maximumPixels else { throw .tooLarge(pixels: storedSize.area, limit: maximumPixels) }
-        let largest = jobs.reduce(PixelSize(width: 1, height: 1)) { acc, job in
+        var results = [[UInt8]](repeating: [], count: jobs.count)
+        // Animated renditions: every frame, every size, in one pass over the file.
+        let animated = jobs.indices.filter { jobs[$0].spec.animated }
+        if !animated.isEmpty {
+            let quality = jobs[animated[0]].spec.quality
+            let files = try AnimationMaker.make(bytes, format: format, sizes: animated.map { jobs[$0].size }, quality: quality,
+                                                maximumPixels: maximumPixels)
+            for (index, file) in zip(animated, files) { results[index] = file }
+        }
+        let stills = jobs.indices.filter { !jobs[$0].spec.animated }
+        guard !stills.isEmpty else { return results }
+        let largest = stills.map { jobs[$0] }.reduce(PixelSize(width: 1, height: 1)) { acc, job in
             let stored = orientation.swapsDimensions ? job.size.transposed : job.size
             return PixelSize(width: max(acc.width, stored.width), height: max(acc.height, stored.height))
         }
@@ -33,8 +44,7 @@ public enum RenditionMaker {
         // scaling) instead of from the full decode: a thumbnail then costs a
         // fraction of the taps, with no visible difference.
         var sources = [decoded.image]
-        var results = [[UInt8]](repeating: [], count: jobs.count)
-        let order = jobs.indices.sorted { jobs[$0].size.area > jobs[$1].size.area }
+        let order = stills.sorted { jobs[$0].size.area > jobs[$1].size.area }
         for index in order {
             let job = jobs[index]
             let stored = orientation.swapsDimensions ? job.size.transposed : job.size

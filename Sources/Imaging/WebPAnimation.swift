@@ -6,8 +6,10 @@ import GalleryCore
 public enum WebPAnimation {
     /// Calls `body` with each composited canvas and its duration in milliseconds,
     /// stopping after `frameLimit` frames. One canvas is alive at a time.
+    /// Returns the canvas size and loop count (0 = forever).
+    @discardableResult
     public static func forEachFrame(_ bytes: UnsafeRawBufferPointer, maximumPixels: Int, frameLimit: Int = .max,
-                                    _ body: (RGBAImage, Int) throws(ImagingError) -> Void) throws(ImagingError) {
+                                    _ body: (RGBAImage, Int) throws(ImagingError) -> Void) throws(ImagingError) -> GIFAnimation.Info {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { throw .undecodable("empty file") }
         var options = WebPAnimDecoderOptions()
         guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw .undecodable("libwebp version mismatch") }
@@ -37,5 +39,7 @@ public enum WebPAnimation {
             try body(RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: transparent), duration)
             count += 1
         }
+        guard count > 0 else { throw .undecodable("animated WebP has no frame") }
+        return GIFAnimation.Info(size: PixelSize(width: width, height: height), loopCount: Int(info.loop_count))
     }
 }

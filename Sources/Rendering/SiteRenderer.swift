@@ -106,6 +106,11 @@ public struct SiteRenderer: Sendable {
             item["previewHeight"] = previews.last!.size.height
         }
         item["factsJSON"] = PhotoFacts.json(photo)
+        let posters = photo.renditions(.poster)
+        if let small = posters.first, let large = posters.last {
+            item["poster"] = URLPath.relative(from: pagePath, to: small.path)
+            item["posterLarge"] = URLPath.relative(from: pagePath, to: large.path)
+        }
         return item
     }
 
@@ -209,6 +214,7 @@ public struct SiteRenderer: Sendable {
                 "height": smallest.size.height,
                 "alt": photo.source.fileName,
                 "animated": photo.metadata.isAnimated,
+                "poster": photo.renditions(.poster).last.map { URLPath.relative(from: pagePath, to: $0.path) } as Any,
             ] as [String: Any]
         }
         context["facts"] = PhotoFacts.list(photo).map { ["label": $0.label, "value": $0.value] }

@@ -220,6 +220,9 @@ enum Fixtures {
         var transparentIndex: Int?
         var interlaced = false
         var localPalette: [(UInt8, UInt8, UInt8)]?
+        /// LZW minimum code size; larger than the palette's bits to write
+        /// indices past the colour table.
+        var minCodeSize: Int?
     }
 
     /// A GIF with a 4-colour global palette (0 red, 1 green, 2 blue, 3 white unless
@@ -264,7 +267,7 @@ enum Fixtures {
             }
             var pixels: [UInt8] = []
             for row in order { pixels += frame.indices[row * frame.width..<(row + 1) * frame.width] }
-            let minCodeSize = max(2, bits)
+            let minCodeSize = frame.minCodeSize ?? max(2, bits)
             out.append(UInt8(minCodeSize))
             out += lzwLiteral(pixels, minCodeSize: minCodeSize).chunked()
         }

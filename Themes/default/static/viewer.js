@@ -35,7 +35,8 @@
         h: +a.getAttribute("data-height") || 1,
         alt: img ? img.alt : "",
         facts: facts,
-        original: a.getAttribute("data-original") ? new URL(a.getAttribute("data-original"), base || location.href).href : null
+        original: a.getAttribute("data-original") ? new URL(a.getAttribute("data-original"), base || location.href).href : null,
+        poster: a.getAttribute("data-poster") ? new URL(a.getAttribute("data-poster"), base || location.href).href : null
       });
     });
   }
@@ -49,6 +50,21 @@
   }
 
   collect(grids, null);
+
+  /* Animations under prefers-reduced-motion: grids show the still poster
+     (a <picture> source) and play while hovered or focused. */
+  var reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
+  Array.prototype.forEach.call(document.querySelectorAll(".photo-grid a[data-animated]"), function (a) {
+    var source = a.querySelector("source[media]");
+    if (!source) return;
+    var media = source.media;
+    var play = function () { source.media = "not all"; };
+    var stop = function () { source.media = media; };
+    a.addEventListener("mouseenter", play);
+    a.addEventListener("focus", play);
+    a.addEventListener("mouseleave", stop);
+    a.addEventListener("blur", stop);
+  });
   items.forEach(function (item, i) {
     item.link.addEventListener("click", function (event) {
       if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
@@ -72,6 +88,12 @@
     slide.appendChild(img);
     track.appendChild(slide);
     return { slide: slide, img: img, item: -2 };
+  });
+  slides.forEach(function (s) {
+    s.img.addEventListener("pointerenter", function () {
+      var item = items[s.item];
+      if (s.still && item) { s.img.removeAttribute("src"); s.img.srcset = item.srcset; s.still = false; }
+    });
   });
   var bar = element("div", "viewer-bar");
   var counter = element("span", "viewer-count");
@@ -120,7 +142,10 @@
     s.slide.hidden = false;
     s.sizes = sizesFor(item);
     s.img.sizes = s.sizes;
-    s.img.srcset = item.srcset;
+    // With reduced motion an animation shows its poster until hovered.
+    s.still = !!(item.poster && reducedMotion && reducedMotion.matches);
+    if (s.still) { s.img.removeAttribute("srcset"); s.img.src = item.poster; }
+    else s.img.srcset = item.srcset;
     s.img.width = item.w;
     s.img.height = item.h;
     s.img.alt = item.alt;
