@@ -12,6 +12,10 @@ final class AnimatedWebPEncoder {
     init(size: PixelSize, quality: Int) throws(ImagingError) {
         var options = WebPAnimEncoderOptions()
         guard WebPAnimEncoderOptionsInit(&options) != 0 else { throw .encodeFailed("libwebp version mismatch") }
+        // Let the encoder pick lossy or lossless per frame, whichever is
+        // smaller: GIF art (flat palettes, sharp edges) is often smaller and
+        // exact as lossless, photos smaller as lossy.
+        options.allow_mixed = 1
         guard let encoder = WebPAnimEncoderNew(Int32(size.width), Int32(size.height), &options) else {
             throw .encodeFailed("cannot start the animation encoder")
         }

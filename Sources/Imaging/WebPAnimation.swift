@@ -33,8 +33,10 @@ public enum WebPAnimation {
             }
             let pixels = Array(UnsafeBufferPointer(start: buffer, count: width * height * 4))
             let transparent = pixels.withUnsafeBufferPointer(RGBAImage.anyTransparent)
-            // The decoder's timestamp is the frame's end time.
-            let duration = Int(timestamp - previousEnd)
+            // The decoder's timestamp is the frame's end time. Browsers show
+            // frames of 10 ms or less for 100 ms, as for GIF.
+            let raw = Int(timestamp - previousEnd)
+            let duration = raw <= 10 ? 100 : raw
             previousEnd = timestamp
             try body(RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: transparent), duration)
             count += 1
