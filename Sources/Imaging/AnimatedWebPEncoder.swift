@@ -60,7 +60,11 @@ final class AnimatedWebPEncoder {
         var params = WebPMuxAnimParams()
         var output = WebPData()
         defer { WebPDataClear(&output) }
-        guard WebPMuxGetAnimationParams(mux, &params) == WEBP_MUX_OK else { throw .encodeFailed("animation has no parameters") }
+        guard WebPMuxGetAnimationParams(mux, &params) == WEBP_MUX_OK else {
+            // Every frame was identical: the encoder merged them into a still.
+            guard let bytes = data.bytes else { throw .encodeFailed("empty animation") }
+            return Array(UnsafeBufferPointer(start: bytes, count: data.size))
+        }
         params.loop_count = Int32(max(0, min(loopCount, 65_535)))
         guard WebPMuxSetAnimationParams(mux, &params) == WEBP_MUX_OK, WebPMuxAssemble(mux, &output) == WEBP_MUX_OK,
               let bytes = output.bytes else { throw .encodeFailed("cannot set the loop count") }
