@@ -206,7 +206,7 @@ public struct SiteRenderer: Sendable {
         context["hasBreadcrumbs"] = true
         let previews = photo.renditions(.preview)
         if let largest = previews.last, let smallest = previews.first {
-            context["photo"] = [
+            var image: [String: Any] = [
                 "src": URLPath.relative(from: pagePath, to: previews[previews.count > 1 ? 1 : 0].path),
                 "srcset": srcset(previews, from: pagePath),
                 "sizes": previewSizes(largest.size),
@@ -214,8 +214,9 @@ public struct SiteRenderer: Sendable {
                 "height": smallest.size.height,
                 "alt": photo.source.fileName,
                 "animated": photo.metadata.isAnimated,
-                "poster": photo.renditions(.poster).last.map { URLPath.relative(from: pagePath, to: $0.path) } as Any,
-            ] as [String: Any]
+            ]
+            if let poster = photo.renditions(.poster).last { image["poster"] = URLPath.relative(from: pagePath, to: poster.path) }
+            context["photo"] = image
         }
         context["facts"] = PhotoFacts.list(photo).map { ["label": $0.label, "value": $0.value] }
         context["datetime"] = HumanDate.machine(photo.metadata.captureDate)
