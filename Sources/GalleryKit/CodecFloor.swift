@@ -1,0 +1,61 @@
+import Foundation
+import GalleryCore
+import Imaging
+import Metadata
+import Scanning
+
+/// The codec floor for the benchmark: the CPU time libjpeg-turbo alone needs to
+/// decode every JPEG of a library at the DCT scale the build would choose, plus
+/// the time the encoder needs for the renditions. Resizing is done but not
+/// counted, so the floor is what no build can beat with these codecs.
+public enum CodecFloor {
+    /// Seconds of decoding and encoding, and the number of photos measured.
+    public struct Result: Sendable {
+        /// CPU seconds spent in the JPEG decoder.
+        public var decodeSeconds: Double
+        /// CPU seconds spent in the encoder.
+        public var encodeSeconds: Double
+        /// JPEGs measured.
+        public var photos: Int
+    }
+
+    /// Measures every JPEG under `source`, on this thread.
+    public static func measure(source: URL, settings: BuildSettings) throws -> Result {
+        var files: [SourceFile] = []
+        SourceScanner.walk(source, components: [], excluded: []) { event in
+            if case .photo(let file) = event { files.append(file) }
+        }
+        var result = Result(decodeSeconds: 0, encodeSeconds: 0, photos: 0)
+        for file in files {
+            guard let data = try? Data(contentsOf: file.url) else { continue }
+            try data.withUnsafeBytes { bytes in
+                guard let metadata = try? MetadataReader.read(bytes, modificationDate: file.modificationDate),
+                      metadata.format == .jpeg, !metadata.isAnimated else { return }
+                let sizes = settings.renditionSpecs.map { metadata.displaySize.fitting(in: $0.box) }
+                let stored = sizes.map { metadata.orientation.swapsDimensions ? $0.transposed : $0 }
+                let largest = stored.reduce(PixelSize(width: 1, height: 1)) {
+                    PixelSize(width: max($0.width, $1.width), height: max($0.height, $1.height))
+                }
+                let denominator = DCTScale.denominator(stored: metadata.storedSize, largestTarget: largest)
+                let start = cpuSeconds()
+                guard let decoded = try? JPEGCodec.decode(bytes, scaleDenominator: denominator, maximumPixels: settings.maximumPixels) else { return }
+                result.decodeSeconds += cpuSeconds() - start
+                for (spec, size) in zip(settings.renditionSpecs, stored) {
+                    let resized = LanczosResampler.resize(decoded.image, width: size.width, height: size.height)
+                    let encodeStart = cpuSeconds()
+                    _ = try RenditionEncoder.encode(resized, format: spec.format, quality: spec.quality, iccProfile: decoded.iccProfile)
+                    result.encodeSeconds += cpuSeconds() - encodeStart
+                }
+                result.photos += 1
+            }
+        }
+        return result
+    }
+
+    /// This thread's CPU time.
+    static func cpuSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+}
