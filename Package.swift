@@ -10,6 +10,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "gallerygen", targets: ["gallerygen"]),
+        // The parsing and decoding engine, for the fuzz targets in Fuzz/.
+        .library(name: "GalleryEngine", targets: ["GalleryCore", "Metadata", "Imaging"]),
     ],
     dependencies: [
         // CLI flags, --help and --version.

@@ -23,13 +23,19 @@ public struct ConfigFile: Sendable, Equatable {
     public var maxMegapixels: Double?
     /// Frame budget of an animation (frames × canvas), in megapixels.
     public var maxAnimationMegapixels: Double?
+    /// Follow symbolic links inside SOURCE.
+    public var followSymlinks: Bool?
+    /// Publish originals for download.
+    public var publishOriginals: Bool?
+    /// Keep location data in published originals.
+    public var keepLocation: Bool?
     /// Page options.
     public var site = SiteOptions()
 
     /// Keys of `gallery.yml`.
     public static let knownKeys = ["title", "theme", "format", "quality", "thumbnail_sizes", "preview_sizes", "jobs",
                                    "max_megapixels", "max_animation_megapixels", "photos_per_page", "moments", "album_sort", "album_order",
-                                   "spacing", "row_height", "allow_html"]
+                                   "spacing", "row_height", "allow_html", "follow_symlinks", "publish_originals", "keep_location"]
     static let momentKeys = ["group_by", "gap_hours", "order"]
 
     /// An empty config.
@@ -70,6 +76,9 @@ public struct ConfigFile: Sendable, Equatable {
             case "spacing": config.site.spacing = try reader.int(key, value, 0...200)
             case "row_height": config.site.rowHeight = try reader.int(key, value, 40...1200)
             case "allow_html": config.site.allowHTML = try reader.bool(key, value)
+            case "follow_symlinks": config.followSymlinks = try reader.bool(key, value)
+            case "publish_originals": config.publishOriginals = try reader.bool(key, value)
+            case "keep_location": config.keepLocation = try reader.bool(key, value)
             case "moments":
                 for (sub, subValue, subLine) in try reader.entries(value, path: key) {
                     switch sub {

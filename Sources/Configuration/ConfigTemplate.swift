@@ -55,5 +55,13 @@ public enum ConfigTemplate {
     # Keep raw HTML in album descriptions (album.yml). Off: it shows as text.
     allow_html: false
 
+    # Follow symbolic links in the photo folder (never to outside it; loops end).
+    follow_symlinks: false
+
+    # Publish the original files for download. Their GPS, XMP and IPTC
+    # (where they were taken) are removed losslessly unless keep_location is on.
+    publish_originals: false
+    keep_location: false
+
     """
 }

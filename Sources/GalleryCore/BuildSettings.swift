@@ -23,6 +23,13 @@ public struct BuildSettings: Sendable {
     /// Frames × canvas pixels an animation may have to be re-encoded; a larger
     /// one is published as a still poster of its first frame.
     public var maximumAnimationPixels: Int
+    /// Follow symbolic links in SOURCE (never to outside it). Off by default.
+    public var followSymlinks = false
+    /// Publish the original files for download. Off by default.
+    public var publishOriginals = false
+    /// With `publishOriginals`: keep GPS, XMP and IPTC in the copies (off: they
+    /// are removed losslessly).
+    public var keepLocation = false
 
     /// Default thumbnail boxes: one for ordinary screens, one for 2× screens.
     public static let defaultThumbnailBoxes = [PixelSize(width: 280, height: 210), PixelSize(width: 560, height: 420)]
@@ -65,5 +72,10 @@ public struct BuildSettings: Sendable {
     public var renditionSpecs: [RenditionSpec] {
         thumbnailBoxes.map { RenditionSpec(role: .thumbnail, box: $0, format: format, quality: quality) }
             + previewBoxes.map { RenditionSpec(role: .preview, box: $0, format: format, quality: quality) }
+    }
+
+    /// The published original's spec, when originals are published.
+    public var originalSpec: RenditionSpec? {
+        publishOriginals ? RenditionSpec(role: .original, box: PixelSize(width: 0, height: 0), format: format, quality: keepLocation ? 1 : 0) : nil
     }
 }

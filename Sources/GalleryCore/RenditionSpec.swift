@@ -17,6 +17,8 @@ public enum RenditionRole: String, Sendable, Codable {
     case preview
     /// A still first frame of an animation, for places that should not move.
     case poster
+    /// The original file for download (location removed unless asked to keep it).
+    case original
 }
 
 /// One requested rendition: a role, a bounding box and an encoding. Together with
@@ -51,7 +53,8 @@ public struct RenditionSpec: Hashable, Sendable, Codable {
     /// Everything that changes the output bytes, as a stable string. The resampler
     /// version is included so an improved resampler republishes every image.
     public var key: String {
-        "r\(Self.pipelineVersion)-\(box)-\(format.rawValue)-q\(quality)" + (animated ? "-anim" : "")
+        role == .original ? "original-\(quality == 1 ? "with" : "without")-location"
+            : "r\(Self.pipelineVersion)-\(box)-\(format.rawValue)-q\(quality)" + (animated ? "-anim" : "")
     }
 
     /// Bumped whenever decoding, resampling or encoding changes the bytes produced.
@@ -60,12 +63,13 @@ public struct RenditionSpec: Hashable, Sendable, Codable {
     /// The published path (relative to the site root) of this rendition, `size`
     /// pixels, of a source whose content hash is `contentHash`. Sharded by two hex
     /// digits so no folder holds tens of thousands of files.
-    public func relativePath(contentHash: String, size: PixelSize) -> String {
+    public func relativePath(contentHash: String, size: PixelSize, originalExtension: String = "jpg") -> String {
         var hasher = StableHash()
         hasher.update(contentHash)
         hasher.update(key)
         hasher.update(size.description)
         let name = String(hasher.finalize().prefix(20))
+        if role == .original { return "media/\(name.prefix(2))/\(name)-original.\(originalExtension)" }
         return "media/\(name.prefix(2))/\(name)-\(size.width)x\(size.height).\(format.fileExtension)"
     }
 }

@@ -4,6 +4,9 @@ import Foundation
 public struct SourceFile: Hashable, Sendable {
     /// Absolute path on disk.
     public var url: URL
+    /// The path's exact bytes, NUL-terminated: a name that is not valid UTF-8
+    /// cannot survive a round trip through `String`, so files are opened by these.
+    public var rawPath: [CChar]
     /// Path components below SOURCE, the last being the file name.
     public var relativeComponents: [String]
     /// File size in bytes.
@@ -15,8 +18,10 @@ public struct SourceFile: Hashable, Sendable {
     public var modifiedNanoseconds: Int64
 
     /// Creates a record.
-    public init(url: URL, relativeComponents: [String], byteCount: Int64, modificationDate: Date, modifiedNanoseconds: Int64? = nil) {
+    public init(url: URL, relativeComponents: [String], byteCount: Int64, modificationDate: Date, modifiedNanoseconds: Int64? = nil,
+                rawPath: [CChar]? = nil) {
         self.url = url
+        self.rawPath = rawPath ?? url.path.utf8CString.map { $0 }
         self.relativeComponents = relativeComponents
         self.byteCount = byteCount
         self.modificationDate = modificationDate
@@ -29,8 +34,12 @@ public struct SourceFile: Hashable, Sendable {
     /// The file name.
     public var fileName: String { relativeComponents.last ?? "" }
 
-    /// `a/b/c.jpg`, for messages.
+    /// `a/b/c.jpg` (names that are not valid UTF-8 show U+FFFD).
     public var relativePath: String { relativeComponents.joined(separator: "/") }
+
+    /// The path for one-line messages: control characters (a newline in a
+    /// file name) are shown escaped so a message stays on one line.
+    public var displayPath: String { DisplayText.oneLine(relativePath) }
 }
 
 /// A photo that was read and published.

@@ -47,7 +47,7 @@ public enum BuildConfiguration {
             config = try ConfigFile.load(candidate)
         }
         let format = overrides.format ?? config.format ?? .webp
-        let settings = BuildSettings(
+        let base = BuildSettings(
             source: source,
             output: output,
             title: overrides.title ?? config.title ?? "Photos",
@@ -59,6 +59,10 @@ public enum BuildConfiguration {
             maximumPixels: config.maxMegapixels.map { Int($0 * 1_000_000) } ?? 100_000_000,
             maximumAnimationPixels: config.maxAnimationMegapixels.map { Int($0 * 1_000_000) } ?? 400_000_000
         )
+        var settings = base
+        settings.followSymlinks = config.followSymlinks ?? false
+        settings.publishOriginals = config.publishOriginals ?? false
+        settings.keepLocation = config.keepLocation ?? false
         var site = config.site
         if let theme = overrides.theme { site.theme = theme }
         return (settings, site)

@@ -27,7 +27,7 @@ public enum CodecFloor {
         }
         var result = Result(decodeSeconds: 0, encodeSeconds: 0, photos: 0)
         for file in files {
-            guard let data = try? Data(contentsOf: file.url) else { continue }
+            guard let data = try? SourceFileReader.read(file) else { continue }
             try data.withUnsafeBytes { bytes in
                 guard let metadata = try? MetadataReader.read(bytes, modificationDate: file.modificationDate),
                       metadata.format == .jpeg, !metadata.isAnimated else { return }

@@ -36,14 +36,14 @@ struct PhotoProcessor: Sendable {
         if let cached = cache[BuildState.key(for: file.relativePath)], cached.size == file.byteCount,
            cached.modified == file.modifiedNanoseconds {
             let plan = plan(contentHash: cached.contentHash, metadata: cached.metadata)
-            if plan.jobs.isEmpty {
+            if plan.jobs.isEmpty, plan.originalPath == nil {
                 let photo = Photo(source: file, contentHash: cached.contentHash, metadata: cached.metadata, renditions: plan.renditions)
                 return .published(photo, made: 0, reused: plan.reused, cache: cached, note: plan.note)
             }
         }
-        let data: Data
+        let data: [UInt8]
         do {
-            data = try Data(contentsOf: file.url, options: .uncached)
+            data = try SourceFileReader.read(file)
         } catch {
             return .skipped(file, reason: "cannot be read (\(ErrorText.describe(error)))")
         }
@@ -67,6 +67,8 @@ struct PhotoProcessor: Sendable {
         var jobPaths: [String] = []
         var reused = 0
         var note: String?
+        /// The original to publish, when missing from OUT.
+        var originalPath: String?
     }
 
     func plan(contentHash: String, metadata: PhotoMetadata) -> Plan {
@@ -101,6 +103,12 @@ struct PhotoProcessor: Sendable {
                 plan.jobPaths.append(path)
             }
         }
+        if let spec = settings.originalSpec {
+            let ext = ["jpeg": "jpg", "png": "png", "gif": "gif", "webp": "webp"][metadata.format.rawValue] ?? "bin"
+            let path = spec.relativePath(contentHash: contentHash, size: metadata.storedSize, originalExtension: ext)
+            plan.renditions.append(Rendition(spec: spec, size: metadata.displaySize, path: path))
+            if access(settings.output.appendingPathComponent(path).path, F_OK) == 0 { plan.reused += 1 } else { plan.originalPath = path }
+        }
         return plan
     }
 
@@ -119,8 +127,13 @@ struct PhotoProcessor: Sendable {
                 try output.withUnsafeBytes { raw in try writer.write(raw, to: path) }
             }
         }
+        if let path = plan.originalPath {
+            // The original, byte for byte, except where it was taken.
+            let copy = settings.keepLocation ? Array(bytes) : try LocationStripper.strip(Array(bytes))
+            try copy.withUnsafeBytes { raw in try writer.write(raw, to: path) }
+        }
         let photo = Photo(source: file, contentHash: contentHash, metadata: metadata, renditions: plan.renditions)
         let cached = CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata)
-        return .published(photo, made: plan.jobs.count, reused: plan.reused, cache: cached, note: plan.note)
+        return .published(photo, made: plan.jobs.count + (plan.originalPath == nil ? 0 : 1), reused: plan.reused, cache: cached, note: plan.note)
     }
 }

@@ -17,13 +17,13 @@ struct ProcessPhotosStep: BuildStep {
         let (stream, continuation) = AsyncStream<SourceFile>.makeStream()
         let sidecars = SidecarCollector()
         let walker = Thread {
-            SourceScanner.walk(scanner.root, components: [], excluded: scanner.excluded) { event in
+            SourceScanner.walk(scanner.root, components: [], excluded: scanner.excluded, followSymlinks: settings.followSymlinks) { event in
                 switch event {
                 case .photo(let file):
                     progress.photoFound()
                     continuation.yield(file)
                 case .unreadable(let path, let reason):
-                    progress.message("skipped folder \(path.isEmpty ? "." : path): \(reason)")
+                    progress.message("skipped folder \(DisplayText.oneLine(path.isEmpty ? "." : path)): \(reason)")
                 case .album(let path, let sidecar?):
                     sidecars.load(path, sidecar)
                 case .album:
@@ -43,7 +43,7 @@ struct ProcessPhotosStep: BuildStep {
             progress.photoDone()
             switch outcome {
             case .published(let photo, let made, let reused, let entry, let note):
-                if let note { progress.message("note: \(photo.source.relativePath): \(note)") }
+                if let note { progress.message("note: \(photo.source.displayPath): \(note)") }
                 photos.append(photo)
                 cache[BuildState.key(for: photo.source.relativePath)] = entry
                 report.published += 1
@@ -51,7 +51,7 @@ struct ProcessPhotosStep: BuildStep {
                 report.renditionsReused += reused
             case .skipped(let file, let reason):
                 report.skipped.append(SkippedPhoto(path: file.relativePath, reason: reason))
-                progress.message("skipped \(file.relativePath): \(reason)")
+                progress.message("skipped \(file.displayPath): \(reason)")
             }
         }
         await withTaskGroup(of: PhotoOutcome.self) { group in

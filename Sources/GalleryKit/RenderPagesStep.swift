@@ -56,6 +56,7 @@ struct RenderPagesStep: BuildStep {
         hasher.update(context.settings.renditionSpecs.map(\.key).joined(separator: ","))
         hasher.update(context.settings.renditionSpecs.map(\.role.rawValue).joined(separator: ","))
         hasher.update(String(context.settings.maximumAnimationPixels))
+        hasher.update("\(context.settings.publishOriginals) \(context.settings.keepLocation) \(context.settings.followSymlinks)")
         // File-time dates are shown in the building machine's zone.
         hasher.update(TimeZone.current.identifier)
         for (path, settings) in context.sidecars.sorted(by: { $0.key < $1.key }) {

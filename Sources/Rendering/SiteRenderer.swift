@@ -106,6 +106,10 @@ public struct SiteRenderer: Sendable {
             item["previewHeight"] = previews.last!.size.height
         }
         item["factsJSON"] = PhotoFacts.json(photo)
+        if let original = photo.renditions(.original).first {
+            item["original"] = URLPath.relative(from: pagePath, to: original.path)
+            item["originalName"] = photo.source.fileName
+        }
         let posters = photo.renditions(.poster)
         if let small = posters.first, let large = posters.last {
             item["poster"] = URLPath.relative(from: pagePath, to: small.path)
@@ -219,6 +223,9 @@ public struct SiteRenderer: Sendable {
             context["photo"] = image
         }
         context["facts"] = PhotoFacts.list(photo).map { ["label": $0.label, "value": $0.value] }
+        if let original = photo.renditions(.original).first {
+            context["original"] = ["url": URLPath.relative(from: pagePath, to: original.path), "name": photo.source.fileName]
+        }
         context["datetime"] = HumanDate.machine(photo.metadata.captureDate)
         let pages = map.albumPages[album.path] ?? ["index.html"]
         let albumPage = pages[min(pages.count - 1, map.photoAlbumPage[key] ?? 0)]

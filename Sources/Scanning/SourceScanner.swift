@@ -34,40 +34,73 @@ public struct SourceScanner: Sendable {
     public static let sidecarName = "album.yml"
 
     /// Synchronous walk, calling `emit` for each event.
-    public static func walk(_ folder: URL, components: [String], excluded: Set<String>, emit: (ScanEvent) -> Void) {
-        let sidecar = folder.appendingPathComponent(sidecarName)
+    public static func walk(_ folder: URL, components: [String], excluded: Set<String>, followSymlinks: Bool = false,
+                            emit: (ScanEvent) -> Void) {
+        var visited: Set<DirectoryID> = []
+        let root = folder.standardizedFileURL.resolvingSymlinksInPath().path
+        walk(raw: Array(folder.path.utf8), url: folder, components: components, excluded: excluded,
+             follow: followSymlinks ? root : nil, visited: &visited, emit: emit)
+    }
+
+    /// A folder's identity, to stop symlink loops.
+    struct DirectoryID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// Walks by raw path bytes, so names that are not valid UTF-8 are still
+    /// reached; `follow` is SOURCE's real path when symlinks are followed.
+    static func walk(raw: [UInt8], url: URL, components: [String], excluded: Set<String>, follow root: String?,
+                     visited: inout Set<DirectoryID>, emit: (ScanEvent) -> Void) {
+        let cPath = raw.map { CChar(bitPattern: $0) } + [0]
+        var info = stat()
+        if stat(cPath, &info) == 0 {
+            // A folder reached twice (a symlink loop, or two links to one place) is walked once.
+            guard visited.insert(DirectoryID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return }
+        }
+        let sidecar = url.appendingPathComponent(sidecarName)
         emit(.album(AlbumPath(components: components), sidecar: access(sidecar.path, F_OK) == 0 ? sidecar : nil))
-        // opendir/readdir rather than FileManager: cheaper, and the error is
-        // the plain errno text ("Permission denied").
-        guard let directory = opendir(folder.path) else {
+        // opendir/readdir rather than FileManager: cheaper, raw names, and the
+        // error is the plain errno text ("Permission denied").
+        guard let directory = opendir(cPath) else {
             emit(.unreadable(path: components.joined(separator: "/"), reason: String(cString: strerror(errno))))
             return
         }
-        var names: [String] = []
+        var entries: [(name: String, raw: [UInt8])] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if bytes == [46] || bytes == [46, 46] { continue }
+            entries.append((String(decoding: bytes, as: UTF8.self), bytes))
         }
         closedir(directory)
-        var folders: [(String, URL)] = []
-        for name in names.sorted(by: { $0.localizedStandardCompare($1) == .orderedAscending }) where !name.hasPrefix(".") {
-            let url = folder.appendingPathComponent(name)
+        var folders: [(name: String, raw: [UInt8], url: URL)] = []
+        for entry in entries.sorted(by: { $0.name.localizedStandardCompare($1.name) == .orderedAscending }) where !entry.name.hasPrefix(".") {
+            let childRaw = raw + [47] + entry.raw
+            let childC = childRaw.map { CChar(bitPattern: $0) } + [0]
+            let childURL = url.appendingPathComponent(entry.name)
             var info = stat()
-            guard lstat(url.path, &info) == 0 else { continue }
-            let kind = info.st_mode & S_IFMT
+            guard lstat(childC, &info) == 0 else { continue }
+            var kind = info.st_mode & S_IFMT
+            if kind == S_IFLNK {
+                // Links are not followed unless asked, and then never out of SOURCE.
+                guard let root, stat(childC, &info) == 0, let real = realpath(childC, nil) else { continue }
+                let target = String(cString: real)
+                free(real)
+                guard target == root || target.hasPrefix(root + "/") else { continue }
+                kind = info.st_mode & S_IFMT
+            }
             if kind == S_IFDIR {
-                if !excluded.contains(url.standardizedFileURL.path) { folders.append((name, url)) }
-            } else if kind == S_IFREG, PhotoExtensions.isPhoto(name) {
+                if !excluded.contains(childURL.standardizedFileURL.path) { folders.append((entry.name, childRaw, childURL)) }
+            } else if kind == S_IFREG, PhotoExtensions.isPhoto(entry.name) {
                 let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
                 let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-                emit(.photo(SourceFile(url: url, relativeComponents: components + [name], byteCount: Int64(info.st_size),
-                                       modificationDate: modified, modifiedNanoseconds: nanoseconds)))
+                emit(.photo(SourceFile(url: childURL, relativeComponents: components + [entry.name], byteCount: Int64(info.st_size),
+                                       modificationDate: modified, modifiedNanoseconds: nanoseconds, rawPath: childC)))
             }
         }
-        for (name, url) in folders {
-            walk(url, components: components + [name], excluded: excluded, emit: emit)
+        for folder in folders {
+            walk(raw: folder.raw, url: folder.url, components: components + [folder.name], excluded: excluded, follow: root,
+                 visited: &visited, emit: emit)
         }
     }
 }

@@ -168,7 +168,7 @@
     counter.textContent = (i + 1) + " / " + items.length + (nextPageURL ? "+" : "");
     pageLink.href = item.href;
     download.hidden = !item.original;
-    if (item.original) download.href = item.original;
+    if (item.original) { download.href = item.original; download.setAttribute("download", ""); }
     prev.disabled = i === 0;
     next.disabled = i === items.length - 1 && !nextPageURL;
     renderFacts(item);

@@ -1,0 +1,17 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// libFuzzer targets, kept in their own package so an ordinary `swift build` of
+// gallerygen never links them (they have no main: libFuzzer provides it).
+// Build and run with scripts/fuzz.sh.
+let fuzzFlags: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
+
+let package = Package(
+    name: "gallerygen-fuzz",
+    dependencies: [.package(name: "gallerygen", path: "..")],
+    targets: [
+        .executableTarget(name: "FuzzMetadata", dependencies: [.product(name: "GalleryEngine", package: "gallerygen")], swiftSettings: fuzzFlags),
+        .executableTarget(name: "FuzzGIF", dependencies: [.product(name: "GalleryEngine", package: "gallerygen")], swiftSettings: fuzzFlags),
+        .executableTarget(name: "FuzzJPEG", dependencies: [.product(name: "GalleryEngine", package: "gallerygen")], swiftSettings: fuzzFlags),
+    ]
+)

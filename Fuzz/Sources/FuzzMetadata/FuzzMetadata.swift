@@ -1,0 +1,11 @@
+import Foundation
+import Metadata
+
+/// The metadata reader (container walkers, libexif, location stripping) on arbitrary bytes.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzMetadata(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    _ = try? MetadataReader.read(bytes, modificationDate: Date(timeIntervalSince1970: 0))
+    _ = try? LocationStripper.strip(Array(bytes))
+    return 0
+}
