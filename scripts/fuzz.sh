@@ -6,8 +6,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/../Fuzz"
 seconds="${1:-30}"
-swift build -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address 2>&1 | tail -1
-bin="$(swift build -Xswiftc -sanitize=fuzzer,address --show-bin-path)"
+flags=(-Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address)
+bin="$(swift build "${flags[@]}" --show-bin-path)"
+# SwiftPM also builds gallerygen's template-embedding plugin tool with these
+# flags, and that tool (which has no fuzz entry point) cannot link with
+# libFuzzer; it is not needed here, so only the fuzz binaries are checked.
+for name in FuzzMetadata FuzzGIF FuzzJPEG; do
+  rm -f "$bin/$name"
+  swift build --product "$name" "${flags[@]}" >/dev/null 2>&1 || true
+  [ -x "$bin/$name" ] || { echo "could not build $name:" >&2; swift build --product "$name" "${flags[@]}" 2>&1 | grep -E "error" | head -5 >&2; exit 1; }
+done
 mkdir -p crashes
 for target in metadata:FuzzMetadata gif:FuzzGIF jpeg:FuzzJPEG; do
   seeds="${target%%:*}"; name="${target##*:}"

@@ -145,7 +145,8 @@ public enum GIFAnimation {
                                 return
                             }
                             let y = top + row
-                            guard y >= y0, y < y1 else { continue }
+                            // Rows (and columns) outside the canvas are read but not drawn.
+                            guard y >= y0, y < y1, x1 > x0 else { continue }
                             for x in x0..<x1 {
                                 let index = Int(lineBuffer[x - left])
                                 if index == transparent || index >= palette.count { continue }

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+@testable import GalleryCore
+@testable import Imaging
+@testable import Metadata
+
+/// Every input a fuzz target found to crash, replayed through every reader.
+@Suite struct RegressionTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Regressions")
+
+    @Test(arguments: try! FileManager.default.contentsOfDirectory(atPath: RegressionTests.folder.path).filter { !$0.hasSuffix(".md") })
+    func replay(name: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.folder.appendingPathComponent(name)))
+        bytes.withUnsafeBytes { raw in
+            _ = try? MetadataReader.read(raw, modificationDate: Date())
+            _ = try? GIFAnimation.forEachFrame(raw, maximumPixels: 1 << 20) { _, _ in }
+            _ = try? JPEGCodec.decode(raw, scaleDenominator: 8, maximumPixels: 1 << 22)
+            _ = try? WebPCodec.decode(raw, maximumPixels: 1 << 22)
+            _ = try? PNGCodec.decode(raw, maximumPixels: 1 << 22)
+        }
+        _ = try? LocationStripper.strip(bytes)
+    }
+
+    @Test func gifFrameBesideTheCanvasIsClipped() throws {
+        let gif = Fixtures.gif(width: 4, height: 4, frames: [
+            Fixtures.GIFFrame(width: 4, height: 4, indices: [UInt8](repeating: 3, count: 16), disposal: 1),
+            Fixtures.GIFFrame(left: 10, top: 1, width: 2, height: 2, indices: [0, 0, 0, 0], disposal: 2),
+        ])
+        var canvases: [[UInt8]] = []
+        try gif.withUnsafeBytes { raw in
+            try GIFAnimation.forEachFrame(raw, maximumPixels: 1 << 20) { image, _ in canvases.append(image.pixels) }
+        }
+        #expect(canvases.count == 2 && canvases[1] == canvases[0])
+    }
+}
