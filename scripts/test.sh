@@ -12,4 +12,5 @@ swift test --skip-build
 GALLERYGEN="$(swift build --show-bin-path)/gallerygen" python3 -m pytest -q Tests/browser
 bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}"
 swift build --build-tests --sanitize=address --scratch-path .build-asan
-swift test --skip-build --sanitize=address --scratch-path .build-asan
+LSAN_OPTIONS="suppressions=$(pwd)/Tests/lsan-suppressions.txt:print_suppressions=0" \
+  swift test --skip-build --sanitize=address --scratch-path .build-asan
