@@ -83,11 +83,9 @@ public struct Gallery: Sendable {
             case .date:
                 let x = a.metadata.captureDate.instant, y = b.metadata.captureDate.instant
                 if x != y { return x < y }
-                return a.source.fileName.localizedStandardCompare(b.source.fileName) == .orderedAscending
+                return NaturalOrder.less(a.source.fileName, b.source.fileName)
             case .name:
-                let order = a.source.fileName.localizedStandardCompare(b.source.fileName)
-                if order != .orderedSame { return order == .orderedAscending }
-                return a.source.fileName < b.source.fileName
+                return NaturalOrder.less(a.source.fileName, b.source.fileName)
             }
         }
         return direction == .ascending ? ascending : ascending.reversed()

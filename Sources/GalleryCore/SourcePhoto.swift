@@ -89,7 +89,7 @@ public struct AlbumPath: Hashable, Sendable, Comparable, CustomStringConvertible
 
     /// Orders like a sorted folder listing.
     public static func < (a: AlbumPath, b: AlbumPath) -> Bool {
-        a.components.lexicographicallyPrecedes(b.components) { $0.localizedStandardCompare($1) == .orderedAscending }
+        a.components.lexicographicallyPrecedes(b.components) { NaturalOrder.less($0, $1) }
     }
 
     /// `a/b`, for messages.

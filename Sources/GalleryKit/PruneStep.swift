@@ -24,7 +24,12 @@ struct PruneStep: BuildStep {
         let state = BuildState(files: Array(context.producedFiles), photos: context.photoCache,
                                siteFingerprint: context.siteFingerprint)
         do {
-            try state.save(to: output)
+            // Nothing changed: the file on disk already says this (and encoding
+            // a large library's state is not free).
+            if state != context.previousState || !context.interruptedFiles.isEmpty || !FileManager.default.fileExists(
+                atPath: output.appendingPathComponent(BuildState.folderName).appendingPathComponent("state.json").path) {
+                try state.save(to: output)
+            }
         } catch {
             throw GalleryError.writeFailed(output.appendingPathComponent(BuildState.folderName).path, reason: ErrorText.describe(error))
         }

@@ -25,8 +25,9 @@ struct RenderPagesStep: BuildStep {
         context.siteFingerprint = fingerprint
 
         let previous = context.previousState
+        let prefix = context.settings.output.path + "/"
         if fingerprint == previous.siteFingerprint, !previous.files.isEmpty,
-           previous.files.allSatisfy({ access(context.settings.output.appendingPathComponent($0).path, F_OK) == 0 }) {
+           previous.files.allSatisfy({ access(prefix + $0, F_OK) == 0 }) {
             // Same inputs, same outputs: the previous build's files are this build's.
             context.producedFiles.formUnion(previous.files.filter { !$0.hasPrefix("media/") })
             context.report.pages = previous.files.filter { $0.hasSuffix(".html") }.count
@@ -34,12 +35,16 @@ struct RenderPagesStep: BuildStep {
         }
 
         let renderer = SiteRenderer(theme: theme, gallery: gallery, options: context.site)
-        let pages = renderer.pages()
-        for page in pages {
-            try context.writer.writeIfChanged(Array(page.html.utf8), to: page.path)
-            context.producedFiles.insert(page.path)
+        var produced = context.producedFiles
+        var count = 0
+        let writer = context.writer
+        try renderer.forEachPage { page in
+            try writer.writeIfChanged(Array(page.html.utf8), to: page.path)
+            produced.insert(page.path)
+            count += 1
         }
-        context.report.pages = pages.count
+        context.producedFiles = produced
+        context.report.pages = count
         for (path, bytes) in theme.staticFiles {
             try context.writer.writeIfChanged(bytes, to: "static/" + path)
             context.producedFiles.insert("static/" + path)

@@ -26,21 +26,27 @@ public struct SiteRenderer: Sendable {
     /// Every page of the site: album pages, photo pages, moments pages.
     public func pages() -> [RenderedPage] {
         var pages: [RenderedPage] = []
+        forEachPage { pages.append($0) }
+        return pages
+    }
+
+    /// Renders the pages one at a time and hands each to `body`, so a large
+    /// site never holds all its HTML in memory at once.
+    public func forEachPage(_ body: (RenderedPage) throws -> Void) rethrows {
         for path in gallery.albums.keys.sorted() {
             guard let album = gallery.albums[path], let paths = map.albumPages[path] else { continue }
             for number in paths.indices {
-                pages.append(RenderedPage(path: paths[number], html: renderAlbumPage(album, number: number)))
+                try body(RenderedPage(path: paths[number], html: renderAlbumPage(album, number: number)))
             }
             for index in album.photos.indices {
                 let key = album.photos[index].source.relativePath
                 guard let page = map.photoPages[key] else { continue }
-                pages.append(RenderedPage(path: page, html: renderPhotoPage(album, index: index, pagePath: page)))
+                try body(RenderedPage(path: page, html: renderPhotoPage(album, index: index, pagePath: page)))
             }
         }
         for number in map.momentPages.indices {
-            pages.append(RenderedPage(path: map.momentPages[number], html: renderMomentsPage(number)))
+            try body(RenderedPage(path: map.momentPages[number], html: renderMomentsPage(number)))
         }
-        return pages
     }
 
     // MARK: Shared pieces

@@ -74,7 +74,7 @@ public struct SourceScanner: Sendable {
         }
         closedir(directory)
         var folders: [(name: String, raw: [UInt8], url: URL)] = []
-        for entry in entries.sorted(by: { $0.name.localizedStandardCompare($1.name) == .orderedAscending }) where !entry.name.hasPrefix(".") {
+        for entry in entries.sorted(by: { NaturalOrder.less($0.name, $1.name) }) where !entry.name.hasPrefix(".") {
             let childRaw = raw + [47] + entry.raw
             let childC = childRaw.map { CChar(bitPattern: $0) } + [0]
             let childURL = url.appendingPathComponent(entry.name)
