@@ -10,8 +10,12 @@ let package = Package(
     name: "gallerygen-fuzz",
     dependencies: [.package(name: "gallerygen", path: "..")],
     targets: [
-        .executableTarget(name: "FuzzMetadata", dependencies: [.product(name: "GalleryEngine", package: "gallerygen")], swiftSettings: fuzzFlags),
-        .executableTarget(name: "FuzzGIF", dependencies: [.product(name: "GalleryEngine", package: "gallerygen")], swiftSettings: fuzzFlags),
-        .executableTarget(name: "FuzzJPEG", dependencies: [.product(name: "GalleryEngine", package: "gallerygen")], swiftSettings: fuzzFlags),
+        .target(name: "FuzzSupport"),
+        .executableTarget(name: "FuzzMetadata", dependencies: ["FuzzSupport", .product(name: "GalleryEngine", package: "gallerygen")],
+                          swiftSettings: fuzzFlags),
+        .executableTarget(name: "FuzzGIF", dependencies: ["FuzzSupport", .product(name: "GalleryEngine", package: "gallerygen")],
+                          swiftSettings: fuzzFlags),
+        .executableTarget(name: "FuzzJPEG", dependencies: ["FuzzSupport", .product(name: "GalleryEngine", package: "gallerygen")],
+                          swiftSettings: fuzzFlags),
     ]
 )

@@ -56,10 +56,13 @@ struct BuildCommand: AsyncParsableCommand {
     func run() async throws {
         let overrides = CommandLineOverrides(title: title, format: format, quality: quality, thumbnailBoxes: thumbnailSize?.boxes,
                                              previewBoxes: previewSize?.boxes, jobs: jobs, theme: theme)
-        do {
-            let (settings, site) = try BuildConfiguration.resolve(
+        func resolve() throws -> (BuildSettings, SiteOptions) {
+            try BuildConfiguration.resolve(
                 source: URL(fileURLWithPath: source), output: URL(fileURLWithPath: output),
                 configFile: config.map { URL(fileURLWithPath: $0) }, overrides: overrides)
+        }
+        do {
+            let (settings, site) = try resolve()
             let watcher = watch ? try SourceWatcher(root: settings.source) : nil
             try await buildOnce(settings: settings, site: site)
             if !quiet {
@@ -69,6 +72,8 @@ struct BuildCommand: AsyncParsableCommand {
                 if !quiet { FileHandle.standardError.write(Data("Watching \(settings.source.path) for changes…\n".utf8)) }
                 _ = watcher.waitForChanges()
                 do {
+                    // Settings are read again: an edited gallery.yml takes effect.
+                    let (settings, site) = try resolve()
                     try await buildOnce(settings: settings, site: site)
                 } catch let error as CustomStringConvertible & Error {
                     // A bad edit (say, a broken album.yml) must not end the watch.

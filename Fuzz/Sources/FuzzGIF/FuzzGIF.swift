@@ -1,3 +1,4 @@
+import FuzzSupport
 import Imaging
 
 /// The GIF decoder and compositor on arbitrary bytes, with a small pixel limit
@@ -12,15 +13,9 @@ public func fuzzGIF(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// SwiftPM renames an executable's entry point to `FuzzGIF_main`; it hands
-/// control to libFuzzer's driver with the function above.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                     _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
 
+/// The entry point SwiftPM expects (`FuzzGIF_main`): hands control to libFuzzer.
 @_cdecl("FuzzGIF_main")
 public func fuzzGIFMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments, fuzzGIF)
+    runFuzzer(argc, argv, fuzzGIF)
 }

@@ -1,3 +1,4 @@
+import FuzzSupport
 import Imaging
 
 /// The JPEG path: libjpeg's header reader and a 1/8-scale decode through the
@@ -9,15 +10,9 @@ public func fuzzJPEG(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// SwiftPM renames an executable's entry point to `FuzzJPEG_main`; it hands
-/// control to libFuzzer's driver with the function above.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                     _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
 
+/// The entry point SwiftPM expects (`FuzzJPEG_main`): hands control to libFuzzer.
 @_cdecl("FuzzJPEG_main")
 public func fuzzJPEGMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments, fuzzJPEG)
+    runFuzzer(argc, argv, fuzzJPEG)
 }

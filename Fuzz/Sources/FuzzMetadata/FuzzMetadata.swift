@@ -1,4 +1,5 @@
 import Foundation
+import FuzzSupport
 import Metadata
 
 /// The metadata reader (container walkers, libexif, location stripping) on arbitrary bytes.
@@ -10,15 +11,9 @@ public func fuzzMetadata(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// SwiftPM renames an executable's entry point to `FuzzMetadata_main`; it hands
-/// control to libFuzzer's driver with the function above.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                     _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
 
+/// The entry point SwiftPM expects (`FuzzMetadata_main`): hands control to libFuzzer.
 @_cdecl("FuzzMetadata_main")
 public func fuzzMetadataMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments, fuzzMetadata)
+    runFuzzer(argc, argv, fuzzMetadata)
 }
