@@ -8,6 +8,9 @@ import GalleryCore
 ///   zeroed, its count set to 0), so no other offset moves.
 /// - XMP packets (which repeat GPS, and often place names) and IPTC blocks
 ///   (city, country, sub-location) are dropped whole.
+/// - In JPEG, everything after the main image's end marker is dropped: phones
+///   append further images there (MPF depth maps, previews) and vendor
+///   trailers, each with EXIF and GPS of its own. The MPF index is dropped with them.
 public enum LocationStripper {
     /// A copy of `bytes` without location data.
     public static func strip(_ bytes: [UInt8]) throws(MetadataError) -> [UInt8] {
@@ -86,12 +89,38 @@ public enum LocationStripper {
                 keep = false  // XMP and extended XMP
             } else if marker == 0xED {
                 keep = false  // Photoshop IRB / IPTC
+            } else if marker == 0xE2, starts("MPF\0") {
+                keep = false  // index of the appended images, which are dropped below
             }
             if keep { out += segment }
             offset += 2 + length
         }
-        out += bytes[offset...]
+        out += bytes[offset..<mainImageEnd(bytes, from: offset)]
         return out
+    }
+
+    /// The offset just past the main image's EOI, walking scans and the
+    /// segments between them (progressive JPEGs have several), so a byte pair
+    /// FF D9 inside a table can never end it early. Without an EOI (a truncated
+    /// file) it is the end of the data.
+    static func mainImageEnd(_ bytes: [UInt8], from start: Int) -> Int {
+        var offset = start
+        while offset + 1 < bytes.count {
+            guard bytes[offset] == 0xFF else { offset += 1; continue }  // entropy-coded data
+            let marker = bytes[offset + 1]
+            switch marker {
+            case 0xD9:
+                return offset + 2
+            case 0x00, 0xFF, 0xD0...0xD7:
+                offset += marker == 0xFF ? 1 : 2  // stuffed byte, fill byte, restart marker
+            default:
+                guard offset + 3 < bytes.count else { return bytes.count }
+                let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+                guard length >= 2 else { return bytes.count }
+                offset += 2 + length  // a segment (SOS header, DHT between scans…); its data follows
+            }
+        }
+        return bytes.count
     }
 
     static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
@@ -119,8 +148,9 @@ public enum LocationStripper {
                 chunk[8 + length] = UInt8(crc >> 24); chunk[9 + length] = UInt8((crc >> 16) & 0xFF)
                 chunk[10 + length] = UInt8((crc >> 8) & 0xFF); chunk[11 + length] = UInt8(crc & 0xFF)
             } else if type == "iTXt" || type == "tEXt" || type == "zTXt" {
-                let keyword = chunk[8..<(8 + length)].prefix { $0 != 0 }
-                keep = !String(decoding: keyword, as: UTF8.self).hasPrefix("XML:com.adobe.xmp")
+                // XMP, and ImageMagick's hex-encoded "Raw profile type exif/xmp/iptc".
+                let keyword = String(decoding: chunk[8..<(8 + length)].prefix { $0 != 0 }, as: UTF8.self).lowercased()
+                keep = !keyword.hasPrefix("xml:com.adobe.xmp") && !keyword.hasPrefix("raw profile type")
             }
             if keep { out += chunk }
             offset += 12 + length

@@ -115,6 +115,12 @@ import Testing
         let xmp = Array("http://ns.adobe.com/xap/1.0/\0<x:xmpmeta><exif:GPSLatitude>48,51.5N</exif:GPSLatitude></x:xmpmeta>".utf8)
         var jpeg = try Self.photo(5)
         jpeg.insert(contentsOf: [0xFF, 0xE1, UInt8((xmp.count + 2) >> 8), UInt8((xmp.count + 2) & 0xFF)] + xmp, at: 2)
+        // An MPF index and an appended second image with its own GPS, as phones write.
+        let mpf = Array("MPF\0".utf8) + [UInt8](repeating: 0, count: 12)
+        jpeg.insert(contentsOf: [0xFF, 0xE2, UInt8((mpf.count + 2) >> 8), UInt8((mpf.count + 2) & 0xFF)] + mpf, at: 2)
+        let mainImage = jpeg
+        jpeg += try Fixtures.jpeg(Fixtures.gradient(width: 16, height: 16),
+                                  exif: Fixtures.tiff(ifd0: [0x010F: .ascii("APPENDED")], gps: [0x0001: .ascii("N"), 0x0002: .rationals([(10, 1), (0, 1), (0, 1)])]))
         try folder.write("src/a/photo.jpg", jpeg)
         try folder.write("src/a/graphic.png", Fixtures.png(Fixtures.gradient(width: 30, height: 20), exif: Fixtures.cameraExif()))
         try folder.write("src/a/w.webp", try Fixtures.webp(Fixtures.gradient(width: 30, height: 20), exif: Fixtures.cameraExif()))
@@ -135,11 +141,14 @@ import Testing
             #expect(metadata.camera.model == "NIKON D70", "other tags stay")
             #expect(metadata.captureDate.source == .original)
             #expect(!String(decoding: bytes, as: UTF8.self).contains("GPSLatitude"), "XMP dropped")
+            #expect(!String(decoding: bytes, as: UTF8.self).contains("APPENDED"), "images after the main EOI dropped")
+            #expect(!String(decoding: bytes, as: UTF8.self).contains("MPF\0"), "MPF index dropped")
             // Lossless: the pixels decode exactly as the source's.
             if relative.hasSuffix(".jpg") {
                 let a = try bytes.withUnsafeBytes { try JPEGCodec.decode($0, scaleDenominator: 1, maximumPixels: 1 << 24) }.image.pixels
                 let b = try jpeg.withUnsafeBytes { try JPEGCodec.decode($0, scaleDenominator: 1, maximumPixels: 1 << 24) }.image.pixels
                 #expect(a == b)
+                #expect(bytes.count < mainImage.count, "ends at the main image's EOI")
             }
         }
         let page = try String(contentsOf: settings.output.appendingPathComponent("albums/a/photo.html"), encoding: .utf8)
@@ -192,5 +201,27 @@ import Testing
         #expect(reasons["png-named.jpg"] == nil, "a PNG named .jpg is read as PNG")
         #expect(reasons["exif-loop.jpg"] == nil && reasons["exif-wild.jpg"] == nil, "bad EXIF loses its tags, not the photo")
         #expect(report.published == 3)
+    }
+}
+
+@Suite struct LocationStripperTests {
+    @Test func progressiveJPEGKeepsEveryScanAndDropsTheTrailer() throws {
+        let image = Fixtures.quadrants(width: 64, height: 48)
+        let progressive = try JPEGCodec.encode(image, quality: 90, progressive: true, iccProfile: nil)
+        let trailer = Array("SEFT trailer with a place name".utf8)
+        let stripped = try LocationStripper.strip(progressive + trailer)
+        #expect(stripped == progressive, "several scans kept whole, only the trailer dropped")
+    }
+
+    @Test func pngRawProfilesAreDropped() throws {
+        var png = Fixtures.png(Fixtures.gradient(width: 4, height: 4))
+        let text = Array("Raw profile type exif\0\nexif\n  12\n4578696600004d4d\n".utf8)
+        var chunk = Fixtures.be32(UInt32(text.count)) + Array("tEXt".utf8) + text
+        chunk += Fixtures.be32(Fixtures.crc32(Array(chunk[4...])))
+        png.insert(contentsOf: chunk, at: 33)  // after IHDR
+        let stripped = try LocationStripper.strip(png)
+        #expect(!String(decoding: stripped, as: UTF8.self).contains("Raw profile"))
+        let decoded = try stripped.withUnsafeBytes { try PNGCodec.decode($0, maximumPixels: 1 << 20) }
+        #expect(decoded.image.size == PixelSize(width: 4, height: 4))
     }
 }
