@@ -11,12 +11,8 @@ public enum AnimationMaker {
                             maximumPixels: Int) throws(ImagingError) -> [[UInt8]] {
         let encoders = try sizes.map { size throws(ImagingError) in try AnimatedWebPEncoder(size: size, quality: quality) }
         func handle(_ canvas: RGBAImage, _ duration: Int) throws(ImagingError) {
-            var sources = [canvas]
-            for encoder in encoders.sorted(by: { $0.size.area > $1.size.area }) {
-                let source = sources.last { $0.width >= 2 * encoder.size.width && $0.height >= 2 * encoder.size.height } ?? canvas
-                let frame = LanczosResampler.resize(source, width: encoder.size.width, height: encoder.size.height)
-                if frame.width < source.width { sources.append(frame) }
-                try encoder.add(frame, duration: duration)
+            try ResizeChain.resize(canvas, to: sizes) { (index, frame) throws(ImagingError) in
+                try encoders[index].add(frame, duration: duration)
             }
         }
         let info: GIFAnimation.Info

@@ -28,7 +28,6 @@ public enum JPEGCodec {
         var w: Int32 = 0, h: Int32 = 0, sw: Int32 = 0, sh: Int32 = 0
         try check(gg_jpeg_read_size(base, bytes.count, Int32(scaleDenominator), &w, &h, &sw, &sh), decoding: true)
         guard sw > 0, sh > 0 else { throw .undecodable("JPEG header declares no pixels") }
-        let pixels = Int(sw) * Int(sh)
         guard Int(w) * Int(h) <= maximumPixels else { throw .tooLarge(pixels: Int(w) * Int(h), limit: maximumPixels) }
         var icc: UnsafeMutablePointer<UInt8>?
         var iccLength: UInt32 = 0
@@ -37,7 +36,6 @@ public enum JPEGCodec {
             result = gg_jpeg_decode_rgba(base, bytes.count, Int32(scaleDenominator), buffer.baseAddress, Int(sw) * 4, sw, sh, &icc, &iccLength)
             if result.status != 0 { buffer.update(repeating: 0) }  // never expose uninitialised memory
         }
-        _ = pixels
         defer { if let icc { gg_jpeg_free(icc) } }
         try check(result, decoding: true)
         let profile = icc.map { Array(UnsafeBufferPointer(start: $0, count: Int(iccLength))) }

@@ -34,25 +34,17 @@ public enum RenditionMaker {
         }
         let stills = jobs.indices.filter { !jobs[$0].spec.animated }
         guard !stills.isEmpty else { return results }
-        let largest = stills.map { jobs[$0] }.reduce(PixelSize(width: 1, height: 1)) { acc, job in
-            let stored = orientation.swapsDimensions ? job.size.transposed : job.size
-            return PixelSize(width: max(acc.width, stored.width), height: max(acc.height, stored.height))
+        // Sizes in stored orientation: pixels are turned upright after resizing.
+        let sizes = stills.map { orientation.swapsDimensions ? jobs[$0].size.transposed : jobs[$0].size }
+        let largest = sizes.reduce(PixelSize(width: 1, height: 1)) {
+            PixelSize(width: max($0.width, $1.width), height: max($0.height, $1.height))
         }
         let decoded = try decode(bytes, format: format, storedSize: storedSize, largestTarget: largest, maximumPixels: maximumPixels)
-        // Largest first, so each smaller rendition can be resampled from a larger
-        // one that still has at least 2× its size (the same headroom rule as DCT
-        // scaling) instead of from the full decode: a thumbnail then costs a
-        // fraction of the taps, with no visible difference.
-        var sources = [decoded.image]
-        let order = stills.sorted { jobs[$0].size.area > jobs[$1].size.area }
-        for index in order {
-            let job = jobs[index]
-            let stored = orientation.swapsDimensions ? job.size.transposed : job.size
-            let source = sources.last { $0.width >= 2 * stored.width && $0.height >= 2 * stored.height } ?? sources[0]
-            let resized = LanczosResampler.resize(source, width: stored.width, height: stored.height)
-            if resized.width < source.width { sources.append(resized) }
+        try ResizeChain.resize(decoded.image, to: sizes) { (position, resized) throws(ImagingError) in
+            let index = stills[position]
             let upright = OrientationTransform.apply(orientation, to: resized)
-            results[index] = try RenditionEncoder.encode(upright, format: job.spec.format, quality: job.spec.quality, iccProfile: decoded.iccProfile)
+            results[index] = try RenditionEncoder.encode(upright, format: jobs[index].spec.format, quality: jobs[index].spec.quality,
+                                                         iccProfile: decoded.iccProfile)
         }
         return results
     }
