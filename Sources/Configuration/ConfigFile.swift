@@ -7,8 +7,6 @@ import Yams
 public struct ConfigFile: Sendable, Equatable {
     /// Site title.
     public var title: String?
-    /// Theme name or folder (a relative folder is taken from the config file's folder).
-    public var theme: String?
     /// Rendition format.
     public var format: OutputFormat?
     /// Encoder quality.
@@ -47,8 +45,10 @@ public struct ConfigFile: Sendable, Equatable {
             throw ConfigError(file: url.path, line: nil, key: nil, message: "cannot be read")
         }
         var config = try parse(String(decoding: data, as: UTF8.self), file: url.lastPathComponent)
-        if let theme = config.theme, theme.contains("/") || theme.hasPrefix(".") {
-            config.theme = URL(fileURLWithPath: theme, relativeTo: url.deletingLastPathComponent()).standardizedFileURL.path
+        // A theme folder named relative to the config file, not to wherever gallerygen runs.
+        let theme = config.site.theme
+        if theme.contains("/") || theme.hasPrefix(".") {
+            config.site.theme = URL(fileURLWithPath: theme, relativeTo: url.deletingLastPathComponent()).standardizedFileURL.path
         }
         return config
     }
@@ -62,7 +62,7 @@ public struct ConfigFile: Sendable, Equatable {
         for (key, value, line) in try reader.mapping(text) {
             switch key {
             case "title": config.title = try reader.string(key, value)
-            case "theme": config.theme = try reader.string(key, value)
+            case "theme": config.site.theme = try reader.string(key, value)
             case "format": config.format = try reader.choice(key, value, [("webp", .webp), ("jpeg", .jpeg), ("jpg", .jpeg)])
             case "quality": config.quality = try reader.int(key, value, 1...100)
             case "thumbnail_sizes": config.thumbnailSizes = try sizes(reader, key, value)
@@ -98,7 +98,6 @@ public struct ConfigFile: Sendable, Equatable {
         case "gap": config.site.momentGrouping = .gap(hours: gapHours ?? 6)
         default: config.site.momentGrouping = .day
         }
-        if let theme = config.theme { config.site.theme = theme }
         return config
     }
 

@@ -76,6 +76,8 @@ public struct BuildSettings: Sendable {
 
     /// The published original's spec, when originals are published.
     public var originalSpec: RenditionSpec? {
-        publishOriginals ? RenditionSpec(role: .original, box: PixelSize(width: 0, height: 0), format: format, quality: keepLocation ? 1 : 0) : nil
+        publishOriginals
+            ? RenditionSpec(role: .original, box: PixelSize(width: 0, height: 0), format: format, quality: quality, keepsLocation: keepLocation)
+            : nil
     }
 }

@@ -10,6 +10,9 @@ public enum SourceFormat: String, Sendable, Codable {
     case gif
     /// WebP (lossy, lossless or animated).
     case webp
+
+    /// The usual file extension, without the dot.
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
 }
 
 /// Exposure and equipment facts from EXIF, all optional, all untrusted text already
@@ -104,6 +107,10 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
     /// True for animations with more than one frame.
     public var isAnimated: Bool { frameCount > 1 && (format == .gif || format == .webp) }
 
-    /// Frames × canvas pixels: what re-encoding the animation costs.
-    public var animationPixels: Int { frameCount * storedSize.area }
+    /// Frames × canvas pixels: what re-encoding the animation costs
+    /// (saturating: a hostile frame count must not overflow).
+    public var animationPixels: Int {
+        let (product, overflow) = frameCount.multipliedReportingOverflow(by: storedSize.area)
+        return overflow ? .max : product
+    }
 }

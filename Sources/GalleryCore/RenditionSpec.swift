@@ -35,14 +35,18 @@ public struct RenditionSpec: Hashable, Sendable, Codable {
     public var quality: Int
     /// Every frame re-encoded as an animated WebP (for animated sources).
     public var animated: Bool
+    /// For `.original`: publish the file unchanged, location included.
+    public var keepsLocation: Bool
 
     /// Creates a spec.
-    public init(role: RenditionRole, box: PixelSize, format: OutputFormat, quality: Int, animated: Bool = false) {
+    public init(role: RenditionRole, box: PixelSize, format: OutputFormat, quality: Int, animated: Bool = false,
+                keepsLocation: Bool = false) {
         self.role = role
         self.box = box
         self.format = format
         self.quality = quality
         self.animated = animated
+        self.keepsLocation = keepsLocation
     }
 
     /// The animated variant of this spec: always WebP (JPEG cannot move).
@@ -53,7 +57,7 @@ public struct RenditionSpec: Hashable, Sendable, Codable {
     /// Everything that changes the output bytes, as a stable string. The resampler
     /// version is included so an improved resampler republishes every image.
     public var key: String {
-        role == .original ? "original-\(quality == 1 ? "with" : "without")-location"
+        role == .original ? "original-\(keepsLocation ? "with" : "without")-location"
             : "r\(Self.pipelineVersion)-\(box)-\(format.rawValue)-q\(quality)" + (animated ? "-anim" : "")
     }
 

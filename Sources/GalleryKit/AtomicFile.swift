@@ -4,10 +4,20 @@ import Foundation
 /// one: bytes go to a temporary name in the same folder, then `rename` moves them
 /// into place in one step.
 enum AtomicFile {
+    /// `.NAME.tmp-PID-N`: hidden, and unique per process and write.
+    static func temporaryName(for name: String) -> String {
+        ".\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    /// True for names `temporaryName` makes: only an interrupted write leaves one behind.
+    static func isTemporaryName(_ name: String) -> Bool {
+        name.hasPrefix(".") && name.range(of: #"\.tmp-[0-9]+-[0-9]+$"#, options: .regularExpression) != nil
+    }
+
     /// Writes `bytes` to `url`, creating parent folders.
     static func write(_ bytes: UnsafeRawBufferPointer, to url: URL) throws(GalleryError) {
         let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let temporary = folder.appendingPathComponent(temporaryName(for: url.lastPathComponent))
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

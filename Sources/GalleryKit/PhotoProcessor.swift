@@ -108,8 +108,7 @@ struct PhotoProcessor: Sendable {
             }
         }
         if let spec = settings.originalSpec {
-            let ext = ["jpeg": "jpg", "png": "png", "gif": "gif", "webp": "webp"][metadata.format.rawValue] ?? "bin"
-            let path = spec.relativePath(contentHash: contentHash, size: metadata.storedSize, originalExtension: ext)
+            let path = spec.relativePath(contentHash: contentHash, size: metadata.storedSize, originalExtension: metadata.format.fileExtension)
             plan.renditions.append(Rendition(spec: spec, size: metadata.displaySize, path: path))
             if access(outputPrefix + path, F_OK) == 0 { plan.reused += 1 } else { plan.originalPath = path }
         }

@@ -57,12 +57,12 @@ struct PrepareOutputStep: BuildStep {
         }
     }
 
-    /// Deletes `.NAME.tmp-PID-N` files, which only an interrupted write leaves.
+    /// Deletes the temporary files an interrupted write leaves.
     static func removeTemporaryFiles(in output: URL) {
         guard let walker = FileManager.default.enumerator(atPath: output.path) else { return }
         while let relative = walker.nextObject() as? String {
             let name = (relative as NSString).lastPathComponent
-            if name.hasPrefix("."), name.range(of: #"\.tmp-[0-9]+-[0-9]+$"#, options: .regularExpression) != nil {
+            if AtomicFile.isTemporaryName(name) {
                 unlink(output.appendingPathComponent(relative).path)
             }
         }

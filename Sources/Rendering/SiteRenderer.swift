@@ -106,10 +106,10 @@ public struct SiteRenderer: Sendable {
         }
         if let anchor = map.photoAnchors[key] { item["id"] = anchor }
         let previews = photo.renditions(.preview)
-        if !previews.isEmpty {
+        if let largest = previews.last {
             item["previewSrcset"] = srcset(previews, from: pagePath)
-            item["previewWidth"] = previews.last!.size.width
-            item["previewHeight"] = previews.last!.size.height
+            item["previewWidth"] = largest.size.width
+            item["previewHeight"] = largest.size.height
         }
         item["factsJSON"] = PhotoFacts.json(photo)
         if let original = photo.renditions(.original).first {

@@ -84,6 +84,14 @@ import Testing
         _ = try BuildConfiguration.resolve(source: folder.url, output: source, configFile: nil, overrides: CommandLineOverrides())
     }
 
+    @Test func aRelativeThemeFolderIsTakenFromTheConfigFilesFolder() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("library/gallery.yml", Array("theme: ../mytheme\n".utf8))
+        let config = try ConfigFile.load(folder.url.appendingPathComponent("library/gallery.yml"))
+        #expect(config.site.theme == folder.url.appendingPathComponent("mytheme").standardizedFileURL.path)
+        #expect(try ConfigFile.parse("theme: slate\n").site.theme == "slate")
+    }
+
     @Test func sidecars() throws {
         let settings = try AlbumSidecar.parse("""
         title: Summer <2024>
