@@ -35,8 +35,11 @@ public struct SiteRenderer: Sendable {
     public func forEachPage(_ body: (RenderedPage) throws -> Void) rethrows {
         for path in gallery.albums.keys.sorted() {
             guard let album = gallery.albums[path], let paths = map.albumPages[path] else { continue }
+            // The same for every page of the album: computed once.
+            let everything = gallery.photos(under: path)
+            let summary = (count: Self.photos(everything.count), dates: dateRange(everything))
             for number in paths.indices {
-                try body(RenderedPage(path: paths[number], html: renderAlbumPage(album, number: number)))
+                try body(RenderedPage(path: paths[number], html: renderAlbumPage(album, number: number, summary: summary)))
             }
             for index in album.photos.indices {
                 let key = album.photos[index].source.relativePath
@@ -173,14 +176,13 @@ public struct SiteRenderer: Sendable {
 
     // MARK: Pages
 
-    func renderAlbumPage(_ album: Album, number: Int) -> String {
+    func renderAlbumPage(_ album: Album, number: Int, summary: (count: String, dates: String?)) -> String {
         let path = album.path
         let pagePath = map.albumPages[path]![number]
         var context = common(pagePath, title: path.isRoot ? gallery.title : album.title, section: "albums")
-        let everything = gallery.photos(under: path)
         context["isHome"] = path.isRoot
-        context["photoCountLabel"] = Self.photos(everything.count)
-        context["dateRange"] = dateRange(everything)
+        context["photoCountLabel"] = summary.count
+        context["dateRange"] = summary.dates
         let crumbs = path.isRoot ? [] : breadcrumbs(to: path, from: pagePath, includingSelf: false)
         context["breadcrumbs"] = crumbs
         context["hasBreadcrumbs"] = !crumbs.isEmpty
