@@ -266,3 +266,269 @@ gg_jpeg_result gg_jpeg_encode_rgba(const uint8_t *pixels, int width, int height,
 }
 
 void gg_jpeg_free(void *pointer) { free(pointer); }
+
+/* ---- Planar (YCbCr) decoding, one strip at a time ---------------------- */
+
+struct gg_jpeg_planar {
+    struct jpeg_decompress_struct cinfo;
+    gg_error_manager manager;
+    gg_jpeg_result result;
+    int created, failed;
+    int components;
+    int plane_height[3];
+    int delivered[3];        /* rows of each plane handed out so far */
+    int strip_rows[3];       /* rows of each plane per iMCU row */
+    size_t stride[3];
+    uint8_t *buffer[3];
+    JSAMPROW *pointers[3];
+    uint8_t *icc;            /* until handed to the caller */
+};
+
+static int gg_planar_size(const jpeg_component_info *c) {
+#if JPEG_LIB_VERSION >= 70
+    return c->DCT_v_scaled_size;
+#else
+    return c->DCT_scaled_size;
+#endif
+}
+
+static int gg_planar_min_size(const struct jpeg_decompress_struct *cinfo) {
+#if JPEG_LIB_VERSION >= 70
+    return cinfo->min_DCT_v_scaled_size;
+#else
+    return cinfo->min_DCT_scaled_size;
+#endif
+}
+
+gg_jpeg_result gg_jpeg_planar_open(const uint8_t *data, size_t length, int scale_denom,
+                                   gg_jpeg_planar **decoder, gg_jpeg_planar_info *info,
+                                   uint8_t **icc, unsigned int *icc_length) {
+    gg_jpeg_result failure = {0};
+    *decoder = NULL;
+    gg_jpeg_planar *d = calloc(1, sizeof(gg_jpeg_planar));
+    if (!d) {
+        failure.status = -1;
+        snprintf(failure.message, GG_JPEG_MESSAGE_MAX, "out of memory");
+        return failure;
+    }
+    d->manager.result = &d->result;
+    d->cinfo.err = &d->manager.pub;
+    gg_install(&d->manager.pub);
+    if (setjmp(d->manager.jump)) {
+        /* The caller owns d only once it is handed out. */
+        gg_jpeg_result r = d->result;
+        gg_jpeg_planar_close(d);
+        return r;
+    }
+    jpeg_create_decompress(&d->cinfo);
+    d->created = 1;
+    if (!gg_valid_denominator(scale_denom)) scale_denom = 1;
+    jpeg_mem_src(&d->cinfo, data, (unsigned long)length);
+    if (icc) jpeg_save_markers(&d->cinfo, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_read_header(&d->cinfo, TRUE);
+    int grey = d->cinfo.num_components == 1 && d->cinfo.jpeg_color_space == JCS_GRAYSCALE;
+    int ycc = d->cinfo.num_components == 3 && d->cinfo.jpeg_color_space == JCS_YCbCr;
+    if (!grey && !ycc) {
+        gg_jpeg_result r = d->result;
+        gg_jpeg_planar_close(d);
+        return r; /* not planar: success, *decoder stays NULL */
+    }
+    if (icc) {
+        unsigned int len = 0;
+        if (jpeg_read_icc_profile(&d->cinfo, &d->icc, &len) && len > 0) {
+            *icc_length = len;
+        } else {
+            free(d->icc);
+            d->icc = NULL;
+        }
+    }
+    d->cinfo.raw_data_out = TRUE;
+    d->cinfo.out_color_space = d->cinfo.jpeg_color_space;
+    d->cinfo.scale_num = 1;
+    d->cinfo.scale_denom = (unsigned int)scale_denom;
+    jpeg_start_decompress(&d->cinfo);
+    d->components = d->cinfo.num_components;
+    info->components = d->components;
+    info->output_width = (int)d->cinfo.output_width;
+    info->output_height = (int)d->cinfo.output_height;
+    for (int p = 0; p < d->components; p++) {
+        jpeg_component_info *c = &d->cinfo.comp_info[p];
+        int rows = c->v_samp_factor * gg_planar_size(c);
+        d->strip_rows[p] = rows;
+        d->stride[p] = (size_t)c->width_in_blocks * (size_t)gg_planar_size(c);
+        d->plane_height[p] = (int)c->downsampled_height;
+        info->plane_width[p] = (int)c->downsampled_width;
+        info->plane_height[p] = (int)c->downsampled_height;
+        d->buffer[p] = malloc(d->stride[p] * (size_t)rows);
+        d->pointers[p] = malloc(sizeof(JSAMPROW) * (size_t)rows);
+        if (!d->buffer[p] || !d->pointers[p]) ERREXIT1(&d->cinfo, JERR_OUT_OF_MEMORY, 2);
+        for (int r = 0; r < rows; r++) d->pointers[p][r] = d->buffer[p] + (size_t)r * d->stride[p];
+    }
+    if (icc && d->icc) {
+        *icc = d->icc;
+        d->icc = NULL;
+    }
+    *decoder = d;
+    return d->result;
+}
+
+gg_jpeg_result gg_jpeg_planar_read(gg_jpeg_planar *d, const uint8_t *planes[3], size_t strides[3],
+                                   int rows[3], int *finished) {
+    for (int p = 0; p < 3; p++) { planes[p] = NULL; strides[p] = 0; rows[p] = 0; }
+    *finished = 1;
+    if (d->failed || d->result.status != 0) return d->result;
+    if (setjmp(d->manager.jump)) {
+        d->failed = 1;
+        return d->result;
+    }
+    if (d->cinfo.output_scanline >= d->cinfo.output_height) return d->result;
+    JDIMENSION lines = (JDIMENSION)(d->cinfo.max_v_samp_factor * gg_planar_min_size(&d->cinfo));
+    jpeg_read_raw_data(&d->cinfo, d->pointers, lines);
+    for (int p = 0; p < d->components; p++) {
+        int left = d->plane_height[p] - d->delivered[p];
+        int n = left < d->strip_rows[p] ? left : d->strip_rows[p];
+        if (n < 0) n = 0;
+        planes[p] = d->buffer[p];
+        strides[p] = d->stride[p];
+        rows[p] = n;
+        d->delivered[p] += n;
+    }
+    *finished = d->cinfo.output_scanline >= d->cinfo.output_height;
+    return d->result;
+}
+
+gg_jpeg_result gg_jpeg_planar_finish(gg_jpeg_planar *d) {
+    if (d->failed || d->result.status != 0) return d->result;
+    if (setjmp(d->manager.jump)) {
+        d->failed = 1;
+        return d->result;
+    }
+    jpeg_finish_decompress(&d->cinfo);
+    return d->result;
+}
+
+void gg_jpeg_planar_close(gg_jpeg_planar *d) {
+    if (!d) return;
+    if (d->created) jpeg_destroy_decompress(&d->cinfo);
+    for (int p = 0; p < 3; p++) {
+        free(d->buffer[p]);
+        free(d->pointers[p]);
+    }
+    free(d->icc);
+    free(d);
+}
+
+/* ---- Planar (YCbCr 4:2:0) encoding --------------------------------------- */
+
+/* Scratch for one strip of padded rows (16 luma, 8 chroma), outside the
+   setjmp frame's locals so the error path can free it. */
+typedef struct {
+    uint8_t *strip;
+    gg_destination *destination;
+} gg_encode_scratch;
+
+/* Copies `rows` rows (clamped to the plane) of `width` samples into a strip of
+   `padded` columns, replicating the last column and row: padding that repeats
+   the edge costs the fewest bits. */
+static void gg_fill_strip(uint8_t *strip, size_t padded, int strip_rows, const uint8_t *plane, size_t stride,
+                          int width, int height, int first_row) {
+    for (int r = 0; r < strip_rows; r++) {
+        int source_row = first_row + r < height ? first_row + r : height - 1;
+        const uint8_t *s = plane + (size_t)source_row * stride;
+        uint8_t *t = strip + (size_t)r * padded;
+        memcpy(t, s, (size_t)width);
+        memset(t + width, s[width - 1], padded - (size_t)width);
+    }
+}
+
+gg_jpeg_result gg_jpeg_encode_planar(const uint8_t *y, size_t y_stride, const uint8_t *cb, const uint8_t *cr,
+                                     size_t c_stride, int width, int height, int quality,
+                                     const uint8_t *icc, unsigned int icc_length,
+                                     uint8_t **output, size_t *output_length) {
+    gg_jpeg_result result = {0};
+    struct jpeg_compress_struct cinfo;
+    gg_error_manager manager;
+    gg_encode_scratch *scratch = calloc(1, sizeof(gg_encode_scratch));
+    if (!scratch || width <= 0 || height <= 0) {
+        free(scratch);
+        result.status = -1;
+        snprintf(result.message, GG_JPEG_MESSAGE_MAX, width <= 0 || height <= 0 ? "empty image" : "out of memory");
+        return result;
+    }
+    int chroma_width = (width + 1) / 2, chroma_height = (height + 1) / 2;
+    size_t luma_padded = (size_t)((width + 15) / 16) * 16;
+    size_t chroma_padded = luma_padded / 2;
+    scratch->strip = malloc(luma_padded * 16 + chroma_padded * 8 * 2);
+    scratch->destination = calloc(1, sizeof(gg_destination));
+    if (scratch->destination) {
+        scratch->destination->capacity = (size_t)width * (size_t)height / 4 + 65536 + icc_length;
+        scratch->destination->buffer = malloc(scratch->destination->capacity);
+    }
+    if (!scratch->strip || !scratch->destination || !scratch->destination->buffer) {
+        if (scratch->destination) free(scratch->destination->buffer);
+        free(scratch->destination);
+        free(scratch->strip);
+        free(scratch);
+        result.status = -1;
+        snprintf(result.message, GG_JPEG_MESSAGE_MAX, "out of memory");
+        return result;
+    }
+    manager.result = &result;
+    cinfo.err = &manager.pub;
+    gg_install(&manager.pub);
+    if (setjmp(manager.jump)) {
+        jpeg_destroy_compress(&cinfo);
+        free(scratch->destination->buffer);
+        free(scratch->destination);
+        free(scratch->strip);
+        free(scratch);
+        return result;
+    }
+    jpeg_create_compress(&cinfo);
+    gg_destination *destination = scratch->destination;
+    destination->pub.init_destination = gg_init_destination;
+    destination->pub.empty_output_buffer = gg_empty_output_buffer;
+    destination->pub.term_destination = gg_term_destination;
+    cinfo.dest = &destination->pub;
+    cinfo.image_width = (JDIMENSION)width;
+    cinfo.image_height = (JDIMENSION)height;
+    cinfo.input_components = 3;
+    cinfo.in_color_space = JCS_YCbCr;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    cinfo.optimize_coding = TRUE;
+    cinfo.raw_data_in = TRUE;
+    cinfo.comp_info[0].h_samp_factor = 2;
+    cinfo.comp_info[0].v_samp_factor = 2;
+    for (int c = 1; c < 3; c++) {
+        cinfo.comp_info[c].h_samp_factor = 1;
+        cinfo.comp_info[c].v_samp_factor = 1;
+    }
+    jpeg_start_compress(&cinfo, TRUE);
+    if (icc && icc_length > 0) jpeg_write_icc_profile(&cinfo, icc, icc_length);
+    uint8_t *luma_strip = scratch->strip;
+    uint8_t *cb_strip = luma_strip + luma_padded * 16;
+    uint8_t *cr_strip = cb_strip + chroma_padded * 8;
+    JSAMPROW luma_rows[16], cb_rows[8], cr_rows[8];
+    for (int r = 0; r < 16; r++) luma_rows[r] = luma_strip + (size_t)r * luma_padded;
+    for (int r = 0; r < 8; r++) {
+        cb_rows[r] = cb_strip + (size_t)r * chroma_padded;
+        cr_rows[r] = cr_strip + (size_t)r * chroma_padded;
+    }
+    JSAMPARRAY planes[3] = {luma_rows, cb_rows, cr_rows};
+    while (cinfo.next_scanline < cinfo.image_height) {
+        int row = (int)cinfo.next_scanline;
+        gg_fill_strip(luma_strip, luma_padded, 16, y, y_stride, width, height, row);
+        gg_fill_strip(cb_strip, chroma_padded, 8, cb, c_stride, chroma_width, chroma_height, row / 2);
+        gg_fill_strip(cr_strip, chroma_padded, 8, cr, c_stride, chroma_width, chroma_height, row / 2);
+        jpeg_write_raw_data(&cinfo, planes, 16);
+    }
+    jpeg_finish_compress(&cinfo);
+    *output_length = destination->capacity - destination->pub.free_in_buffer;
+    *output = destination->buffer;
+    jpeg_destroy_compress(&cinfo);
+    free(destination);
+    free(scratch->strip);
+    free(scratch);
+    return result;
+}

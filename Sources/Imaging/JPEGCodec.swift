@@ -42,6 +42,82 @@ public enum JPEGCodec {
         return DecodedImage(image: image, iccProfile: profile)
     }
 
+    /// How a JPEG's planes come out of `streamPlanes`.
+    public struct PlaneLayout: Sendable {
+        /// The image size at the chosen scale.
+        public var size: PixelSize
+        /// Each plane's size: one (Y, greyscale) or three (Y, Cb, Cr; chroma
+        /// at the resolution the file stores it).
+        public var planes: [PixelSize]
+    }
+
+    /// Decodes at 1/`scaleDenominator` without chroma upsampling or colour
+    /// conversion, handing each plane's rows to `row` in order (plane index,
+    /// samples) after telling `start` the layout. Returns false, having called
+    /// neither, when the JPEG is not YCbCr or greyscale (CMYK, stored RGB):
+    /// those go through `decode`. `icc` receives the embedded profile.
+    public static func streamPlanes(_ bytes: UnsafeRawBufferPointer, scaleDenominator: Int, icc: inout [UInt8]?,
+                                    start: (PlaneLayout) -> Void,
+                                    row: (Int, UnsafePointer<UInt8>) -> Void) throws(ImagingError) -> Bool {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { throw .undecodable("empty file") }
+        var decoder: OpaquePointer?
+        var info = gg_jpeg_planar_info()
+        var profile: UnsafeMutablePointer<UInt8>?
+        var profileLength: UInt32 = 0
+        let opened = gg_jpeg_planar_open(base, bytes.count, Int32(scaleDenominator), &decoder, &info, &profile, &profileLength)
+        defer {
+            if let profile { gg_jpeg_free(profile) }
+            gg_jpeg_planar_close(decoder)
+        }
+        try check(opened, decoding: true)
+        guard decoder != nil else { return false }
+        icc = profile.map { Array(UnsafeBufferPointer(start: $0, count: Int(profileLength))) }
+        let widths = [info.plane_width.0, info.plane_width.1, info.plane_width.2]
+        let heights = [info.plane_height.0, info.plane_height.1, info.plane_height.2]
+        let count = Int(info.components)
+        let layout = PlaneLayout(size: PixelSize(width: Int(info.output_width), height: Int(info.output_height)),
+                                 planes: (0..<count).map { PixelSize(width: Int(widths[$0]), height: Int(heights[$0])) })
+        guard layout.planes.allSatisfy({ $0.width > 0 && $0.height > 0 }) else { throw .undecodable("JPEG header declares no pixels") }
+        start(layout)
+        var planes = [UnsafePointer<UInt8>?](repeating: nil, count: 3)
+        var strides = [Int](repeating: 0, count: 3)
+        var rows = [Int32](repeating: 0, count: 3)
+        var finished: Int32 = 0
+        while finished == 0 {
+            let result = gg_jpeg_planar_read(decoder, &planes, &strides, &rows, &finished)
+            if result.status != 0 { try check(result, decoding: true) }
+            for plane in 0..<count {
+                guard let first = planes[plane] else { continue }
+                for r in 0..<Int(rows[plane]) { row(plane, first + r * strides[plane]) }
+            }
+        }
+        try check(gg_jpeg_planar_finish(decoder), decoding: true)
+        return true
+    }
+
+    /// Encodes 4:2:0 planes as baseline JPEG with optimised Huffman tables,
+    /// with no colour conversion or chroma downsampling in libjpeg.
+    public static func encode(_ image: YCbCrImage, quality: Int, iccProfile: [UInt8]?) throws(ImagingError) -> [UInt8] {
+        var output: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let icc = iccProfile ?? []
+        let result = image.luma.samples.withUnsafeBufferPointer { y in
+            image.blue.samples.withUnsafeBufferPointer { cb in
+                image.red.samples.withUnsafeBufferPointer { cr in
+                    icc.withUnsafeBufferPointer { profile in
+                        gg_jpeg_encode_planar(y.baseAddress, image.luma.width, cb.baseAddress, cr.baseAddress, image.blue.width,
+                                              Int32(image.width), Int32(image.height), Int32(quality),
+                                              profile.baseAddress, UInt32(profile.count), &output, &length)
+                    }
+                }
+            }
+        }
+        defer { if let output { gg_jpeg_free(output) } }
+        try check(result, decoding: false)
+        guard let output else { throw .encodeFailed("no output") }
+        return Array(UnsafeBufferPointer(start: output, count: length))
+    }
+
     /// Encodes as JPEG (alpha is dropped), embedding `iccProfile` when given.
     public static func encode(_ image: RGBAImage, quality: Int, progressive: Bool = false, iccProfile: [UInt8]?) throws(ImagingError) -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>?

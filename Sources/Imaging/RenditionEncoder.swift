@@ -13,4 +13,12 @@ public enum RenditionEncoder {
         case .jpeg: return try JPEGCodec.encode(image, quality: quality, progressive: false, iccProfile: iccProfile)
         }
     }
+
+    /// The encoded bytes of a 4:2:0 picture (the JPEG fast path).
+    public static func encode(_ image: YCbCrImage, format: OutputFormat, quality: Int, iccProfile: [UInt8]?) throws(ImagingError) -> [UInt8] {
+        switch format {
+        case .webp: return try WebPCodec.encode(image, quality: quality, method: webpMethod, iccProfile: iccProfile)
+        case .jpeg: return try JPEGCodec.encode(image, quality: quality, iccProfile: iccProfile)
+        }
+    }
 }

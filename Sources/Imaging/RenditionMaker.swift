@@ -39,6 +39,18 @@ public enum RenditionMaker {
         let largest = sizes.reduce(PixelSize(width: 1, height: 1)) {
             PixelSize(width: max($0.width, $1.width), height: max($0.height, $1.height))
         }
+        if format == .jpeg {
+            let denominator = DCTScale.denominator(stored: storedSize, largestTarget: largest)
+            let planar = try PlanarRenditionMaker.make(bytes, scaleDenominator: denominator, sizes: sizes, orientation: orientation) {
+                (position, image, icc) throws(ImagingError) in
+                let job = jobs[stills[position]]
+                return try RenditionEncoder.encode(image, format: job.spec.format, quality: job.spec.quality, iccProfile: icc)
+            }
+            if let planar {
+                for (position, output) in planar.enumerated() { results[stills[position]] = output }
+                return results
+            }
+        }
         let decoded = try decode(bytes, format: format, storedSize: storedSize, largestTarget: largest, maximumPixels: maximumPixels)
         try ResizeChain.resize(decoded.image, to: sizes) { (position, resized) throws(ImagingError) in
             let index = stills[position]

@@ -61,6 +61,50 @@ public enum WebPCodec {
                 : WebPPictureImportRGBX(&picture, pixels.baseAddress, Int32(image.width * 4))
         }
         guard imported != 0 else { throw .encodeFailed("out of memory importing pixels") }
+        return try encode(&picture, config: &config, iccProfile: iccProfile)
+    }
+
+    /// Full-range (JPEG) to limited-range (WebP's BT.601 "studio swing") tables.
+    static let lumaToLimited: [UInt8] = (0..<256).map { UInt8((Double($0) * 219 / 255 + 16).rounded()) }
+    static let chromaToLimited: [UInt8] = (0..<256).map { UInt8(((Double($0) - 128) * 224 / 255 + 128).rounded()) }
+
+    /// Encodes 4:2:0 planes as lossy WebP: the planes go straight into the
+    /// encoder's YUV picture (no RGB round trip), rescaled to the limited range
+    /// VP8 defines.
+    public static func encode(_ image: YCbCrImage, quality: Int, method: Int = 4, iccProfile: [UInt8]?) throws(ImagingError) -> [UInt8] {
+        var config = WebPConfig()
+        guard WebPConfigInit(&config) != 0 else { throw .encodeFailed("libwebp version mismatch") }
+        config.quality = Float(quality)
+        config.method = Int32(method)
+        var picture = WebPPicture()
+        guard WebPPictureInit(&picture) != 0 else { throw .encodeFailed("libwebp version mismatch") }
+        picture.width = Int32(image.width)
+        picture.height = Int32(image.height)
+        picture.use_argb = 0
+        picture.colorspace = WEBP_YUV420
+        defer { WebPPictureFree(&picture) }
+        guard WebPPictureAlloc(&picture) != 0, let y = picture.y, let u = picture.u, let v = picture.v else {
+            throw .encodeFailed("out of memory allocating the picture")
+        }
+        func copy(_ plane: Plane, into target: UnsafeMutablePointer<UInt8>, stride: Int, table: [UInt8]) {
+            table.withUnsafeBufferPointer { lut in
+                plane.samples.withUnsafeBufferPointer { source in
+                    for row in 0..<plane.height {
+                        let s = source.baseAddress! + row * plane.width
+                        let t = target + row * stride
+                        for x in 0..<plane.width { t[x] = lut[Int(s[x])] }
+                    }
+                }
+            }
+        }
+        copy(image.luma, into: y, stride: Int(picture.y_stride), table: lumaToLimited)
+        copy(image.blue, into: u, stride: Int(picture.uv_stride), table: chromaToLimited)
+        copy(image.red, into: v, stride: Int(picture.uv_stride), table: chromaToLimited)
+        return try encode(&picture, config: &config, iccProfile: iccProfile)
+    }
+
+    /// Runs the encoder on a filled picture and adds the ICC profile.
+    private static func encode(_ picture: inout WebPPicture, config: inout WebPConfig, iccProfile: [UInt8]?) throws(ImagingError) -> [UInt8] {
         var writer = WebPMemoryWriter()
         WebPMemoryWriterInit(&writer)
         defer { WebPMemoryWriterClear(&writer) }

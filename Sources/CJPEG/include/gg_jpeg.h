@@ -55,6 +55,59 @@ gg_jpeg_result gg_jpeg_encode_rgba(const uint8_t *pixels, int width, int height,
                                    const uint8_t *icc, unsigned int icc_length,
                                    uint8_t **output, size_t *output_length);
 
+/**
+ * A streaming decoder that hands out the JPEG's own planes (Y, Cb, Cr at their
+ * stored resolution, or Y alone for greyscale) one strip of rows at a time:
+ * no chroma upsampling, no colour conversion and no full-size buffer, because
+ * the resampler shrinks each plane as its rows arrive.
+ */
+typedef struct gg_jpeg_planar gg_jpeg_planar;
+
+/** The planes a planar decoder produces. */
+typedef struct {
+    /** 1 (greyscale: Y) or 3 (Y, Cb, Cr, full range as JPEG stores them). */
+    int components;
+    /** Image size at the chosen scale. */
+    int output_width, output_height;
+    /** Each plane's size in samples. */
+    int plane_width[3], plane_height[3];
+} gg_jpeg_planar_info;
+
+/**
+ * Reads the header and starts decoding at 1/scale_denom. When the image is
+ * not YCbCr or greyscale (CMYK, stored RGB) it returns success with *decoder
+ * NULL, and the caller uses gg_jpeg_decode_rgba. The ICC profile, when icc is
+ * non-NULL, is returned as by gg_jpeg_decode_rgba. A non-NULL *decoder must be
+ * closed with gg_jpeg_planar_close, also after an error.
+ */
+gg_jpeg_result gg_jpeg_planar_open(const uint8_t *data, size_t length, int scale_denom,
+                                   gg_jpeg_planar **decoder, gg_jpeg_planar_info *info,
+                                   uint8_t **icc, unsigned int *icc_length);
+
+/**
+ * Decodes the next strip. For each plane p, rows[p] rows (possibly 0) start at
+ * planes[p], `strides[p]` bytes apart; the memory stays valid until the next
+ * call. *finished becomes 1 after the last strip.
+ */
+gg_jpeg_result gg_jpeg_planar_read(gg_jpeg_planar *decoder, const uint8_t *planes[3], size_t strides[3],
+                                   int rows[3], int *finished);
+
+/** Ends decoding; the result carries the worst warning of the whole decode. */
+gg_jpeg_result gg_jpeg_planar_finish(gg_jpeg_planar *decoder);
+
+/** Frees a planar decoder (in any state). */
+void gg_jpeg_planar_close(gg_jpeg_planar *decoder);
+
+/**
+ * Encodes full-range Y, Cb, Cr planes (4:2:0: chroma planes are
+ * ceil(width/2) x ceil(height/2)) as baseline JPEG with optimised Huffman
+ * tables, without any colour conversion or downsampling in libjpeg.
+ */
+gg_jpeg_result gg_jpeg_encode_planar(const uint8_t *y, size_t y_stride, const uint8_t *cb, const uint8_t *cr,
+                                     size_t c_stride, int width, int height, int quality,
+                                     const uint8_t *icc, unsigned int icc_length,
+                                     uint8_t **output, size_t *output_length);
+
 /** Frees memory returned by this module. */
 void gg_jpeg_free(void *pointer);
 

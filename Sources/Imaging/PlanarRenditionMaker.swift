@@ -1,0 +1,90 @@
+import GalleryCore
+
+/// The fast path for YCbCr and greyscale JPEGs (nearly every camera photo):
+/// the decoder streams the file's own planes at the chosen DCT scale, each
+/// plane is resampled as its rows arrive, and the 4:2:0 results go straight
+/// into the encoders. Nothing is upsampled, converted to RGB and back, or held
+/// at full size; chroma is filtered at its stored resolution, which is also
+/// the resolution the outputs store it at.
+enum PlanarRenditionMaker {
+    /// Where one output size comes from.
+    private enum Source {
+        /// The decoder's stream.
+        case stream
+        /// An earlier output with at least 2× headroom.
+        case output(Int)
+    }
+
+    /// The renditions of `sizes` (stored orientation), in order, turned
+    /// upright and encoded by `encode`; nil when the JPEG is not planar.
+    static func make(_ bytes: UnsafeRawBufferPointer, scaleDenominator: Int, sizes: [PixelSize], orientation: Orientation,
+                     encode: (Int, YCbCrImage, [UInt8]?) throws(ImagingError) -> [UInt8]) throws(ImagingError) -> [[UInt8]]? {
+        // Largest first; each size from the smallest earlier output with 2×
+        // headroom, else from the stream (the same rule as ResizeChain).
+        let order = sizes.indices.sorted { sizes[$0].area > sizes[$1].area }
+        var sources = [Source](repeating: .stream, count: sizes.count)
+        var made: [Int] = []
+        for index in order {
+            let size = sizes[index]
+            if let parent = made.last(where: { sizes[$0].width >= 2 * size.width && sizes[$0].height >= 2 * size.height }) {
+                sources[index] = .output(parent)
+            }
+            made.append(index)
+        }
+        let streamed = order.filter { if case .stream = sources[$0] { return true } else { return false } }
+
+        var resamplers: [[PlaneResampler]] = []   // per streamed size: one per source plane
+        var greyscale = false
+        var icc: [UInt8]?
+        let planar = try JPEGCodec.streamPlanes(bytes, scaleDenominator: scaleDenominator, icc: &icc, start: { layout in
+            greyscale = layout.planes.count == 1
+            resamplers = streamed.map { index in
+                let luma = sizes[index], chroma = YCbCrImage.chromaSize(of: luma)
+                return layout.planes.enumerated().map { plane, source in
+                    let target = plane == 0 ? luma : chroma
+                    return PlaneResampler(sourceWidth: source.width, sourceHeight: source.height,
+                                          width: target.width, height: target.height)
+                }
+            }
+        }, row: { plane, samples in
+            for set in resamplers { set[plane].push(samples) }
+        })
+        guard planar else { return nil }
+
+        var images = [YCbCrImage?](repeating: nil, count: sizes.count)
+        for (index, set) in zip(streamed, resamplers) {
+            let luma = set[0].finish()
+            if greyscale {
+                let chroma = YCbCrImage.chromaSize(of: luma.size)
+                let neutral = Plane(width: chroma.width, height: chroma.height, filledWith: 128)
+                images[index] = YCbCrImage(luma: luma, blue: neutral, red: neutral)
+            } else {
+                images[index] = YCbCrImage(luma: luma, blue: set[1].finish(), red: set[2].finish())
+            }
+        }
+        resamplers = []
+        for index in order {
+            guard case .output(let parent) = sources[index], let source = images[parent] else { continue }
+            images[index] = resize(source, to: sizes[index])
+        }
+        var results = [[UInt8]](repeating: [], count: sizes.count)
+        for index in sizes.indices {
+            guard let image = images[index] else { continue }
+            results[index] = try encode(index, image.oriented(orientation), icc)
+        }
+        return results
+    }
+
+    /// Resamples every plane of a finished image.
+    static func resize(_ image: YCbCrImage, to size: PixelSize) -> YCbCrImage {
+        if image.size == size { return image }
+        let chroma = YCbCrImage.chromaSize(of: size)
+        func plane(_ source: Plane, _ target: PixelSize) -> Plane {
+            let resampler = PlaneResampler(sourceWidth: source.width, sourceHeight: source.height,
+                                           width: target.width, height: target.height)
+            resampler.push(source)
+            return resampler.finish()
+        }
+        return YCbCrImage(luma: plane(image.luma, size), blue: plane(image.blue, chroma), red: plane(image.red, chroma))
+    }
+}

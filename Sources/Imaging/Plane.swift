@@ -1,0 +1,113 @@
+import GalleryCore
+
+/// One channel of 8-bit samples (a JPEG's Y, Cb or Cr), row-major, `width`
+/// bytes a row, in memory Swift owns.
+public struct Plane: Sendable {
+    /// Width in samples.
+    public var width: Int
+    /// Height in rows.
+    public var height: Int
+    /// `width × height` samples.
+    public var samples: [UInt8]
+
+    /// Wraps existing samples.
+    public init(width: Int, height: Int, samples: [UInt8]) {
+        precondition(samples.count == width * height, "plane buffer does not match its size")
+        self.width = width
+        self.height = height
+        self.samples = samples
+    }
+
+    /// A plane of one value (the chroma of a greyscale photo).
+    public init(width: Int, height: Int, filledWith value: UInt8) {
+        self.init(width: width, height: height, samples: [UInt8](repeating: value, count: width * height))
+    }
+
+    /// The size.
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+
+    /// The plane turned upright. Each output row is a straight walk through the
+    /// stored plane (a fixed step per pixel), so the per-pixel cost is one load.
+    public func oriented(_ orientation: Orientation) -> Plane {
+        if orientation == .up { return self }
+        let stored = size
+        let shown = orientation.displaySize(ofStored: stored)
+        var result = [UInt8](repeating: 0, count: shown.width * shown.height)
+        samples.withUnsafeBufferPointer { source in
+            result.withUnsafeMutableBufferPointer { target in
+                for y in 0..<shown.height {
+                    let first = orientation.sourcePixel(x: 0, y: y, stored: stored)
+                    let start = first.y * stored.width + first.x
+                    var step = 0
+                    if shown.width > 1 {
+                        let second = orientation.sourcePixel(x: 1, y: y, stored: stored)
+                        step = (second.y * stored.width + second.x) - start
+                    }
+                    let row = target.baseAddress! + y * shown.width
+                    var index = start
+                    for x in 0..<shown.width {
+                        row[x] = source[index]
+                        index += step
+                    }
+                }
+            }
+        }
+        return Plane(width: shown.width, height: shown.height, samples: result)
+    }
+}
+
+/// A picture as JPEG and WebP store it: full-range Y at full size, Cb and Cr at
+/// half size in both directions (4:2:0, `ceil(width / 2) × ceil(height / 2)`).
+public struct YCbCrImage: Sendable {
+    /// Luma.
+    public var luma: Plane
+    /// Blue-difference chroma.
+    public var blue: Plane
+    /// Red-difference chroma.
+    public var red: Plane
+
+    /// Creates an image; the chroma planes must be the 4:2:0 size of `luma`.
+    public init(luma: Plane, blue: Plane, red: Plane) {
+        precondition(blue.size == YCbCrImage.chromaSize(of: luma.size) && red.size == blue.size, "chroma is not 4:2:0")
+        self.luma = luma
+        self.blue = blue
+        self.red = red
+    }
+
+    /// Width in pixels.
+    public var width: Int { luma.width }
+    /// Height in pixels.
+    public var height: Int { luma.height }
+    /// The size.
+    public var size: PixelSize { luma.size }
+
+    /// The chroma plane size for an image of `size`.
+    public static func chromaSize(of size: PixelSize) -> PixelSize {
+        PixelSize(width: (size.width + 1) / 2, height: (size.height + 1) / 2)
+    }
+
+    /// The image turned upright (each plane on its own: 4:2:0 sizes stay 4:2:0
+    /// because ceil(n / 2) commutes with swapping width and height).
+    public func oriented(_ orientation: Orientation) -> YCbCrImage {
+        if orientation == .up { return self }
+        return YCbCrImage(luma: luma.oriented(orientation), blue: blue.oriented(orientation), red: red.oriented(orientation))
+    }
+
+    /// The image as RGBA (full-range BT.601, as JPEG defines it), for tests and
+    /// quality measurements.
+    public func rgba() -> RGBAImage {
+        RGBAImage(width: width, height: height, hasAlpha: false) { out in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let l = Float(luma.samples[y * width + x])
+                    let ci = (y / 2) * blue.width + x / 2
+                    let cb = Float(blue.samples[ci]) - 128, cr = Float(red.samples[ci]) - 128
+                    let rgb = [l + 1.402 * cr, l - 0.344136 * cb - 0.714136 * cr, l + 1.772 * cb]
+                    let o = (y * width + x) * 4
+                    for c in 0..<3 { out[o + c] = UInt8(min(max(rgb[c] + 0.5, 0), 255)) }
+                    out[o + 3] = 255
+                }
+            }
+        }
+    }
+}

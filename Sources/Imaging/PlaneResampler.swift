@@ -1,0 +1,155 @@
+/// Lanczos-3 for one 8-bit plane, fed a row at a time.
+///
+/// Vertical pass first: each source row is converted to float once, into a
+/// ring as tall as the vertical filter, and every output row is the weighted
+/// sum of the rows in its window (contiguous, so eight lanes at a time), then
+/// filtered horizontally with zero-padded taps read four at a time. The
+/// horizontal pass runs on output rows only, so the cost that scales with the
+/// source is the vectorised one, and no full-size image is ever held: a
+/// 12 MP photo streams through a few hundred kilobytes.
+final class PlaneResampler {
+    /// Source plane size.
+    let sourceWidth: Int, sourceHeight: Int
+    /// Output plane size.
+    let width: Int, height: Int
+
+    private let verticalStarts: [Int]
+    private let verticalWeights: [Float]
+    private let verticalCount: Int
+    private let horizontalStarts: [Int]
+    /// `width × horizontalStride` weights, zero past each pixel's real taps.
+    private let horizontalWeights: UnsafeMutablePointer<Float>
+    private let horizontalStride: Int
+    /// `verticalCount` source rows; row r lives in slot r % verticalCount.
+    private let ring: UnsafeMutablePointer<Float>
+    /// One vertically filtered row, then `horizontalStride` zeros that padded
+    /// taps may read.
+    private let column: UnsafeMutablePointer<Float>
+    private let rowPointers: UnsafeMutablePointer<UnsafePointer<Float>>
+    private var output: [UInt8]
+    private var received = 0
+    private var produced = 0
+
+    /// A resampler from `sourceWidth × sourceHeight` to `width × height`.
+    init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
+        precondition(sourceWidth > 0 && sourceHeight > 0 && width > 0 && height > 0, "empty plane")
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+        self.width = width
+        self.height = height
+        let vertical = LanczosResampler.taps(from: sourceHeight, to: height)
+        verticalStarts = vertical.starts
+        verticalWeights = vertical.weights
+        verticalCount = vertical.count
+        let horizontal = LanczosResampler.taps(from: sourceWidth, to: width)
+        horizontalStarts = horizontal.starts
+        horizontalStride = (horizontal.count + 3) & ~3
+        horizontalWeights = .allocate(capacity: width * horizontalStride)
+        horizontalWeights.initialize(repeating: 0, count: width * horizontalStride)
+        for x in 0..<width {
+            for k in 0..<horizontal.count {
+                horizontalWeights[x * horizontalStride + k] = horizontal.weights[x * horizontal.count + k]
+            }
+        }
+        ring = .allocate(capacity: verticalCount * sourceWidth)
+        column = .allocate(capacity: sourceWidth + horizontalStride)
+        column.initialize(repeating: 0, count: sourceWidth + horizontalStride)
+        rowPointers = .allocate(capacity: verticalCount)
+        output = [UInt8](repeating: 0, count: width * height)
+    }
+
+    deinit {
+        horizontalWeights.deallocate()
+        ring.deallocate()
+        column.deallocate()
+        rowPointers.deallocate()
+    }
+
+    /// Takes the next source row (`sourceWidth` samples) and makes every output
+    /// row whose window it completes.
+    func push(_ row: UnsafePointer<UInt8>) {
+        guard received < sourceHeight else { return }
+        let slot = ring + (received % verticalCount) * sourceWidth
+        for x in 0..<sourceWidth { slot[x] = Float(row[x]) }
+        received += 1
+        while produced < height, verticalStarts[produced] + verticalCount <= received {
+            makeRow(produced)
+            produced += 1
+        }
+    }
+
+    /// Pushes every row of `plane`.
+    func push(_ plane: Plane) {
+        plane.samples.withUnsafeBufferPointer { samples in
+            for y in 0..<plane.height { push(samples.baseAddress! + y * plane.width) }
+        }
+    }
+
+    /// The finished plane. If the source ended early (it cannot, for a decode
+    /// that succeeded) the missing rows repeat the last one received.
+    func finish() -> Plane {
+        if received > 0 {
+            let last = ring + ((received - 1) % verticalCount) * sourceWidth
+            let copy = [UInt8](unsafeUninitializedCapacity: sourceWidth) { buffer, count in
+                for x in 0..<sourceWidth { buffer[x] = UInt8(last[x]) }
+                count = sourceWidth
+            }
+            copy.withUnsafeBufferPointer { row in
+                while received < sourceHeight { push(row.baseAddress!) }
+            }
+        }
+        return Plane(width: width, height: height, samples: output)
+    }
+
+    private func makeRow(_ y: Int) {
+        let start = verticalStarts[y]
+        let count = verticalCount
+        for k in 0..<count { rowPointers[k] = UnsafePointer(ring + ((start + k) % count) * sourceWidth) }
+        verticalWeights.withUnsafeBufferPointer { all in
+            let weights = all.baseAddress! + y * count
+            // Vertical: eight samples at a time, every tap summed in registers.
+            var x = 0
+            while x + 8 <= sourceWidth {
+                var sum = SIMD8<Float>(repeating: 0)
+                for k in 0..<count {
+                    sum += weights[k] * UnsafeRawPointer(rowPointers[k] + x).loadUnaligned(as: SIMD8<Float>.self)
+                }
+                UnsafeMutableRawPointer(column + x).storeBytes(of: sum, as: SIMD8<Float>.self)
+                x += 8
+            }
+            while x < sourceWidth {
+                var sum: Float = 0
+                for k in 0..<count { sum += weights[k] * rowPointers[k][x] }
+                column[x] = sum
+                x += 1
+            }
+        }
+        // Horizontal: taps four at a time (padding weights are zero).
+        output.withUnsafeMutableBufferPointer { out in
+            horizontalStarts.withUnsafeBufferPointer { starts in
+                let target = out.baseAddress! + y * width
+                let stride = horizontalStride
+                for x in 0..<width {
+                    let s = UnsafeRawPointer(column + starts[x])
+                    let w = UnsafeRawPointer(horizontalWeights + x * stride)
+                    var a0 = SIMD4<Float>(repeating: 0), a1 = a0
+                    var k = 0
+                    while k + 8 <= stride {
+                        a0 += w.loadUnaligned(fromByteOffset: k * 4, as: SIMD4<Float>.self)
+                            * s.loadUnaligned(fromByteOffset: k * 4, as: SIMD4<Float>.self)
+                        a1 += w.loadUnaligned(fromByteOffset: k * 4 + 16, as: SIMD4<Float>.self)
+                            * s.loadUnaligned(fromByteOffset: k * 4 + 16, as: SIMD4<Float>.self)
+                        k += 8
+                    }
+                    if k < stride {
+                        a0 += w.loadUnaligned(fromByteOffset: k * 4, as: SIMD4<Float>.self)
+                            * s.loadUnaligned(fromByteOffset: k * 4, as: SIMD4<Float>.self)
+                    }
+                    // Clamped to 0...255, so truncation after +0.5 rounds to nearest.
+                    let v = min(max((a0 + a1).sum() + 0.5, 0), 255)
+                    target[x] = UInt8(v)
+                }
+            }
+        }
+    }
+}

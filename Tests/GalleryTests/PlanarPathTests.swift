@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+@testable import GalleryCore
+@testable import Imaging
+
+/// The JPEG fast path: planes streamed from libjpeg, resampled one by one,
+/// encoded without an RGB round trip. Each test compares it with the RGBA path
+/// (full RGB decode, Lanczos on RGBA), which the rest of the suite pins down.
+@Suite struct PlanarPathTests {
+    static let variants = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("JPEGVariants")
+
+    /// PSNR of the luma (BT.601 weights) of two same-sized images: 4:2:0
+    /// outputs of a pattern with sharp colour edges differ in chroma by design
+    /// (libjpeg box-averages chroma, the planar path filters it with Lanczos),
+    /// so chroma is checked separately, on a flat patch.
+    func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double {
+        precondition(a.size == b.size)
+        func luma(_ p: [UInt8], _ i: Int) -> Double { 0.299 * Double(p[i]) + 0.587 * Double(p[i + 1]) + 0.114 * Double(p[i + 2]) }
+        var squared = 0.0
+        for i in stride(from: 0, to: a.pixels.count, by: 4) {
+            let d = luma(a.pixels, i) - luma(b.pixels, i)
+            squared += d * d
+        }
+        let mse = squared / Double(a.width * a.height)
+        return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
+    }
+
+    /// The mean colour of the middle of the fixtures' red square (x 40..<60,
+    /// y 20..<40 at 97×61), scaled to `image`.
+    func squareColour(_ image: RGBAImage) -> (Double, Double, Double) {
+        let sx = Double(image.width) / 97, sy = Double(image.height) / 61
+        var sum = (0.0, 0.0, 0.0), n = 0.0
+        for y in Int((25 * sy).rounded(.up))..<Int(35 * sy) {
+            for x in Int((45 * sx).rounded(.up))..<Int(55 * sx) {
+                let i = (y * image.width + x) * 4
+                sum.0 += Double(image.pixels[i]); sum.1 += Double(image.pixels[i + 1]); sum.2 += Double(image.pixels[i + 2])
+                n += 1
+            }
+        }
+        return (sum.0 / n, sum.1 / n, sum.2 / n)
+    }
+
+    /// The reference: full-scale RGB decode, Lanczos on RGBA, turned upright.
+    func reference(_ jpeg: [UInt8], size: PixelSize, orientation: Orientation = .up) throws -> RGBAImage {
+        let decoded = try jpeg.withUnsafeBytes { try JPEGCodec.decode($0, scaleDenominator: 1, maximumPixels: 1 << 30) }
+        let stored = orientation.swapsDimensions ? size.transposed : size
+        let resized = LanczosResampler.resize(decoded.image, width: stored.width, height: stored.height)
+        return OrientationTransform.apply(orientation, to: resized)
+    }
+
+    func decodeOutput(_ bytes: [UInt8], format: OutputFormat) throws -> RGBAImage {
+        try bytes.withUnsafeBytes { raw in
+            switch format {
+            case .jpeg: return try JPEGCodec.decode(raw, scaleDenominator: 1, maximumPixels: 1 << 30).image
+            case .webp: return try WebPCodec.decode(raw, maximumPixels: 1 << 30).image
+            }
+        }
+    }
+
+    @Test func planeResamplerMatchesTheRGBAResampler() {
+        let (sw, sh, dw, dh) = (301, 203, 97, 61)
+        let image = Fixtures.gradient(width: sw, height: sh)
+        var grey = image
+        for i in stride(from: 0, to: grey.pixels.count, by: 4) {
+            let v = UInt8((Int(image.pixels[i]) * 7 + Int(image.pixels[i + 1]) * 3 + (i / 4) % 17) % 256)
+            grey.pixels[i] = v; grey.pixels[i + 1] = v; grey.pixels[i + 2] = v
+        }
+        let plane = Plane(width: sw, height: sh, samples: stride(from: 0, to: grey.pixels.count, by: 4).map { grey.pixels[$0] })
+        let resampler = PlaneResampler(sourceWidth: sw, sourceHeight: sh, width: dw, height: dh)
+        resampler.push(plane)
+        let planar = resampler.finish()
+        let rgba = LanczosResampler.resize(grey, width: dw, height: dh)
+        var worst = 0
+        for i in 0..<(dw * dh) { worst = max(worst, abs(Int(planar.samples[i]) - Int(rgba.pixels[i * 4]))) }
+        #expect(worst <= 1, "planar and RGBA Lanczos differ by up to \(worst)")
+    }
+
+    @Test func planeOrientationMatchesTheRGBATransform() throws {
+        let image = Fixtures.quadrants(width: 9, height: 5)
+        let plane = Plane(width: 9, height: 5, samples: (0..<45).map { UInt8($0) })
+        var indexed = image
+        for i in 0..<45 { indexed.pixels[i * 4] = UInt8(i) }
+        for value in 1...8 {
+            let orientation = try #require(Orientation(rawValue: value))
+            let turned = plane.oriented(orientation)
+            let expected = OrientationTransform.apply(orientation, to: indexed)
+            #expect(turned.size == expected.size)
+            #expect(turned.samples == stride(from: 0, to: expected.pixels.count, by: 4).map { expected.pixels[$0] }, "orientation \(value)")
+        }
+    }
+
+    @Test(arguments: ["ycc444.jpg", "ycc422.jpg", "ycc420-progressive.jpg", "grey.jpg", "cmyk.jpg"])
+    func everyLayoutMatchesTheRGBAPath(name: String) throws {
+        let jpeg = try [UInt8](Data(contentsOf: Self.variants.appendingPathComponent(name)))
+        var icc: [UInt8]?
+        var layout: JPEGCodec.PlaneLayout?
+        var rows = [0, 0, 0]
+        let planar = try jpeg.withUnsafeBytes { raw in
+            try JPEGCodec.streamPlanes(raw, scaleDenominator: 1, icc: &icc, start: { layout = $0 }, row: { plane, _ in rows[plane] += 1 })
+        }
+        if name == "cmyk.jpg" {
+            #expect(!planar && layout == nil, "CMYK goes through the RGBA path")
+        } else {
+            let found = try #require(layout)
+            #expect(found.size == PixelSize(width: 97, height: 61))
+            let expectedChroma: PixelSize? = switch name {
+            case "ycc444.jpg": PixelSize(width: 97, height: 61)
+            case "ycc422.jpg": PixelSize(width: 49, height: 61)
+            case "ycc420-progressive.jpg": PixelSize(width: 49, height: 31)
+            default: nil
+            }
+            #expect(found.planes.count == (expectedChroma == nil ? 1 : 3))
+            if let expectedChroma { #expect(Array(found.planes.dropFirst()) == [expectedChroma, expectedChroma]) }
+            for (plane, size) in found.planes.enumerated() { #expect(rows[plane] == size.height, "every row of plane \(plane) delivered once") }
+        }
+        // Same size, a smaller one, and one needing 2× headroom from the first.
+        let sizes = [PixelSize(width: 97, height: 61), PixelSize(width: 60, height: 38), PixelSize(width: 24, height: 15)]
+        for format in [OutputFormat.jpeg, .webp] {
+            let jobs = sizes.map { RenditionJob(spec: RenditionSpec(role: .preview, box: $0, format: format, quality: 95), size: $0) }
+            let outputs = try jpeg.withUnsafeBytes { raw in
+                try RenditionMaker.make(raw, format: .jpeg, storedSize: PixelSize(width: 97, height: 61), orientation: .up,
+                                        jobs: jobs, maximumPixels: 1 << 30)
+            }
+            for (size, output) in zip(sizes, outputs) {
+                let image = try decodeOutput(output, format: format)
+                #expect(image.size == size)
+                let quality = psnr(image, try reference(jpeg, size: size))
+                #expect(quality > 33, "\(name) \(format) \(size): luma \(quality) dB")
+                if name != "grey.jpg", size.width >= 60 {
+                    let (r, g, b) = squareColour(image)
+                    #expect(abs(r - 220) < 14 && abs(g - 20) < 14 && abs(b - 40) < 14, "\(name) \(format): red square is \((r, g, b))")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: [1, 6, 8, 3])
+    func scaledDecodeOfAnOddSizedPhotoWithOrientation(value: Int) throws {
+        let orientation = try #require(Orientation(rawValue: value))
+        let stored = PixelSize(width: 1001, height: 757)
+        let jpeg = try Fixtures.jpeg(Fixtures.gradient(width: stored.width, height: stored.height), quality: 95)
+        let upright = orientation.displaySize(ofStored: stored)
+        let size = upright.fitting(in: PixelSize(width: 240, height: 240))
+        let storedTarget = orientation.swapsDimensions ? size.transposed : size
+        #expect(DCTScale.denominator(stored: stored, largestTarget: storedTarget) == 2, "the test must exercise DCT scaling")
+        let job = RenditionJob(spec: RenditionSpec(role: .preview, box: PixelSize(width: 240, height: 240), format: .jpeg, quality: 95), size: size)
+        let output = try jpeg.withUnsafeBytes { raw in
+            try RenditionMaker.make(raw, format: .jpeg, storedSize: stored, orientation: orientation, jobs: [job], maximumPixels: 1 << 30)
+        }
+        let image = try decodeOutput(output[0], format: .jpeg)
+        #expect(image.size == size)
+        let quality = psnr(image, try reference(jpeg, size: size, orientation: orientation))
+        #expect(quality > 36, "orientation \(value): \(quality) dB")
+    }
+
+    @Test func truncatedJPEGIsReportedAsDamaged() throws {
+        let jpeg = try Fixtures.jpeg(Fixtures.gradient(width: 400, height: 300))
+        let cut = Array(jpeg.prefix(jpeg.count * 2 / 3))
+        let job = RenditionJob(spec: RenditionSpec(role: .preview, box: PixelSize(width: 100, height: 75), format: .jpeg, quality: 85),
+                               size: PixelSize(width: 100, height: 75))
+        #expect(throws: ImagingError.self) {
+            try cut.withUnsafeBytes { raw in
+                try RenditionMaker.make(raw, format: .jpeg, storedSize: PixelSize(width: 400, height: 300), orientation: .up,
+                                        jobs: [job], maximumPixels: 1 << 30)
+            }
+        }
+    }
+}
