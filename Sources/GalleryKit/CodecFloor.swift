@@ -37,14 +37,36 @@ public enum CodecFloor {
                     PixelSize(width: max($0.width, $1.width), height: max($0.height, $1.height))
                 }
                 let denominator = DCTScale.denominator(stored: metadata.storedSize, largestTarget: largest)
+                let specs = settings.renditionSpecs
+                // Decode alone, the way the build decodes: the file's planes
+                // (or RGBA for CMYK and stored-RGB JPEGs), rows discarded.
+                var icc: [UInt8]?
                 let start = cpuSeconds()
-                guard let decoded = try? JPEGCodec.decode(bytes, scaleDenominator: denominator, maximumPixels: settings.maximumPixels) else { return }
-                result.decodeSeconds += cpuSeconds() - start
-                for (spec, size) in zip(settings.renditionSpecs, stored) {
-                    let resized = LanczosResampler.resize(decoded.image, width: size.width, height: size.height)
-                    let encodeStart = cpuSeconds()
-                    _ = try RenditionEncoder.encode(resized, format: spec.format, quality: spec.quality, iccProfile: decoded.iccProfile)
-                    result.encodeSeconds += cpuSeconds() - encodeStart
+                guard let planar = try? JPEGCodec.streamPlanes(bytes, scaleDenominator: denominator, icc: &icc,
+                                                              start: { _ in }, row: { _, _ in }) else { return }
+                if planar {
+                    result.decodeSeconds += cpuSeconds() - start
+                    // Encoding alone: the renditions are made (not counted) and
+                    // only the encoder calls are timed.
+                    var encodeSeconds = 0.0
+                    let made = try? PlanarRenditionMaker.make(bytes, scaleDenominator: denominator, sizes: stored,
+                                                              orientation: metadata.orientation) { (index, image, icc) throws(ImagingError) in
+                        let encodeStart = cpuSeconds()
+                        defer { encodeSeconds += cpuSeconds() - encodeStart }
+                        return try RenditionEncoder.encode(image, format: specs[index].format, quality: specs[index].quality, iccProfile: icc)
+                    }
+                    guard made != nil else { return }
+                    result.encodeSeconds += encodeSeconds
+                } else {
+                    let rgbaStart = cpuSeconds()
+                    guard let decoded = try? JPEGCodec.decode(bytes, scaleDenominator: denominator, maximumPixels: settings.maximumPixels) else { return }
+                    result.decodeSeconds += cpuSeconds() - rgbaStart
+                    for (spec, size) in zip(specs, stored) {
+                        let resized = LanczosResampler.resize(decoded.image, width: size.width, height: size.height)
+                        let encodeStart = cpuSeconds()
+                        _ = try RenditionEncoder.encode(resized, format: spec.format, quality: spec.quality, iccProfile: decoded.iccProfile)
+                        result.encodeSeconds += cpuSeconds() - encodeStart
+                    }
                 }
                 result.photos += 1
             }

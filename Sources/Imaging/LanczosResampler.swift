@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Separable Lanczos-3 resampling with precomputed taps.
 ///
@@ -12,7 +13,7 @@ public enum LanczosResampler {
 
     /// Precomputed filter taps for one axis: output i reads `taps` inputs from
     /// `starts[i]` with `weights[i * taps ..< (i + 1) * taps]`.
-    struct Taps {
+    struct Taps: Sendable {
         var starts: [Int]
         var weights: [Float]
         var count: Int
@@ -26,7 +27,23 @@ public enum LanczosResampler {
         return radius * sin(px) * sin(px / radius) / (px * px)
     }
 
+    /// Taps by (input, output) length. A library's photos come in a handful
+    /// of sizes, and each set costs tens of thousands of `sin` calls.
+    private static let tapsCache = Mutex<[SIMD2<Int>: Taps]>([:])
+
+    /// The taps from `input` to `output` samples, computed once per pair.
     static func taps(from input: Int, to output: Int) -> Taps {
+        let key = SIMD2(input, output)
+        if let cached = tapsCache.withLock({ $0[key] }) { return cached }
+        let made = computeTaps(from: input, to: output)
+        tapsCache.withLock { cache in
+            if cache.count >= 256 { cache.removeAll() }  // bounded: odd sizes never pile up
+            cache[key] = made
+        }
+        return made
+    }
+
+    static func computeTaps(from input: Int, to output: Int) -> Taps {
         let scale = Double(input) / Double(output)
         let filterScale = max(scale, 1)
         let support = radius * filterScale

@@ -6,7 +6,7 @@ import GalleryCore
 /// into the encoders. Nothing is upsampled, converted to RGB and back, or held
 /// at full size; chroma is filtered at its stored resolution, which is also
 /// the resolution the outputs store it at.
-enum PlanarRenditionMaker {
+public enum PlanarRenditionMaker {
     /// Where one output size comes from.
     private enum Source {
         /// The decoder's stream.
@@ -17,7 +17,7 @@ enum PlanarRenditionMaker {
 
     /// The renditions of `sizes` (stored orientation), in order, turned
     /// upright and encoded by `encode`; nil when the JPEG is not planar.
-    static func make(_ bytes: UnsafeRawBufferPointer, scaleDenominator: Int, sizes: [PixelSize], orientation: Orientation,
+    public static func make(_ bytes: UnsafeRawBufferPointer, scaleDenominator: Int, sizes: [PixelSize], orientation: Orientation,
                      encode: (Int, YCbCrImage, [UInt8]?) throws(ImagingError) -> [UInt8]) throws(ImagingError) -> [[UInt8]]? {
         // Largest first; each size from the smallest earlier output with 2×
         // headroom, else from the stream (the same rule as ResizeChain).

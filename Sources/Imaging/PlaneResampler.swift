@@ -101,21 +101,34 @@ final class PlaneResampler {
         return Plane(width: width, height: height, samples: output)
     }
 
+    /// Rounds to the nearest integer in 0...255: adding 2^23 to a value in
+    /// that range leaves the rounded integer in the low mantissa bits, which
+    /// avoids a checked float-to-integer conversion per sample.
+    @inline(__always)
+    static func bytes(_ values: SIMD4<Float>) -> SIMD4<UInt8> {
+        var clamped = values
+        clamped.replace(with: 0, where: clamped .< 0)
+        clamped.replace(with: 255, where: clamped .> 255)
+        let shifted = clamped + SIMD4(repeating: 8_388_608)
+        return SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(shifted, to: SIMD4<UInt32>.self))
+    }
+
     private func makeRow(_ y: Int) {
         let start = verticalStarts[y]
         let count = verticalCount
         for k in 0..<count { rowPointers[k] = UnsafePointer(ring + ((start + k) % count) * sourceWidth) }
         verticalWeights.withUnsafeBufferPointer { all in
             let weights = all.baseAddress! + y * count
-            // Vertical: eight samples at a time, every tap summed in registers.
+            // Vertical: sixteen samples at a time, every tap summed in
+            // registers (one weight broadcast serves four vector multiplies).
             var x = 0
-            while x + 8 <= sourceWidth {
-                var sum = SIMD8<Float>(repeating: 0)
+            while x + 16 <= sourceWidth {
+                var sum = SIMD16<Float>(repeating: 0)
                 for k in 0..<count {
-                    sum += weights[k] * UnsafeRawPointer(rowPointers[k] + x).loadUnaligned(as: SIMD8<Float>.self)
+                    sum += weights[k] * UnsafeRawPointer(rowPointers[k] + x).loadUnaligned(as: SIMD16<Float>.self)
                 }
-                UnsafeMutableRawPointer(column + x).storeBytes(of: sum, as: SIMD8<Float>.self)
-                x += 8
+                UnsafeMutableRawPointer(column + x).storeBytes(of: sum, as: SIMD16<Float>.self)
+                x += 16
             }
             while x < sourceWidth {
                 var sum: Float = 0
@@ -124,12 +137,14 @@ final class PlaneResampler {
                 x += 1
             }
         }
-        // Horizontal: taps four at a time (padding weights are zero).
+        // Horizontal: taps four at a time (padding weights are zero), four
+        // output samples per step so the four sums reduce with shuffles and
+        // round and narrow as one vector.
         output.withUnsafeMutableBufferPointer { out in
             horizontalStarts.withUnsafeBufferPointer { starts in
                 let target = out.baseAddress! + y * width
                 let stride = horizontalStride
-                for x in 0..<width {
+                @inline(__always) func dot(_ x: Int) -> SIMD4<Float> {
                     let s = UnsafeRawPointer(column + starts[x])
                     let w = UnsafeRawPointer(horizontalWeights + x * stride)
                     var a0 = SIMD4<Float>(repeating: 0), a1 = a0
@@ -145,9 +160,20 @@ final class PlaneResampler {
                         a0 += w.loadUnaligned(fromByteOffset: k * 4, as: SIMD4<Float>.self)
                             * s.loadUnaligned(fromByteOffset: k * 4, as: SIMD4<Float>.self)
                     }
-                    // Clamped to 0...255, so truncation after +0.5 rounds to nearest.
-                    let v = min(max((a0 + a1).sum() + 0.5, 0), 255)
-                    target[x] = UInt8(v)
+                    return a0 + a1
+                }
+                var x = 0
+                while x + 4 <= width {
+                    let a = dot(x), b = dot(x + 1), c = dot(x + 2), d = dot(x + 3)
+                    let ab = SIMD4(lowHalf: a.lowHalf + a.highHalf, highHalf: b.lowHalf + b.highHalf)
+                    let cd = SIMD4(lowHalf: c.lowHalf + c.highHalf, highHalf: d.lowHalf + d.highHalf)
+                    let sums = SIMD4(lowHalf: ab.evenHalf + ab.oddHalf, highHalf: cd.evenHalf + cd.oddHalf)
+                    UnsafeMutableRawPointer(target + x).storeBytes(of: Self.bytes(sums), as: SIMD4<UInt8>.self)
+                    x += 4
+                }
+                while x < width {
+                    target[x] = Self.bytes(SIMD4(repeating: dot(x).sum()))[0]
+                    x += 1
                 }
             }
         }
