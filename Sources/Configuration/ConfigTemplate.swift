@@ -17,8 +17,8 @@ public enum ConfigTemplate {
 
     # Rendition encoding: webp (about half the bytes) or jpeg.
     format: webp
-    # Encoder quality, 1-100 (default: 80 for webp, 85 for jpeg).
-    # quality: 80
+    # Encoder quality, 1-100 (default: 85).
+    # quality: 85
 
     # Bounding boxes; each one is a srcset candidate, so browsers pick the
     # right size for the screen and its pixel density.

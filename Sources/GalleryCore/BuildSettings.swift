@@ -51,7 +51,7 @@ public struct BuildSettings: Sendable {
         self.thumbnailBoxes = thumbnailBoxes
         self.previewBoxes = previewBoxes
         self.format = format
-        self.quality = quality ?? (format == .webp ? 80 : 85)
+        self.quality = quality ?? 85
         self.jobs = max(1, jobs)
         self.maximumPixels = maximumPixels
         self.maximumAnimationPixels = maximumAnimationPixels

@@ -50,6 +50,7 @@ public enum CodecFloor {
                     // only the encoder calls are timed.
                     var encodeSeconds = 0.0
                     let made = try? PlanarRenditionMaker.make(bytes, scaleDenominator: denominator, sizes: stored,
+                                                              ranges: specs.map { RenditionEncoder.sampleRange(for: $0.format) },
                                                               orientation: metadata.orientation) { (index, image, icc) throws(ImagingError) in
                         let encodeStart = cpuSeconds()
                         defer { encodeSeconds += cpuSeconds() - encodeStart }

@@ -36,15 +36,19 @@ struct PhotoProcessor: Sendable {
         self.writer = writer
     }
 
+    /// The outcome for a file whose size and modification time match the
+    /// cache and whose renditions are all in OUT; nil when there is work to do.
+    func unchangedOutcome(_ file: SourceFile) -> PhotoOutcome? {
+        guard let cached = cache[BuildState.key(for: file.relativePath)], cached.size == file.byteCount,
+              cached.modified == file.modifiedNanoseconds else { return nil }
+        let plan = plan(contentHash: cached.contentHash, metadata: cached.metadata)
+        guard plan.jobs.isEmpty, plan.originalPath == nil else { return nil }
+        let photo = Photo(source: file, contentHash: cached.contentHash, metadata: cached.metadata, renditions: plan.renditions)
+        return .published(photo, made: 0, reused: plan.reused, cache: cached, note: plan.note)
+    }
+
     func process(_ file: SourceFile) -> PhotoOutcome {
-        if let cached = cache[BuildState.key(for: file.relativePath)], cached.size == file.byteCount,
-           cached.modified == file.modifiedNanoseconds {
-            let plan = plan(contentHash: cached.contentHash, metadata: cached.metadata)
-            if plan.jobs.isEmpty, plan.originalPath == nil {
-                let photo = Photo(source: file, contentHash: cached.contentHash, metadata: cached.metadata, renditions: plan.renditions)
-                return .published(photo, made: 0, reused: plan.reused, cache: cached, note: plan.note)
-            }
-        }
+        if let outcome = unchangedOutcome(file) { return outcome }
         let data: [UInt8]
         do {
             data = try SourceFileReader.read(file)

@@ -27,7 +27,7 @@ struct PruneStep: BuildStep {
             // Nothing changed: the file on disk already says this (and encoding
             // a large library's state is not free).
             if state != context.previousState || !context.interruptedFiles.isEmpty || !FileManager.default.fileExists(
-                atPath: output.appendingPathComponent(BuildState.folderName).appendingPathComponent("state.json").path) {
+                atPath: BuildState.location(in: output).path) {
                 try state.save(to: output)
             }
         } catch {

@@ -98,6 +98,7 @@ public enum JPEGCodec {
     /// Encodes 4:2:0 planes as baseline JPEG with optimised Huffman tables,
     /// with no colour conversion or chroma downsampling in libjpeg.
     public static func encode(_ image: YCbCrImage, quality: Int, iccProfile: [UInt8]?) throws(ImagingError) -> [UInt8] {
+        guard image.range == .full else { throw .encodeFailed("JPEG planes must be full range") }
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         let icc = iccProfile ?? []

@@ -15,18 +15,24 @@ public enum PlanarRenditionMaker {
         case output(Int)
     }
 
-    /// The renditions of `sizes` (stored orientation), in order, turned
-    /// upright and encoded by `encode`; nil when the JPEG is not planar.
-    public static func make(_ bytes: UnsafeRawBufferPointer, scaleDenominator: Int, sizes: [PixelSize], orientation: Orientation,
-                     encode: (Int, YCbCrImage, [UInt8]?) throws(ImagingError) -> [UInt8]) throws(ImagingError) -> [[UInt8]]? {
-        // Largest first; each size from the smallest earlier output with 2×
-        // headroom, else from the stream (the same rule as ResizeChain).
+    /// The renditions of `sizes` (stored orientation), in order, in the
+    /// sample `ranges` their encoders take, turned upright and encoded by
+    /// `encode`; nil when the JPEG is not planar.
+    public static func make(_ bytes: UnsafeRawBufferPointer, scaleDenominator: Int, sizes: [PixelSize], ranges: [YCbCrImage.Range],
+                            orientation: Orientation,
+                            encode: (Int, YCbCrImage, [UInt8]?) throws(ImagingError) -> [UInt8]) throws(ImagingError) -> [[UInt8]]? {
+        precondition(ranges.count == sizes.count, "one range per size")
+        // Largest first; each size from the smallest earlier output in the
+        // same range with 2× headroom, else from the stream (the same rule as
+        // ResizeChain).
         let order = sizes.indices.sorted { sizes[$0].area > sizes[$1].area }
         var sources = [Source](repeating: .stream, count: sizes.count)
         var made: [Int] = []
         for index in order {
             let size = sizes[index]
-            if let parent = made.last(where: { sizes[$0].width >= 2 * size.width && sizes[$0].height >= 2 * size.height }) {
+            if let parent = made.last(where: {
+                ranges[$0] == ranges[index] && sizes[$0].width >= 2 * size.width && sizes[$0].height >= 2 * size.height
+            }) {
                 sources[index] = .output(parent)
             }
             made.append(index)
@@ -40,10 +46,12 @@ public enum PlanarRenditionMaker {
             greyscale = layout.planes.count == 1
             resamplers = streamed.map { index in
                 let luma = sizes[index], chroma = YCbCrImage.chromaSize(of: luma)
+                let map = ranges[index].fromFull
                 return layout.planes.enumerated().map { plane, source in
                     let target = plane == 0 ? luma : chroma
+                    let (scale, offset) = plane == 0 ? map.luma : map.chroma
                     return PlaneResampler(sourceWidth: source.width, sourceHeight: source.height,
-                                          width: target.width, height: target.height)
+                                          width: target.width, height: target.height, sampleScale: scale, sampleOffset: offset)
                 }
             }
         }, row: { plane, samples in
@@ -56,10 +64,10 @@ public enum PlanarRenditionMaker {
             let luma = set[0].finish()
             if greyscale {
                 let chroma = YCbCrImage.chromaSize(of: luma.size)
-                let neutral = Plane(width: chroma.width, height: chroma.height, filledWith: 128)
-                images[index] = YCbCrImage(luma: luma, blue: neutral, red: neutral)
+                let neutral = Plane(width: chroma.width, height: chroma.height, filledWith: 128)  // 128 in either range
+                images[index] = YCbCrImage(luma: luma, blue: neutral, red: neutral, range: ranges[index])
             } else {
-                images[index] = YCbCrImage(luma: luma, blue: set[1].finish(), red: set[2].finish())
+                images[index] = YCbCrImage(luma: luma, blue: set[1].finish(), red: set[2].finish(), range: ranges[index])
             }
         }
         resamplers = []
@@ -85,6 +93,7 @@ public enum PlanarRenditionMaker {
             resampler.push(source)
             return resampler.finish()
         }
-        return YCbCrImage(luma: plane(image.luma, size), blue: plane(image.blue, chroma), red: plane(image.red, chroma))
+        return YCbCrImage(luma: plane(image.luma, size), blue: plane(image.blue, chroma), red: plane(image.red, chroma),
+                          range: image.range)
     }
 }

@@ -56,22 +56,42 @@ public struct Plane: Sendable {
     }
 }
 
-/// A picture as JPEG and WebP store it: full-range Y at full size, Cb and Cr at
-/// half size in both directions (4:2:0, `ceil(width / 2) × ceil(height / 2)`).
+/// A picture as JPEG and WebP store it: Y at full size, Cb and Cr at half size
+/// in both directions (4:2:0, `ceil(width / 2) × ceil(height / 2)`).
 public struct YCbCrImage: Sendable {
+    /// How sample values map to colours (BT.601 either way).
+    public enum Range: Sendable {
+        /// 0...255 for Y, Cb and Cr: what JPEG stores.
+        case full
+        /// Y 16...235, chroma 16...240: what VP8 (lossy WebP) stores.
+        case limited
+
+        /// The affine map from full-range samples to this range, for luma
+        /// and for chroma: (scale, offset).
+        var fromFull: (luma: (Float, Float), chroma: (Float, Float)) {
+            switch self {
+            case .full: return ((1, 0), (1, 0))
+            case .limited: return ((219 / 255, 16), (224 / 255, 128 - 128 * 224 / 255))
+            }
+        }
+    }
+
     /// Luma.
     public var luma: Plane
     /// Blue-difference chroma.
     public var blue: Plane
     /// Red-difference chroma.
     public var red: Plane
+    /// The sample range.
+    public var range: Range
 
     /// Creates an image; the chroma planes must be the 4:2:0 size of `luma`.
-    public init(luma: Plane, blue: Plane, red: Plane) {
+    public init(luma: Plane, blue: Plane, red: Plane, range: Range = .full) {
         precondition(blue.size == YCbCrImage.chromaSize(of: luma.size) && red.size == blue.size, "chroma is not 4:2:0")
         self.luma = luma
         self.blue = blue
         self.red = red
+        self.range = range
     }
 
     /// Width in pixels.
@@ -90,18 +110,19 @@ public struct YCbCrImage: Sendable {
     /// because ceil(n / 2) commutes with swapping width and height).
     public func oriented(_ orientation: Orientation) -> YCbCrImage {
         if orientation == .up { return self }
-        return YCbCrImage(luma: luma.oriented(orientation), blue: blue.oriented(orientation), red: red.oriented(orientation))
+        return YCbCrImage(luma: luma.oriented(orientation), blue: blue.oriented(orientation), red: red.oriented(orientation),
+                          range: range)
     }
 
-    /// The image as RGBA (full-range BT.601, as JPEG defines it), for tests and
-    /// quality measurements.
+    /// The image as RGBA (BT.601), for tests and quality measurements.
     public func rgba() -> RGBAImage {
-        RGBAImage(width: width, height: height, hasAlpha: false) { out in
+        let ((ls, lo), (cs, co)) = range.fromFull
+        return RGBAImage(width: width, height: height, hasAlpha: false) { out in
             for y in 0..<height {
                 for x in 0..<width {
-                    let l = Float(luma.samples[y * width + x])
+                    let l = (Float(luma.samples[y * width + x]) - lo) / ls
                     let ci = (y / 2) * blue.width + x / 2
-                    let cb = Float(blue.samples[ci]) - 128, cr = Float(red.samples[ci]) - 128
+                    let cb = (Float(blue.samples[ci]) - co) / cs - 128, cr = (Float(red.samples[ci]) - co) / cs - 128
                     let rgb = [l + 1.402 * cr, l - 0.344136 * cb - 0.714136 * cr, l + 1.772 * cb]
                     let o = (y * width + x) * 4
                     for c in 0..<3 { out[o + c] = UInt8(min(max(rgb[c] + 0.5, 0), 255)) }

@@ -30,8 +30,16 @@ final class PlaneResampler {
     private var received = 0
     private var produced = 0
 
-    /// A resampler from `sourceWidth × sourceHeight` to `width × height`.
-    init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
+    /// Applied to every source sample as it is converted to float: a change
+    /// of sample range (full to limited) costs nothing here and is rounded
+    /// once, with the output, because the filter is linear.
+    private let sampleScale: Float, sampleOffset: Float
+
+    /// A resampler from `sourceWidth × sourceHeight` to `width × height`,
+    /// mapping each source sample s to `s × sampleScale + sampleOffset`.
+    init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, sampleScale: Float = 1, sampleOffset: Float = 0) {
+        self.sampleScale = sampleScale
+        self.sampleOffset = sampleOffset
         precondition(sourceWidth > 0 && sourceHeight > 0 && width > 0 && height > 0, "empty plane")
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
@@ -70,7 +78,11 @@ final class PlaneResampler {
     func push(_ row: UnsafePointer<UInt8>) {
         guard received < sourceHeight else { return }
         let slot = ring + (received % verticalCount) * sourceWidth
-        for x in 0..<sourceWidth { slot[x] = Float(row[x]) }
+        if sampleScale == 1, sampleOffset == 0 {
+            for x in 0..<sourceWidth { slot[x] = Float(row[x]) }
+        } else {
+            for x in 0..<sourceWidth { slot[x] = Float(row[x]) * sampleScale + sampleOffset }
+        }
         received += 1
         while produced < height, verticalStarts[produced] + verticalCount <= received {
             makeRow(produced)
@@ -89,13 +101,15 @@ final class PlaneResampler {
     /// that succeeded) the missing rows repeat the last one received.
     func finish() -> Plane {
         if received > 0 {
+            // The last row is already converted: copy it in place of pushing.
             let last = ring + ((received - 1) % verticalCount) * sourceWidth
-            let copy = [UInt8](unsafeUninitializedCapacity: sourceWidth) { buffer, count in
-                for x in 0..<sourceWidth { buffer[x] = UInt8(last[x]) }
-                count = sourceWidth
-            }
-            copy.withUnsafeBufferPointer { row in
-                while received < sourceHeight { push(row.baseAddress!) }
+            while received < sourceHeight {
+                (ring + (received % verticalCount) * sourceWidth).update(from: last, count: sourceWidth)
+                received += 1
+                while produced < height, verticalStarts[produced] + verticalCount <= received {
+                    makeRow(produced)
+                    produced += 1
+                }
             }
         }
         return Plane(width: width, height: height, samples: output)

@@ -14,6 +14,11 @@ public enum RenditionEncoder {
         }
     }
 
+    /// The sample range `format`'s encoder takes planes in.
+    public static func sampleRange(for format: OutputFormat) -> YCbCrImage.Range {
+        format == .webp ? .limited : .full
+    }
+
     /// The encoded bytes of a 4:2:0 picture (the JPEG fast path).
     public static func encode(_ image: YCbCrImage, format: OutputFormat, quality: Int, iccProfile: [UInt8]?) throws(ImagingError) -> [UInt8] {
         switch format {

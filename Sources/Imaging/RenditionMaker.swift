@@ -41,7 +41,9 @@ public enum RenditionMaker {
         }
         if format == .jpeg {
             let denominator = DCTScale.denominator(stored: storedSize, largestTarget: largest)
-            let planar = try PlanarRenditionMaker.make(bytes, scaleDenominator: denominator, sizes: sizes, orientation: orientation) {
+            let ranges = stills.map { RenditionEncoder.sampleRange(for: jobs[$0].spec.format) }
+            let planar = try PlanarRenditionMaker.make(bytes, scaleDenominator: denominator, sizes: sizes, ranges: ranges,
+                                                       orientation: orientation) {
                 (position, image, icc) throws(ImagingError) in
                 let job = jobs[stills[position]]
                 return try RenditionEncoder.encode(image, format: job.spec.format, quality: job.spec.quality, iccProfile: icc)

@@ -69,8 +69,9 @@ public enum WebPCodec {
     static let chromaToLimited: [UInt8] = (0..<256).map { UInt8(((Double($0) - 128) * 224 / 255 + 128).rounded()) }
 
     /// Encodes 4:2:0 planes as lossy WebP: the planes go straight into the
-    /// encoder's YUV picture (no RGB round trip), rescaled to the limited range
-    /// VP8 defines.
+    /// encoder's YUV picture (no RGB round trip); full-range planes are
+    /// rescaled to the limited range VP8 defines (limited ones, which the
+    /// resampler makes in one rounding, are copied).
     public static func encode(_ image: YCbCrImage, quality: Int, method: Int = 4, iccProfile: [UInt8]?) throws(ImagingError) -> [UInt8] {
         var config = WebPConfig()
         guard WebPConfigInit(&config) != 0 else { throw .encodeFailed("libwebp version mismatch") }
@@ -87,6 +88,14 @@ public enum WebPCodec {
             throw .encodeFailed("out of memory allocating the picture")
         }
         func copy(_ plane: Plane, into target: UnsafeMutablePointer<UInt8>, stride: Int, table: [UInt8]) {
+            if image.range == .limited {
+                plane.samples.withUnsafeBufferPointer { source in
+                    for row in 0..<plane.height {
+                        (target + row * stride).update(from: source.baseAddress! + row * plane.width, count: plane.width)
+                    }
+                }
+                return
+            }
             table.withUnsafeBufferPointer { lut in
                 plane.samples.withUnsafeBufferPointer { source in
                     for row in 0..<plane.height {

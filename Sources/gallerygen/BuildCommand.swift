@@ -27,7 +27,7 @@ struct BuildCommand: AsyncParsableCommand {
     @Option(help: "Rendition format: webp or jpeg (default: webp).")
     var format: OutputFormat?
 
-    @Option(help: "Encoder quality 1-100 (default: 80 for webp, 85 for jpeg).")
+    @Option(help: "Encoder quality 1-100 (default: 85).")
     var quality: Int?
 
     @Option(name: .customLong("thumbnail-size"), help: "Thumbnail bounding boxes, WxH[,WxH…]; each is one srcset candidate.")

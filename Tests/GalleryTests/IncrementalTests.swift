@@ -60,7 +60,7 @@ import Testing
         defer { withExtendedLifetime(folder) {} }
         _ = try await build(settings)
         let before = try Self.snapshot(settings.output)
-        let statePath = settings.output.appendingPathComponent(".gallerygen/state.json").path
+        let statePath = settings.output.appendingPathComponent(".gallerygen/state.bin").path
         let stateBefore = try FileManager.default.attributesOfItem(atPath: statePath)[.modificationDate] as? Date
         let report = try await build(settings)
         #expect(report.renditionsMade == 0 && report.filesWritten.isEmpty && report.filesRemoved.isEmpty)
@@ -180,7 +180,7 @@ import Testing
         defer { withExtendedLifetime(folder) {} }
         _ = try await build(settings)
         let clean = try Self.snapshot(settings.output)
-        try Data("{not json".utf8).write(to: settings.output.appendingPathComponent(".gallerygen/state.json"))
+        try Data("{not json".utf8).write(to: settings.output.appendingPathComponent(".gallerygen/state.bin"))
         _ = try await build(settings)
         #expect(try Self.snapshot(settings.output).mapValues(\.bytes) == clean.mapValues(\.bytes))
     }

@@ -1,0 +1,151 @@
+import GalleryCore
+
+/// Why a state file could not be read (it is then ignored: full rebuild).
+struct StateFormatError: Error {
+    /// What was wrong.
+    var reason: String
+}
+
+/// Appends little-endian fields to a byte buffer. The state of a 30,000-photo
+/// library is read on every build, and JSON decoding it took a second; this
+/// flat layout reads in milliseconds.
+struct StateWriter {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func int(_ value: Int64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func int(_ value: Int) { int(Int64(value)) }
+
+    mutating func byte(_ value: UInt8) { bytes.append(value) }
+
+    mutating func double(_ value: Double) { int(Int64(bitPattern: value.bitPattern)) }
+
+    mutating func string(_ value: String) {
+        var utf8 = Array(value.utf8)
+        int(utf8.count)
+        bytes.append(contentsOf: utf8)
+        utf8.removeAll()
+    }
+
+    mutating func optional<T>(_ value: T?, _ write: (inout StateWriter, T) -> Void) {
+        if let value {
+            byte(1)
+            write(&self, value)
+        } else {
+            byte(0)
+        }
+    }
+}
+
+/// Reads what `StateWriter` wrote; every read is bounds-checked, so a
+/// truncated or corrupt file is an error, never a crash.
+struct StateReader {
+    private let bytes: UnsafeRawBufferPointer
+    private var offset = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func int() throws(StateFormatError) -> Int64 {
+        guard bytes.count - offset >= 8 else { throw StateFormatError(reason: "truncated") }
+        let value = bytes.loadUnaligned(fromByteOffset: offset, as: Int64.self)
+        offset += 8
+        return Int64(littleEndian: value)
+    }
+
+    /// A length or element count: never more than the bytes left could hold.
+    mutating func count() throws(StateFormatError) -> Int {
+        let value = try int()
+        guard value >= 0, value <= Int64(bytes.count - offset) else { throw StateFormatError(reason: "bad count \(value)") }
+        return Int(value)
+    }
+
+    /// A non-negative number that is not a length (a pixel size, a frame count).
+    mutating func natural() throws(StateFormatError) -> Int {
+        let value = try int()
+        guard value >= 0, value <= Int64(Int32.max) else { throw StateFormatError(reason: "bad number \(value)") }
+        return Int(value)
+    }
+
+    mutating func byte() throws(StateFormatError) -> UInt8 {
+        guard offset < bytes.count else { throw StateFormatError(reason: "truncated") }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func double() throws(StateFormatError) -> Double { Double(bitPattern: UInt64(bitPattern: try int())) }
+
+    mutating func string() throws(StateFormatError) -> String {
+        let length = try count()
+        guard bytes.count - offset >= length else { throw StateFormatError(reason: "truncated") }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)]), as: UTF8.self)
+        offset += length
+        return text
+    }
+
+    mutating func optional<T>(_ read: (inout StateReader) throws(StateFormatError) -> T) throws(StateFormatError) -> T? {
+        switch try byte() {
+        case 0: return nil
+        case 1: return try read(&self)
+        case let other: throw StateFormatError(reason: "bad optional flag \(other)")
+        }
+    }
+}
+
+extension CachedPhoto {
+    /// Stable codes for the formats (never reorder).
+    private static let formats: [SourceFormat] = [.jpeg, .png, .gif, .webp]
+    private static let dateSources: [CaptureDateSource] = [.original, .digitized, .modified, .fileTime]
+
+    func write(to writer: inout StateWriter) {
+        writer.int(size)
+        writer.int(modified)
+        writer.string(contentHash)
+        let m = metadata
+        writer.byte(UInt8(Self.formats.firstIndex(of: m.format)!))
+        writer.int(m.storedSize.width)
+        writer.int(m.storedSize.height)
+        writer.byte(UInt8(m.orientation.rawValue))
+        writer.int(m.captureDate.wallClockSeconds)
+        writer.optional(m.captureDate.utcOffsetSeconds) { $0.int($1) }
+        writer.byte(UInt8(Self.dateSources.firstIndex(of: m.captureDate.source)!))
+        writer.optional(m.camera.make) { $0.string($1) }
+        writer.optional(m.camera.model) { $0.string($1) }
+        writer.optional(m.camera.lens) { $0.string($1) }
+        writer.optional(m.camera.focalLength) { $0.double($1) }
+        writer.optional(m.camera.fNumber) { $0.double($1) }
+        writer.optional(m.camera.exposureTime) { $0.double($1) }
+        writer.optional(m.camera.iso) { $0.int($1) }
+        writer.int(m.frameCount)
+    }
+
+    init(reading reader: inout StateReader) throws(StateFormatError) {
+        let size = try reader.int()
+        let modified = try reader.int()
+        let contentHash = try reader.string()
+        let formatCode = Int(try reader.byte())
+        guard formatCode < Self.formats.count else { throw StateFormatError(reason: "bad format") }
+        let width = try reader.natural(), height = try reader.natural()
+        guard let orientation = Orientation(rawValue: Int(try reader.byte())) else { throw StateFormatError(reason: "bad orientation") }
+        let wallClock = try reader.int()
+        let offset = try reader.optional { (r: inout StateReader) throws(StateFormatError) in Int(try r.int()) }
+        let sourceCode = Int(try reader.byte())
+        guard sourceCode < Self.dateSources.count else { throw StateFormatError(reason: "bad date source") }
+        func text(_ r: inout StateReader) throws(StateFormatError) -> String { try r.string() }
+        func number(_ r: inout StateReader) throws(StateFormatError) -> Double { try r.double() }
+        let camera = CameraFacts(make: try reader.optional(text), model: try reader.optional(text), lens: try reader.optional(text),
+                                 focalLength: try reader.optional(number), fNumber: try reader.optional(number),
+                                 exposureTime: try reader.optional(number),
+                                 iso: try reader.optional { (r: inout StateReader) throws(StateFormatError) in Int(try r.int()) })
+        let frameCount = try reader.natural()
+        let metadata = PhotoMetadata(format: Self.formats[formatCode], storedSize: PixelSize(width: width, height: height),
+                                     orientation: orientation,
+                                     captureDate: CaptureDate(wallClockSeconds: wallClock, utcOffsetSeconds: offset,
+                                                              source: Self.dateSources[sourceCode]),
+                                     camera: camera, frameCount: frameCount)
+        self.init(size: size, modified: modified, contentHash: contentHash, metadata: metadata)
+    }
+}
