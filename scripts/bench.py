@@ -1,16 +1,26 @@
 #!/usr/bin/env python3
-"""gallerygen benchmark: cold build, no-op rebuild and add-10-photos rebuild,
-with photos/s, wall and CPU time and peak memory; the codec floor; and, when
-sigal is installed, sigal on the same library at the same sizes.
+"""gallerygen benchmark.
 
-usage: scripts/bench.py [LIBRARY] [--count N] [--formats webp,jpeg] [--jobs N]
-                        [--preview 1600x1200] [--thumbnail 280x210] [--no-sigal]
+For each format: a cold build, a no-op rebuild and an add-10-photos rebuild of
+the whole library, with photos/s, wall and CPU time and peak memory; the codec
+floor (libjpeg-turbo decoding every JPEG the way the build does, plus the
+encoder, measured in one thread) and the build's ratio to it. When sigal is
+installed, both tools then build the library's JPEGs (a hard-linked copy
+without the animations and PNGs, which sigal copies or handles differently) at
+the same sizes and quality, and the script prints the speed ratio, the bytes of
+both outputs and the PSNR of previews against a full-resolution reference.
 
-Without LIBRARY it builds one with ../shared/bench/make_corpus.py (needs
-Pillow and piexif) in /tmp/gallerygen-bench-N and reuses it next time.
-Nothing in LIBRARY is changed: the add-10 step adds a folder and removes it.
+usage: scripts/bench.py [LIBRARY] [--count N] [--formats jpeg,webp] [--jobs N]
+                        [--preview 1600x1200] [--thumbnail 280x210]
+                        [--quality-sample N] [--no-sigal] [--no-floor]
+
+Without LIBRARY it makes one with ../shared/bench/make_corpus.py in
+/tmp/gallerygen-bench-N and reuses it next time. Needs Pillow (and piexif to
+make a library); sigal is optional (pip install sigal). LIBRARY is not changed:
+the add-10 step adds a folder and removes it.
 """
 import argparse
+import math
 import os
 import platform
 import re
@@ -23,10 +33,12 @@ import time
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 MAKE_CORPUS = os.path.join(ROOT, "..", "shared", "bench", "make_corpus.py")
 PHOTO_EXT = (".jpg", ".jpeg", ".png", ".gif", ".webp")
+JPEG_EXT = (".jpg", ".jpeg")
+QUALITY = 85  # both tools: sigal's default jpg_options quality, gallerygen's default
 
 
 def run_timed(cmd, cwd=None):
-    """Runs cmd under /usr/bin/time; returns (wall s, cpu s, peak RSS MB, stdout+stderr)."""
+    """Runs cmd under /usr/bin/time; returns (wall s, cpu s, peak RSS MB, output)."""
     fmt = "__TIME__ %e %U %S %M"
     proc = subprocess.run(["/usr/bin/time", "-f", fmt] + cmd, cwd=cwd, capture_output=True, text=True)
     out = proc.stdout + proc.stderr
@@ -37,31 +49,92 @@ def run_timed(cmd, cwd=None):
     return float(wall), float(user) + float(system), int(rss) / 1024, out
 
 
-def count_photos(folder):
-    n = 0
-    for _, dirs, files in os.walk(folder):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        n += sum(1 for f in files if f.lower().endswith(PHOTO_EXT) and not f.startswith("."))
-    return n
+def walk_files(folder, exts):
+    for d, dirs, files in os.walk(folder):
+        dirs[:] = sorted(x for x in dirs if not x.startswith("."))
+        for f in sorted(files):
+            if f.lower().endswith(exts) and not f.startswith("."):
+                yield os.path.join(d, f)
 
 
 def folder_bytes(folder, exts):
-    total = 0
-    for d, _, files in os.walk(folder):
-        total += sum(os.path.getsize(os.path.join(d, f)) for f in files if f.lower().endswith(exts))
-    return total
+    return sum(os.path.getsize(p) for p in walk_files(folder, exts))
 
 
 def make_library(path, count, seed=1):
     if not os.path.exists(MAKE_CORPUS):
         sys.exit("no ../shared/bench/make_corpus.py: pass a LIBRARY folder")
     subprocess.run([sys.executable, MAKE_CORPUS, path, "--count", str(count), "--seed", str(seed)], check=True,
-                   stdout=subprocess.DEVNULL)
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def jpeg_mirror(library, target):
+    """A hard-linked copy of the library's JPEGs (same folders and names)."""
+    for path in walk_files(library, JPEG_EXT):
+        dest = os.path.join(target, os.path.relpath(path, library))
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        try:
+            os.link(path, dest)
+        except OSError:
+            shutil.copy2(path, dest)
 
 
 def row(name, photos, wall, cpu, rss):
     rate = photos / wall if wall > 0 else float("inf")
     return f"| {name} | {photos} | {rate:.1f} | {wall:.2f} | {cpu:.2f} | {cpu / wall if wall else 0:.2f} | {rss:.0f} |"
+
+
+def psnr(image, reference):
+    """PSNR over R, G and B, with Pillow only."""
+    from PIL import ImageChops, ImageStat
+    rms = ImageStat.Stat(ImageChops.difference(image, reference)).rms
+    mse = sum(v * v for v in rms) / len(rms)
+    return 99.0 if mse == 0 else 10 * math.log10(255 * 255 / mse)
+
+
+def gallerygen_previews(site):
+    """Photo name -> preview file, read from the photo pages."""
+    found = {}
+    for d, _, files in os.walk(os.path.join(site, "albums")):
+        for f in files:
+            if not f.endswith(".html"):
+                continue
+            html = open(os.path.join(d, f), encoding="utf-8").read()
+            # The photo page's main image (album pages show thumbnails).
+            m = re.search(r'<img src="([^"]+\.(?:jpg|webp))"[^>]*\balt="([^"]+)"[^>]*fetchpriority="high"', html)
+            if m:
+                found[m.group(2)] = os.path.normpath(os.path.join(d, m.group(1)))
+    return found
+
+
+def sigal_previews(out):
+    found = {}
+    for d, _, files in os.walk(out):
+        if os.path.basename(d) == "thumbnails":
+            continue
+        for f in files:
+            stem, ext = os.path.splitext(f)
+            if ext.lower() in (".jpg", ".jpeg", ".webp"):
+                found[stem] = os.path.join(d, f)
+    return found
+
+
+def preview_quality(library, ours, theirs, sample):
+    """Mean and minimum PSNR of each tool's previews of the same photos against
+    Pillow's Lanczos resize of the full-size, upright original."""
+    from PIL import Image, ImageOps
+    sources = {os.path.basename(p): p for p in walk_files(library, JPEG_EXT)}
+    names = sorted(n for n in sources if n in ours and os.path.splitext(n)[0] in theirs)
+    names = names[:: max(1, len(names) // sample)][:sample]
+    scores = {"gallerygen": [], "sigal": []}
+    for name in names:
+        with Image.open(sources[name]) as original:
+            upright = ImageOps.exif_transpose(original).convert("RGB")
+        for tool, path in (("gallerygen", ours[name]), ("sigal", theirs[os.path.splitext(name)[0]])):
+            with Image.open(path) as made:
+                image = made.convert("RGB")
+            scores[tool].append((psnr(image, upright.resize(image.size, Image.LANCZOS)), os.path.getsize(path)))
+    return scores
 
 
 def main():
@@ -72,7 +145,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--preview", default="1600x1200")
     ap.add_argument("--thumbnail", default="280x210")
+    ap.add_argument("--quality-sample", type=int, default=24, help="previews compared for PSNR (default 24)")
     ap.add_argument("--no-sigal", action="store_true")
+    ap.add_argument("--no-floor", action="store_true")
     a = ap.parse_args()
 
     subprocess.run(["swift", "build", "-c", "release", "--product", "gallerygen"], cwd=ROOT, check=True,
@@ -83,7 +158,7 @@ def main():
     if not a.library and not os.path.isdir(library):
         print(f"Making a {a.count}-photo library in {library} …", flush=True)
         make_library(library, a.count)
-    photos = count_photos(library)
+    photos = sum(1 for _ in walk_files(library, PHOTO_EXT))
     work = tempfile.mkdtemp(prefix="gallerygen-bench-out-")
     sizes = ["--preview-size", a.preview, "--thumbnail-size", a.thumbnail]
     pw, ph = (int(x) for x in a.preview.split("x"))
@@ -92,56 +167,89 @@ def main():
 
     print(f"\ngallerygen benchmark, {time.strftime('%Y-%m-%d')}, {platform.node()}: {os.cpu_count()} cores, "
           f"{platform.processor() or platform.machine()}; library {library} ({photos} files); "
-          f"previews {a.preview}, thumbnails {a.thumbnail}, --jobs {a.jobs}\n")
+          f"previews {a.preview}, thumbnails {a.thumbnail}, quality {QUALITY}, --jobs {a.jobs}\n")
     print("| run | photos | photos/s | wall s | CPU s | CPU/wall | peak RSS MB |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
-    summary = []
+    notes = []
+    mirror = None
     for fmt in a.formats.split(","):
         out = os.path.join(work, f"site-{fmt}")
-        base = [binary, "build", library, "--output", out, "--format", fmt, "--jobs", str(a.jobs), "--quiet"] + sizes
+        base = [binary, "build", library, "--output", out, "--format", fmt, "--quality", str(QUALITY),
+                "--jobs", str(a.jobs), "--quiet"] + sizes
         cold = run_timed(base)
         print(row(f"gallerygen {fmt}, cold", photos, *cold[:3]), flush=True)
         noop = run_timed(base)
         print(row(f"gallerygen {fmt}, no-op rebuild", photos, *noop[:3]), flush=True)
-        added_src = os.path.join(work, f"added-src-{fmt}")
-        make_library(added_src, 10, seed=4242) if os.path.exists(MAKE_CORPUS) else None
-        added = os.path.join(library, f"_bench_added_{os.getpid()}")
-        try:
-            if os.path.isdir(added_src):
+        if os.path.exists(MAKE_CORPUS):
+            added_src = os.path.join(work, f"added-src-{fmt}")
+            make_library(added_src, 10, seed=4242)
+            added = os.path.join(library, f"_bench_added_{os.getpid()}")
+            try:
                 shutil.copytree(added_src, added)
-            add = run_timed(base)
-            print(row(f"gallerygen {fmt}, add 10 photos", 10, *add[:3]), flush=True)
-        finally:
-            shutil.rmtree(added, ignore_errors=True)
-            shutil.rmtree(added_src, ignore_errors=True)
-        floor = subprocess.run([binary, "codec-floor", library, "--format", fmt] + sizes, capture_output=True, text=True, check=True)
-        m = re.search(r"photos (\d+) decode_cpu_s ([\d.]+) encode_cpu_s ([\d.]+)", floor.stdout)
-        floor_cpu = float(m.group(2)) + float(m.group(3))
-        media = folder_bytes(os.path.join(out, "media"), (".webp", ".jpg"))
-        summary.append((fmt, cold, floor_cpu, int(m.group(1)), float(m.group(2)), float(m.group(3)), media))
+                add = run_timed(base)
+                added_files = sum(1 for _ in walk_files(added, PHOTO_EXT))
+                print(row(f"gallerygen {fmt}, add {added_files} files (10 photos + extras)", added_files, *add[:3]), flush=True)
+            finally:
+                shutil.rmtree(added, ignore_errors=True)
+                shutil.rmtree(added_src, ignore_errors=True)
+        if not a.no_floor:
+            floor = subprocess.run([binary, "codec-floor", library, "--format", fmt, "--quality", str(QUALITY)] + sizes,
+                                   capture_output=True, text=True, check=True)
+            m = re.search(r"photos (\d+) decode_cpu_s ([\d.]+) encode_cpu_s ([\d.]+)", floor.stdout)
+            jpegs, dec, enc = int(m.group(1)), float(m.group(2)), float(m.group(3))
+            notes.append((fmt, "floor", jpegs, dec, enc))
+        # The library's JPEGs alone: what the codec floor measures and what
+        # sigal is compared on.
+        if mirror is None:
+            mirror = os.path.join(work, "jpegs")
+            jpeg_mirror(library, mirror)
+        jpeg_count = sum(1 for _ in walk_files(mirror, JPEG_EXT))
+        ours_out = os.path.join(work, f"jpegs-{fmt}")
+        ours = run_timed([binary, "build", mirror, "--output", ours_out, "--format", fmt, "--quality", str(QUALITY),
+                          "--jobs", str(a.jobs), "--quiet"] + sizes)
+        print(row(f"gallerygen {fmt}, cold, JPEGs only", jpeg_count, *ours[:3]), flush=True)
+        notes.append((fmt, "jpegs", jpeg_count, ours))
         if sigal:
             sdir = os.path.join(work, f"sigal-{fmt}")
             os.makedirs(sdir)
             with open(os.path.join(sdir, "sigal.conf.py"), "w") as f:
-                f.write(f"source = {library!r}\ndestination = {os.path.join(sdir, 'out')!r}\n"
+                f.write(f"source = {mirror!r}\ndestination = {os.path.join(sdir, 'out')!r}\n"
                         f"img_size = ({pw}, {ph})\nthumb_size = ({tw}, {th})\n"
+                        f"jpg_options = {{'quality': {QUALITY}, 'optimize': True, 'progressive': True}}\n"
                         + ("img_format = 'WEBP'\n" if fmt == "webp" else ""))
-            s = run_timed(["sigal", "build", "-c", "sigal.conf.py", "-n", str(a.jobs)], cwd=sdir)
-            print(row(f"sigal {fmt}, cold", photos, *s[:3]), flush=True)
-            sbytes = folder_bytes(os.path.join(sdir, "out"), (".webp", ".jpg", ".jpeg"))
-            summary[-1] += (s, sbytes)
+            theirs = run_timed(["sigal", "build", "-c", "sigal.conf.py", "-n", str(a.jobs)], cwd=sdir)
+            print(row(f"sigal {fmt}, cold, JPEGs only", jpeg_count, *theirs[:3]), flush=True)
+            quality = preview_quality(mirror, gallerygen_previews(ours_out), sigal_previews(os.path.join(sdir, "out")),
+                                      a.quality_sample)
+            notes.append((fmt, "sigal", jpeg_count, ours, theirs,
+                          folder_bytes(os.path.join(ours_out, "media"), (".webp", ".jpg")),
+                          folder_bytes(os.path.join(sdir, "out"), (".webp", ".jpg", ".jpeg")), quality))
+            shutil.rmtree(sdir, ignore_errors=True)
+        shutil.rmtree(ours_out, ignore_errors=True)
+        shutil.rmtree(out, ignore_errors=True)
 
     print()
-    for item in summary:
-        fmt, cold, floor_cpu, n, dec, enc, media = item[:7]
-        print(f"{fmt}: codec floor {floor_cpu:.1f} CPU s for {n} JPEGs (decode {dec:.1f} s at the chosen DCT scale, "
-              f"encode {enc:.1f} s); gallerygen cold build {cold[1]:.1f} CPU s = {cold[1] / floor_cpu:.2f}× the floor; "
-              f"renditions {media / 1e6:.1f} MB")
-        if len(item) > 7:
-            s, sbytes = item[7], item[8]
-            print(f"{fmt}: vs sigal: {s[0] / cold[0]:.2f}× sigal's photos/s (wall {cold[0]:.1f} s vs {s[0]:.1f} s), "
-                  f"{s[1] / cold[1]:.2f}× less CPU, output {media / 1e6:.1f} MB vs sigal's {sbytes / 1e6:.1f} MB "
-                  f"({media / sbytes:.2f}×), peak RSS {cold[2]:.0f} MB vs {s[2]:.0f} MB")
+    floors = {note[0]: note for note in notes if note[1] == "floor"}
+    for note in notes:
+        fmt, kind = note[0], note[1]
+        if kind == "jpegs" and fmt in floors:
+            _, _, n, ours = note
+            _, _, jpegs, dec, enc = floors[fmt]
+            print(f"- {fmt}: codec floor {dec + enc:.1f} CPU s for {jpegs} JPEGs (decode {dec:.1f} s at the chosen DCT "
+                  f"scale, encode {enc:.1f} s); the JPEGs-only build took {ours[1]:.1f} CPU s = "
+                  f"**{ours[1] / (dec + enc):.2f}× the floor**")
+        elif kind == "sigal":
+            _, _, n, ours, theirs, ours_bytes, their_bytes, quality = note
+            print(f"- {fmt}, {n} JPEGs: gallerygen {n / ours[0]:.1f} photos/s vs sigal {n / theirs[0]:.1f} = "
+                  f"**{theirs[0] / ours[0]:.2f}× sigal's photos/s** ({theirs[1] / ours[1]:.2f}× less CPU); "
+                  f"output {ours_bytes / 1e6:.1f} MB vs {their_bytes / 1e6:.1f} MB ({ours_bytes / their_bytes:.2f}×); "
+                  f"peak RSS {ours[2]:.0f} MB vs {theirs[2]:.0f} MB")
+            for tool, scores in quality.items():
+                if scores:
+                    values = [s for s, _ in scores]
+                    print(f"  - {tool} previews: PSNR {sum(values) / len(values):.2f} dB mean, {min(values):.2f} dB min, "
+                          f"{sum(b for _, b in scores) / len(scores) / 1000:.0f} KB mean ({len(scores)} previews vs "
+                          f"Pillow Lanczos of the full-size original)")
     shutil.rmtree(work, ignore_errors=True)
 
 

@@ -18,6 +18,9 @@ struct CodecFloorCommand: ParsableCommand {
     @Option(help: "Rendition format: webp or jpeg.")
     var format: OutputFormat = .webp
 
+    @Option(help: "Encoder quality 1-100 (default: 85).")
+    var quality: Int?
+
     @Option(name: .customLong("thumbnail-size"), help: "Thumbnail boxes, WxH[,WxH…].")
     var thumbnailSize: BoxList?
 
@@ -27,7 +30,8 @@ struct CodecFloorCommand: ParsableCommand {
     func run() throws {
         let settings = BuildSettings(source: URL(fileURLWithPath: source), output: URL(fileURLWithPath: "/nonexistent"),
                                      thumbnailBoxes: thumbnailSize?.boxes ?? BuildSettings.defaultThumbnailBoxes,
-                                     previewBoxes: previewSize?.boxes ?? BuildSettings.defaultPreviewBoxes, format: format)
+                                     previewBoxes: previewSize?.boxes ?? BuildSettings.defaultPreviewBoxes, format: format,
+                                     quality: quality)
         let result = try CodecFloor.measure(source: settings.source, settings: settings)
         print(String(format: "photos %d decode_cpu_s %.3f encode_cpu_s %.3f", result.photos, result.decodeSeconds, result.encodeSeconds))
     }
