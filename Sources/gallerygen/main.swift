@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import GalleryKit
+
+MemoryTuning.apply()
 
 // Parse and run by hand so every failure — bad flag included — is one line on
 // stderr with a non-zero status, while --help and --version still print normally.

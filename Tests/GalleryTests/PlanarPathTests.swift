@@ -113,9 +113,12 @@ import Testing
             if let expectedChroma { #expect(Array(found.planes.dropFirst()) == [expectedChroma, expectedChroma]) }
             for (plane, size) in found.planes.enumerated() { #expect(rows[plane] == size.height, "every row of plane \(plane) delivered once") }
         }
-        // Same size, a smaller one, and one needing 2× headroom from the first.
+        // Same size, a smaller one, and one needing 2× headroom from the first;
+        // then a small size alone, which is decoded at DCT scale 1/2.
         let sizes = [PixelSize(width: 97, height: 61), PixelSize(width: 60, height: 38), PixelSize(width: 24, height: 15)]
-        for format in [OutputFormat.jpeg, .webp] {
+        #expect(DCTScale.denominator(stored: PixelSize(width: 97, height: 61), largestTarget: PixelSize(width: 24, height: 15)) == 2)
+        for (format, sizes) in [(OutputFormat.jpeg, sizes), (.webp, sizes), (.jpeg, [PixelSize(width: 24, height: 15)]),
+                                (.webp, [PixelSize(width: 24, height: 15)])] {
             let jobs = sizes.map { RenditionJob(spec: RenditionSpec(role: .preview, box: $0, format: format, quality: 95), size: $0) }
             let outputs = try jpeg.withUnsafeBytes { raw in
                 try RenditionMaker.make(raw, format: .jpeg, storedSize: PixelSize(width: 97, height: 61), orientation: .up,
