@@ -208,61 +208,180 @@ static boolean gg_empty_output_buffer(j_compress_ptr cinfo) {
 
 static void gg_term_destination(j_compress_ptr cinfo) { (void)cinfo; }
 
-gg_jpeg_result gg_jpeg_encode_rgba(const uint8_t *pixels, int width, int height, size_t stride,
-                                   int quality, int progressive,
-                                   const uint8_t *icc, unsigned int icc_length,
-                                   uint8_t **output, size_t *output_length) {
+/* What one encode takes: RGBA pixels, or Y/Cb/Cr 4:2:0 planes written as raw
+   data (no colour conversion or downsampling in libjpeg). */
+typedef struct {
+    const uint8_t *rgba;
+    size_t rgba_stride;
+    const uint8_t *y, *cb, *cr;
+    size_t y_stride, c_stride;
+    int width, height, quality, progressive;
+    const uint8_t *icc;
+    unsigned int icc_length;
+} gg_encode_input;
+
+/* Memory the error path must free, outside the setjmp frame's locals. */
+typedef struct {
+    gg_destination *destination;
+    uint8_t *strip;
+} gg_encode_scratch;
+
+static gg_jpeg_result gg_out_of_memory(void) {
+    gg_jpeg_result result = {0};
+    result.status = -1;
+    snprintf(result.message, GG_JPEG_MESSAGE_MAX, "out of memory");
+    return result;
+}
+
+static void gg_encode_scratch_free(gg_encode_scratch *scratch, int keep_buffer) {
+    if (scratch->destination && !keep_buffer) free(scratch->destination->buffer);
+    free(scratch->destination);
+    free(scratch->strip);
+    free(scratch);
+}
+
+/* Copies `rows` rows (clamped to the plane) of `width` samples into a strip of
+   `padded` columns, replicating the last column and row: padding that repeats
+   the edge costs the fewest bits. */
+static void gg_fill_strip(uint8_t *strip, size_t padded, int strip_rows, const uint8_t *plane, size_t stride,
+                          int width, int height, int first_row) {
+    for (int r = 0; r < strip_rows; r++) {
+        int source_row = first_row + r < height ? first_row + r : height - 1;
+        const uint8_t *s = plane + (size_t)source_row * stride;
+        uint8_t *t = strip + (size_t)r * padded;
+        memcpy(t, s, (size_t)width);
+        memset(t + width, s[width - 1], padded - (size_t)width);
+    }
+}
+
+static gg_jpeg_result gg_encode(const gg_encode_input *in, uint8_t **output, size_t *output_length) {
     gg_jpeg_result result = {0};
     struct jpeg_compress_struct cinfo;
     gg_error_manager manager;
-    gg_destination *destination = calloc(1, sizeof(gg_destination));
-    if (!destination) {
-        result.status = -1;
-        snprintf(result.message, GG_JPEG_MESSAGE_MAX, "out of memory");
-        return result;
+    int planar = in->rgba == NULL;
+    size_t luma_padded = (size_t)((in->width + 15) / 16) * 16, chroma_padded = luma_padded / 2;
+    gg_encode_scratch *scratch = calloc(1, sizeof(gg_encode_scratch));
+    if (!scratch) return gg_out_of_memory();
+    scratch->destination = calloc(1, sizeof(gg_destination));
+    if (scratch->destination) {
+        scratch->destination->capacity = (size_t)in->width * (size_t)in->height / 4 + 65536 + in->icc_length;
+        scratch->destination->buffer = malloc(scratch->destination->capacity);
     }
-    destination->capacity = (size_t)width * (size_t)height / 4 + 65536 + icc_length;
-    destination->buffer = malloc(destination->capacity);
-    if (!destination->buffer) {
-        free(destination);
-        result.status = -1;
-        snprintf(result.message, GG_JPEG_MESSAGE_MAX, "out of memory");
-        return result;
+    if (planar) scratch->strip = malloc(luma_padded * 16 + chroma_padded * 8 * 2);
+    if (!scratch->destination || !scratch->destination->buffer || (planar && !scratch->strip)) {
+        gg_encode_scratch_free(scratch, 0);
+        return gg_out_of_memory();
     }
     manager.result = &result;
     cinfo.err = &manager.pub;
     gg_install(&manager.pub);
     if (setjmp(manager.jump)) {
         jpeg_destroy_compress(&cinfo);
-        free(destination->buffer);
-        free(destination);
+        gg_encode_scratch_free(scratch, 0);
         return result;
     }
     jpeg_create_compress(&cinfo);
+    gg_destination *destination = scratch->destination;
     destination->pub.init_destination = gg_init_destination;
     destination->pub.empty_output_buffer = gg_empty_output_buffer;
     destination->pub.term_destination = gg_term_destination;
     cinfo.dest = &destination->pub;
-    cinfo.image_width = (JDIMENSION)width;
-    cinfo.image_height = (JDIMENSION)height;
-    cinfo.input_components = 4;
-    cinfo.in_color_space = JCS_EXT_RGBA;
+    cinfo.image_width = (JDIMENSION)in->width;
+    cinfo.image_height = (JDIMENSION)in->height;
+    cinfo.input_components = planar ? 3 : 4;
+    cinfo.in_color_space = planar ? JCS_YCbCr : JCS_EXT_RGBA;
     jpeg_set_defaults(&cinfo);
-    jpeg_set_quality(&cinfo, quality, TRUE);
+    jpeg_set_quality(&cinfo, in->quality, TRUE);
     cinfo.optimize_coding = TRUE;
-    if (progressive) jpeg_simple_progression(&cinfo);
+    if (in->progressive) jpeg_simple_progression(&cinfo);
+    if (planar) {
+        cinfo.raw_data_in = TRUE;
+        cinfo.comp_info[0].h_samp_factor = 2;
+        cinfo.comp_info[0].v_samp_factor = 2;
+        for (int c = 1; c < 3; c++) {
+            cinfo.comp_info[c].h_samp_factor = 1;
+            cinfo.comp_info[c].v_samp_factor = 1;
+        }
+    }
     jpeg_start_compress(&cinfo, TRUE);
-    if (icc && icc_length > 0) jpeg_write_icc_profile(&cinfo, icc, icc_length);
-    while (cinfo.next_scanline < cinfo.image_height) {
-        JSAMPROW rows[1] = {(JSAMPROW)(pixels + (size_t)cinfo.next_scanline * stride)};
-        jpeg_write_scanlines(&cinfo, rows, 1);
+    if (in->icc && in->icc_length > 0) jpeg_write_icc_profile(&cinfo, in->icc, in->icc_length);
+    if (planar) {
+        int chroma_width = (in->width + 1) / 2, chroma_height = (in->height + 1) / 2;
+        uint8_t *luma_strip = scratch->strip;
+        uint8_t *cb_strip = luma_strip + luma_padded * 16;
+        uint8_t *cr_strip = cb_strip + chroma_padded * 8;
+        JSAMPROW luma_rows[16], cb_rows[8], cr_rows[8];
+        for (int r = 0; r < 16; r++) luma_rows[r] = luma_strip + (size_t)r * luma_padded;
+        for (int r = 0; r < 8; r++) {
+            cb_rows[r] = cb_strip + (size_t)r * chroma_padded;
+            cr_rows[r] = cr_strip + (size_t)r * chroma_padded;
+        }
+        JSAMPARRAY planes[3] = {luma_rows, cb_rows, cr_rows};
+        while (cinfo.next_scanline < cinfo.image_height) {
+            int row = (int)cinfo.next_scanline;
+            gg_fill_strip(luma_strip, luma_padded, 16, in->y, in->y_stride, in->width, in->height, row);
+            gg_fill_strip(cb_strip, chroma_padded, 8, in->cb, in->c_stride, chroma_width, chroma_height, row / 2);
+            gg_fill_strip(cr_strip, chroma_padded, 8, in->cr, in->c_stride, chroma_width, chroma_height, row / 2);
+            jpeg_write_raw_data(&cinfo, planes, 16);
+        }
+    } else {
+        while (cinfo.next_scanline < cinfo.image_height) {
+            JSAMPROW rows[1] = {(JSAMPROW)(in->rgba + (size_t)cinfo.next_scanline * in->rgba_stride)};
+            jpeg_write_scanlines(&cinfo, rows, 1);
+        }
     }
     jpeg_finish_compress(&cinfo);
     *output_length = destination->capacity - destination->pub.free_in_buffer;
     *output = destination->buffer;
     jpeg_destroy_compress(&cinfo);
-    free(destination);
+    gg_encode_scratch_free(scratch, 1);
     return result;
+}
+
+gg_jpeg_result gg_jpeg_encode_rgba(const uint8_t *pixels, int width, int height, size_t stride,
+                                   int quality, int progressive,
+                                   const uint8_t *icc, unsigned int icc_length,
+                                   uint8_t **output, size_t *output_length) {
+    gg_encode_input in = {0};
+    if (!pixels || width <= 0 || height <= 0) {
+        gg_jpeg_result result = {0};
+        result.status = -1;
+        snprintf(result.message, GG_JPEG_MESSAGE_MAX, "empty image");
+        return result;
+    }
+    in.rgba = pixels;
+    in.rgba_stride = stride;
+    in.width = width;
+    in.height = height;
+    in.quality = quality;
+    in.progressive = progressive;
+    in.icc = icc;
+    in.icc_length = icc_length;
+    return gg_encode(&in, output, output_length);
+}
+
+gg_jpeg_result gg_jpeg_encode_planar(const uint8_t *y, size_t y_stride, const uint8_t *cb, const uint8_t *cr,
+                                     size_t c_stride, int width, int height, int quality,
+                                     const uint8_t *icc, unsigned int icc_length,
+                                     uint8_t **output, size_t *output_length) {
+    gg_encode_input in = {0};
+    if (!y || !cb || !cr || width <= 0 || height <= 0) {
+        gg_jpeg_result result = {0};
+        result.status = -1;
+        snprintf(result.message, GG_JPEG_MESSAGE_MAX, "empty image");
+        return result;
+    }
+    in.y = y;
+    in.cb = cb;
+    in.cr = cr;
+    in.y_stride = y_stride;
+    in.c_stride = c_stride;
+    in.width = width;
+    in.height = height;
+    in.quality = quality;
+    in.icc = icc;
+    in.icc_length = icc_length;
+    return gg_encode(&in, output, output_length);
 }
 
 void gg_jpeg_free(void *pointer) { free(pointer); }
@@ -416,119 +535,4 @@ void gg_jpeg_planar_close(gg_jpeg_planar *d) {
     }
     free(d->icc);
     free(d);
-}
-
-/* ---- Planar (YCbCr 4:2:0) encoding --------------------------------------- */
-
-/* Scratch for one strip of padded rows (16 luma, 8 chroma), outside the
-   setjmp frame's locals so the error path can free it. */
-typedef struct {
-    uint8_t *strip;
-    gg_destination *destination;
-} gg_encode_scratch;
-
-/* Copies `rows` rows (clamped to the plane) of `width` samples into a strip of
-   `padded` columns, replicating the last column and row: padding that repeats
-   the edge costs the fewest bits. */
-static void gg_fill_strip(uint8_t *strip, size_t padded, int strip_rows, const uint8_t *plane, size_t stride,
-                          int width, int height, int first_row) {
-    for (int r = 0; r < strip_rows; r++) {
-        int source_row = first_row + r < height ? first_row + r : height - 1;
-        const uint8_t *s = plane + (size_t)source_row * stride;
-        uint8_t *t = strip + (size_t)r * padded;
-        memcpy(t, s, (size_t)width);
-        memset(t + width, s[width - 1], padded - (size_t)width);
-    }
-}
-
-gg_jpeg_result gg_jpeg_encode_planar(const uint8_t *y, size_t y_stride, const uint8_t *cb, const uint8_t *cr,
-                                     size_t c_stride, int width, int height, int quality,
-                                     const uint8_t *icc, unsigned int icc_length,
-                                     uint8_t **output, size_t *output_length) {
-    gg_jpeg_result result = {0};
-    struct jpeg_compress_struct cinfo;
-    gg_error_manager manager;
-    gg_encode_scratch *scratch = calloc(1, sizeof(gg_encode_scratch));
-    if (!scratch || width <= 0 || height <= 0) {
-        free(scratch);
-        result.status = -1;
-        snprintf(result.message, GG_JPEG_MESSAGE_MAX, width <= 0 || height <= 0 ? "empty image" : "out of memory");
-        return result;
-    }
-    int chroma_width = (width + 1) / 2, chroma_height = (height + 1) / 2;
-    size_t luma_padded = (size_t)((width + 15) / 16) * 16;
-    size_t chroma_padded = luma_padded / 2;
-    scratch->strip = malloc(luma_padded * 16 + chroma_padded * 8 * 2);
-    scratch->destination = calloc(1, sizeof(gg_destination));
-    if (scratch->destination) {
-        scratch->destination->capacity = (size_t)width * (size_t)height / 4 + 65536 + icc_length;
-        scratch->destination->buffer = malloc(scratch->destination->capacity);
-    }
-    if (!scratch->strip || !scratch->destination || !scratch->destination->buffer) {
-        if (scratch->destination) free(scratch->destination->buffer);
-        free(scratch->destination);
-        free(scratch->strip);
-        free(scratch);
-        result.status = -1;
-        snprintf(result.message, GG_JPEG_MESSAGE_MAX, "out of memory");
-        return result;
-    }
-    manager.result = &result;
-    cinfo.err = &manager.pub;
-    gg_install(&manager.pub);
-    if (setjmp(manager.jump)) {
-        jpeg_destroy_compress(&cinfo);
-        free(scratch->destination->buffer);
-        free(scratch->destination);
-        free(scratch->strip);
-        free(scratch);
-        return result;
-    }
-    jpeg_create_compress(&cinfo);
-    gg_destination *destination = scratch->destination;
-    destination->pub.init_destination = gg_init_destination;
-    destination->pub.empty_output_buffer = gg_empty_output_buffer;
-    destination->pub.term_destination = gg_term_destination;
-    cinfo.dest = &destination->pub;
-    cinfo.image_width = (JDIMENSION)width;
-    cinfo.image_height = (JDIMENSION)height;
-    cinfo.input_components = 3;
-    cinfo.in_color_space = JCS_YCbCr;
-    jpeg_set_defaults(&cinfo);
-    jpeg_set_quality(&cinfo, quality, TRUE);
-    cinfo.optimize_coding = TRUE;
-    cinfo.raw_data_in = TRUE;
-    cinfo.comp_info[0].h_samp_factor = 2;
-    cinfo.comp_info[0].v_samp_factor = 2;
-    for (int c = 1; c < 3; c++) {
-        cinfo.comp_info[c].h_samp_factor = 1;
-        cinfo.comp_info[c].v_samp_factor = 1;
-    }
-    jpeg_start_compress(&cinfo, TRUE);
-    if (icc && icc_length > 0) jpeg_write_icc_profile(&cinfo, icc, icc_length);
-    uint8_t *luma_strip = scratch->strip;
-    uint8_t *cb_strip = luma_strip + luma_padded * 16;
-    uint8_t *cr_strip = cb_strip + chroma_padded * 8;
-    JSAMPROW luma_rows[16], cb_rows[8], cr_rows[8];
-    for (int r = 0; r < 16; r++) luma_rows[r] = luma_strip + (size_t)r * luma_padded;
-    for (int r = 0; r < 8; r++) {
-        cb_rows[r] = cb_strip + (size_t)r * chroma_padded;
-        cr_rows[r] = cr_strip + (size_t)r * chroma_padded;
-    }
-    JSAMPARRAY planes[3] = {luma_rows, cb_rows, cr_rows};
-    while (cinfo.next_scanline < cinfo.image_height) {
-        int row = (int)cinfo.next_scanline;
-        gg_fill_strip(luma_strip, luma_padded, 16, y, y_stride, width, height, row);
-        gg_fill_strip(cb_strip, chroma_padded, 8, cb, c_stride, chroma_width, chroma_height, row / 2);
-        gg_fill_strip(cr_strip, chroma_padded, 8, cr, c_stride, chroma_width, chroma_height, row / 2);
-        jpeg_write_raw_data(&cinfo, planes, 16);
-    }
-    jpeg_finish_compress(&cinfo);
-    *output_length = destination->capacity - destination->pub.free_in_buffer;
-    *output = destination->buffer;
-    jpeg_destroy_compress(&cinfo);
-    free(destination);
-    free(scratch->strip);
-    free(scratch);
-    return result;
 }

@@ -45,23 +45,15 @@ public enum WebPCodec {
     /// Encodes lossy WebP at `quality`; `method` trades speed (0) for size (6).
     /// The alpha plane is written only when the image has transparency.
     public static func encode(_ image: RGBAImage, quality: Int, method: Int = 4, iccProfile: [UInt8]?) throws(ImagingError) -> [UInt8] {
-        var config = WebPConfig()
-        guard WebPConfigInit(&config) != 0 else { throw .encodeFailed("libwebp version mismatch") }
-        config.quality = Float(quality)
-        config.method = Int32(method)
-        var picture = WebPPicture()
-        guard WebPPictureInit(&picture) != 0 else { throw .encodeFailed("libwebp version mismatch") }
-        picture.width = Int32(image.width)
-        picture.height = Int32(image.height)
-        picture.use_argb = 0  // import straight to YUV: lossy output needs nothing else
-        defer { WebPPictureFree(&picture) }
-        let imported = image.pixels.withUnsafeBufferPointer { pixels in
-            image.hasAlpha
-                ? WebPPictureImportRGBA(&picture, pixels.baseAddress, Int32(image.width * 4))
-                : WebPPictureImportRGBX(&picture, pixels.baseAddress, Int32(image.width * 4))
+        try encode(width: image.width, height: image.height, quality: quality, method: method, iccProfile: iccProfile) {
+            (picture: inout WebPPicture) throws(ImagingError) in
+            let imported = image.pixels.withUnsafeBufferPointer { pixels in
+                image.hasAlpha
+                    ? WebPPictureImportRGBA(&picture, pixels.baseAddress, Int32(image.width * 4))
+                    : WebPPictureImportRGBX(&picture, pixels.baseAddress, Int32(image.width * 4))
+            }
+            guard imported != 0 else { throw .encodeFailed("out of memory importing pixels") }
         }
-        guard imported != 0 else { throw .encodeFailed("out of memory importing pixels") }
-        return try encode(&picture, config: &config, iccProfile: iccProfile)
     }
 
     /// Full-range (JPEG) to limited-range (WebP's BT.601 "studio swing") tables.
@@ -73,47 +65,55 @@ public enum WebPCodec {
     /// rescaled to the limited range VP8 defines (limited ones, which the
     /// resampler makes in one rounding, are copied).
     public static func encode(_ image: YCbCrImage, quality: Int, method: Int = 4, iccProfile: [UInt8]?) throws(ImagingError) -> [UInt8] {
+        try encode(width: image.width, height: image.height, quality: quality, method: method, iccProfile: iccProfile) {
+            (picture: inout WebPPicture) throws(ImagingError) in
+            picture.colorspace = WEBP_YUV420
+            guard WebPPictureAlloc(&picture) != 0, let y = picture.y, let u = picture.u, let v = picture.v else {
+                throw .encodeFailed("out of memory allocating the picture")
+            }
+            copy(image.luma, range: image.range, into: y, stride: Int(picture.y_stride), table: lumaToLimited)
+            copy(image.blue, range: image.range, into: u, stride: Int(picture.uv_stride), table: chromaToLimited)
+            copy(image.red, range: image.range, into: v, stride: Int(picture.uv_stride), table: chromaToLimited)
+        }
+    }
+
+    /// Copies one plane into the picture, through `table` when it is full range.
+    private static func copy(_ plane: Plane, range: YCbCrImage.Range, into target: UnsafeMutablePointer<UInt8>, stride: Int,
+                             table: [UInt8]) {
+        if range == .limited {
+            plane.samples.withUnsafeBufferPointer { source in
+                for row in 0..<plane.height {
+                    (target + row * stride).update(from: source.baseAddress! + row * plane.width, count: plane.width)
+                }
+            }
+            return
+        }
+        table.withUnsafeBufferPointer { lut in
+            plane.samples.withUnsafeBufferPointer { source in
+                for row in 0..<plane.height {
+                    let s = source.baseAddress! + row * plane.width
+                    let t = target + row * stride
+                    for x in 0..<plane.width { t[x] = lut[Int(s[x])] }
+                }
+            }
+        }
+    }
+
+    /// Sets up the encoder and a YUV picture of `width × height`, lets `fill`
+    /// put the pixels in, encodes, and adds the ICC profile.
+    private static func encode(width: Int, height: Int, quality: Int, method: Int, iccProfile: [UInt8]?,
+                               fill: (inout WebPPicture) throws(ImagingError) -> Void) throws(ImagingError) -> [UInt8] {
         var config = WebPConfig()
         guard WebPConfigInit(&config) != 0 else { throw .encodeFailed("libwebp version mismatch") }
         config.quality = Float(quality)
         config.method = Int32(method)
         var picture = WebPPicture()
         guard WebPPictureInit(&picture) != 0 else { throw .encodeFailed("libwebp version mismatch") }
-        picture.width = Int32(image.width)
-        picture.height = Int32(image.height)
-        picture.use_argb = 0
-        picture.colorspace = WEBP_YUV420
+        picture.width = Int32(width)
+        picture.height = Int32(height)
+        picture.use_argb = 0  // YUV: lossy output needs nothing else
         defer { WebPPictureFree(&picture) }
-        guard WebPPictureAlloc(&picture) != 0, let y = picture.y, let u = picture.u, let v = picture.v else {
-            throw .encodeFailed("out of memory allocating the picture")
-        }
-        func copy(_ plane: Plane, into target: UnsafeMutablePointer<UInt8>, stride: Int, table: [UInt8]) {
-            if image.range == .limited {
-                plane.samples.withUnsafeBufferPointer { source in
-                    for row in 0..<plane.height {
-                        (target + row * stride).update(from: source.baseAddress! + row * plane.width, count: plane.width)
-                    }
-                }
-                return
-            }
-            table.withUnsafeBufferPointer { lut in
-                plane.samples.withUnsafeBufferPointer { source in
-                    for row in 0..<plane.height {
-                        let s = source.baseAddress! + row * plane.width
-                        let t = target + row * stride
-                        for x in 0..<plane.width { t[x] = lut[Int(s[x])] }
-                    }
-                }
-            }
-        }
-        copy(image.luma, into: y, stride: Int(picture.y_stride), table: lumaToLimited)
-        copy(image.blue, into: u, stride: Int(picture.uv_stride), table: chromaToLimited)
-        copy(image.red, into: v, stride: Int(picture.uv_stride), table: chromaToLimited)
-        return try encode(&picture, config: &config, iccProfile: iccProfile)
-    }
-
-    /// Runs the encoder on a filled picture and adds the ICC profile.
-    private static func encode(_ picture: inout WebPPicture, config: inout WebPConfig, iccProfile: [UInt8]?) throws(ImagingError) -> [UInt8] {
+        try fill(&picture)
         var writer = WebPMemoryWriter()
         WebPMemoryWriterInit(&writer)
         defer { WebPMemoryWriterClear(&writer) }
