@@ -113,22 +113,4 @@ public struct YCbCrImage: Sendable {
         return YCbCrImage(luma: luma.oriented(orientation), blue: blue.oriented(orientation), red: red.oriented(orientation),
                           range: range)
     }
-
-    /// The image as RGBA (BT.601), for tests and quality measurements.
-    public func rgba() -> RGBAImage {
-        let ((ls, lo), (cs, co)) = range.fromFull
-        return RGBAImage(width: width, height: height, hasAlpha: false) { out in
-            for y in 0..<height {
-                for x in 0..<width {
-                    let l = (Float(luma.samples[y * width + x]) - lo) / ls
-                    let ci = (y / 2) * blue.width + x / 2
-                    let cb = (Float(blue.samples[ci]) - co) / cs - 128, cr = (Float(red.samples[ci]) - co) / cs - 128
-                    let rgb = [l + 1.402 * cr, l - 0.344136 * cb - 0.714136 * cr, l + 1.772 * cb]
-                    let o = (y * width + x) * 4
-                    for c in 0..<3 { out[o + c] = UInt8(min(max(rgb[c] + 0.5, 0), 255)) }
-                    out[o + 3] = 255
-                }
-            }
-        }
-    }
 }
