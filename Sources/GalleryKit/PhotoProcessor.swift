@@ -94,6 +94,8 @@ struct PhotoProcessor: Sendable {
         // Boxes that give the same pixels (a small source fits several boxes
         // whole) share one file.
         var pathsBySize: [String: String] = [:]
+        // Exact capacity: these arrays live as long as the build, one per photo.
+        plan.renditions.reserveCapacity(specs.count + (settings.originalSpec == nil ? 0 : 1))
         for spec in specs {
             let size = upright.fitting(in: spec.box)
             let sizeKey = "\(spec.format.rawValue)-\(spec.quality)-\(size)-\(spec.animated)"

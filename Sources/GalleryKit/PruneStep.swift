@@ -24,12 +24,9 @@ struct PruneStep: BuildStep {
         let state = BuildState(files: Array(context.producedFiles), photos: context.photoCache,
                                siteFingerprint: context.siteFingerprint)
         do {
-            // Nothing changed: the file on disk already says this (and encoding
-            // a large library's state is not free).
-            if state != context.previousState || !context.interruptedFiles.isEmpty || !FileManager.default.fileExists(
-                atPath: BuildState.location(in: output).path) {
-                try state.save(to: output)
-            }
+            // `save` writes nothing when the file already holds these bytes
+            // (a no-op build), so the state needs no comparison here.
+            try state.save(to: output)
         } catch {
             throw GalleryError.writeFailed(output.appendingPathComponent(BuildState.folderName).path, reason: ErrorText.describe(error))
         }
