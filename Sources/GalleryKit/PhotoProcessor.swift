@@ -36,19 +36,31 @@ struct PhotoProcessor: Sendable {
         self.writer = writer
     }
 
-    /// The outcome for a file whose size and modification time match the
-    /// cache and whose renditions are all in OUT; nil when there is work to do.
-    func unchangedOutcome(_ file: SourceFile) -> PhotoOutcome? {
-        guard let cached = cache[BuildState.key(for: file.relativePath)], cached.size == file.byteCount,
-              cached.modified == file.modifiedNanoseconds else { return nil }
-        let plan = plan(contentHash: cached.contentHash, metadata: cached.metadata)
-        guard plan.jobs.isEmpty, plan.originalPath == nil else { return nil }
-        let photo = Photo(source: file, contentHash: cached.contentHash, metadata: cached.metadata, renditions: plan.renditions)
-        return .published(photo, made: 0, reused: plan.reused, cache: cached, note: plan.note)
+    /// What a file needs, decided from the cache without opening it.
+    enum Triage {
+        /// Unchanged (size and modification time as cached) and every
+        /// rendition in OUT: the outcome is known.
+        case unchanged(PhotoOutcome)
+        /// Unchanged, but some renditions are missing (a setting changed, a
+        /// file was deleted): its hash and metadata are known, and what to make.
+        case incomplete(CachedPhoto, Plan)
+        /// New or changed: read it.
+        case unknown
     }
 
-    func process(_ file: SourceFile) -> PhotoOutcome {
-        if let outcome = unchangedOutcome(file) { return outcome }
+    /// Looks the file up in the cache; cheap enough to run inline for every file.
+    func triage(_ file: SourceFile) -> Triage {
+        guard let cached = cache[BuildState.key(for: file.relativePath)], cached.size == file.byteCount,
+              cached.modified == file.modifiedNanoseconds else { return .unknown }
+        let plan = plan(contentHash: cached.contentHash, metadata: cached.metadata)
+        guard plan.jobs.isEmpty, plan.originalPath == nil else { return .incomplete(cached, plan) }
+        let photo = Photo(source: file, contentHash: cached.contentHash, metadata: cached.metadata, renditions: plan.renditions)
+        return .unchanged(.published(photo, made: 0, reused: plan.reused, cache: cached, note: plan.note))
+    }
+
+    /// Reads the file and makes what is missing. `known` (from `triage`)
+    /// spares hashing the file, reading its metadata and planning again.
+    func process(_ file: SourceFile, known: (CachedPhoto, Plan)? = nil) -> PhotoOutcome {
         let data: [UInt8]
         do {
             data = try SourceFileReader.read(file)
@@ -57,7 +69,7 @@ struct PhotoProcessor: Sendable {
         }
         return data.withUnsafeBytes { bytes in
             do {
-                return try process(file, bytes: bytes)
+                return try process(file, bytes: bytes, known: known)
             } catch let error as MetadataError {
                 return .skipped(file, reason: error.description)
             } catch let error as ImagingError {
@@ -121,13 +133,18 @@ struct PhotoProcessor: Sendable {
         return plan
     }
 
-    private func process(_ file: SourceFile, bytes: UnsafeRawBufferPointer) throws -> PhotoOutcome {
-        let contentHash = StableHash.of(bytes)
-        let metadata = try MetadataReader.read(bytes, modificationDate: file.modificationDate)
+    private func process(_ file: SourceFile, bytes: UnsafeRawBufferPointer, known: (CachedPhoto, Plan)?) throws -> PhotoOutcome {
+        let contentHash: String, metadata: PhotoMetadata, plan: Plan
+        if let (cached, knownPlan) = known {
+            (contentHash, metadata, plan) = (cached.contentHash, cached.metadata, knownPlan)
+        } else {
+            contentHash = StableHash.of(bytes)
+            metadata = try MetadataReader.read(bytes, modificationDate: file.modificationDate)
+            plan = self.plan(contentHash: contentHash, metadata: metadata)
+        }
         guard metadata.storedSize.area <= settings.maximumPixels else {
             throw ImagingError.tooLarge(pixels: metadata.storedSize.area, limit: settings.maximumPixels)
         }
-        let plan = plan(contentHash: contentHash, metadata: metadata)
         if !plan.jobs.isEmpty {
             let encoded = try RenditionMaker.make(bytes, format: metadata.format, storedSize: metadata.storedSize,
                                                   orientation: metadata.orientation, jobs: plan.jobs,

@@ -68,15 +68,19 @@ struct ProcessPhotosStep: BuildStep {
                 for file in batch {
                     // An unchanged photo with every rendition in place costs a
                     // plan and a few access() calls: cheaper than a task.
-                    if let outcome = processor.unchangedOutcome(file) {
+                    let known: (CachedPhoto, PhotoProcessor.Plan)?
+                    switch processor.triage(file) {
+                    case .unchanged(let outcome):
                         record(outcome)
                         continue
+                    case .incomplete(let cached, let plan): known = (cached, plan)
+                    case .unknown: known = nil
                     }
                     if inFlight >= settings.jobs, let outcome = await group.next() {
                         record(outcome)
                         inFlight -= 1
                     }
-                    group.addTask { processor.process(file) }
+                    group.addTask { processor.process(file, known: known) }
                     inFlight += 1
                 }
             }

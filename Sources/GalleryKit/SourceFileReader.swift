@@ -16,19 +16,24 @@ enum SourceFileReader {
         guard info.st_mode & S_IFMT == S_IFREG else { throw POSIXError(.EISDIR) }
         let size = Int(info.st_size)
         guard size <= maximumBytes else { throw POSIXError(.EFBIG) }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var done = 0
-        try bytes.withUnsafeMutableBytes { buffer in
+        // Read straight into uninitialised storage: zero-filling megabytes
+        // per photo only to overwrite them is a wasted pass.
+        var failure: POSIXError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var done = 0
             while done < size {
                 let n = Foundation.read(descriptor, buffer.baseAddress! + done, size - done)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                    failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                    break
                 }
-                if n == 0 { break }  // the file shrank while being read
+                if n == 0 { break }  // the file shrank while being read: keep what arrived
                 done += n
             }
+            count = done
         }
-        return done == size ? bytes : Array(bytes.prefix(done))
+        if let failure { throw failure }
+        return bytes
     }
 }

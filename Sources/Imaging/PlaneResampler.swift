@@ -2,8 +2,8 @@
 ///
 /// Vertical pass first: each source row is converted to float once, into a
 /// ring as tall as the vertical filter, and every output row is the weighted
-/// sum of the rows in its window (contiguous, so eight lanes at a time), then
-/// filtered horizontally with zero-padded taps read four at a time. The
+/// sum of the rows in its window (contiguous, so sixteen lanes at a time),
+/// then filtered horizontally with zero-padded taps read four at a time. The
 /// horizontal pass runs on output rows only, so the cost that scales with the
 /// source is the vectorised one, and no full-size image is ever held: a
 /// 12 MP photo streams through a few hundred kilobytes.
@@ -84,6 +84,11 @@ final class PlaneResampler {
             for x in 0..<sourceWidth { slot[x] = Float(row[x]) * sampleScale + sampleOffset }
         }
         received += 1
+        makeCompletedRows()
+    }
+
+    /// Makes every output row whose window the rows received so far complete.
+    private func makeCompletedRows() {
         while produced < height, verticalStarts[produced] + verticalCount <= received {
             makeRow(produced)
             produced += 1
@@ -106,10 +111,7 @@ final class PlaneResampler {
             while received < sourceHeight {
                 (ring + (received % verticalCount) * sourceWidth).update(from: last, count: sourceWidth)
                 received += 1
-                while produced < height, verticalStarts[produced] + verticalCount <= received {
-                    makeRow(produced)
-                    produced += 1
-                }
+                makeCompletedRows()
             }
         }
         return Plane(width: width, height: height, samples: output)
