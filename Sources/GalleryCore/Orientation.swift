@@ -25,6 +25,12 @@ public enum Orientation: Int, Sendable, Codable, CaseIterable {
         swapsDimensions ? stored.transposed : stored
     }
 
+    /// The stored size that displays as `displayed` (pixels are resized in
+    /// stored orientation and turned upright afterwards).
+    public func storedSize(ofDisplayed displayed: PixelSize) -> PixelSize {
+        swapsDimensions ? displayed.transposed : displayed
+    }
+
     /// For an output pixel (x, y) of the upright image, the stored pixel it comes
     /// from. `stored` is the stored (pre-orientation) size W×H.
     @inline(__always)

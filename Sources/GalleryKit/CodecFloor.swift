@@ -31,13 +31,10 @@ public enum CodecFloor {
             try data.withUnsafeBytes { bytes in
                 guard let metadata = try? MetadataReader.read(bytes, modificationDate: file.modificationDate),
                       metadata.format == .jpeg, !metadata.isAnimated else { return }
-                let sizes = settings.renditionSpecs.map { metadata.displaySize.fitting(in: $0.box) }
-                let stored = sizes.map { metadata.orientation.swapsDimensions ? $0.transposed : $0 }
-                let largest = stored.reduce(PixelSize(width: 1, height: 1)) {
-                    PixelSize(width: max($0.width, $1.width), height: max($0.height, $1.height))
-                }
-                let denominator = DCTScale.denominator(stored: metadata.storedSize, largestTarget: largest)
                 let specs = settings.renditionSpecs
+                // The same sizes and DCT scale the build's RenditionMaker uses.
+                let stored = specs.map { metadata.orientation.storedSize(ofDisplayed: metadata.displaySize.fitting(in: $0.box)) }
+                let denominator = DCTScale.denominator(stored: metadata.storedSize, targets: stored)
                 // Decode alone, the way the build decodes: the file's planes
                 // (or RGBA for CMYK and stored-RGB JPEGs), rows discarded.
                 var icc: [UInt8]?

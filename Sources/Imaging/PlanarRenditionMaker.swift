@@ -7,14 +7,6 @@ import GalleryCore
 /// at full size; chroma is filtered at its stored resolution, which is also
 /// the resolution the outputs store it at.
 public enum PlanarRenditionMaker {
-    /// Where one output size comes from.
-    private enum Source {
-        /// The decoder's stream.
-        case stream
-        /// An earlier output with at least 2× headroom.
-        case output(Int)
-    }
-
     /// The renditions of `sizes` (stored orientation), in order, in the
     /// sample `ranges` their encoders take, turned upright and encoded by
     /// `encode`; nil when the JPEG is not planar.
@@ -22,22 +14,10 @@ public enum PlanarRenditionMaker {
                             orientation: Orientation,
                             encode: (Int, YCbCrImage, [UInt8]?) throws(ImagingError) -> [UInt8]) throws(ImagingError) -> [[UInt8]]? {
         precondition(ranges.count == sizes.count, "one range per size")
-        // Largest first; each size from the smallest earlier output in the
-        // same range with 2× headroom, else from the stream (the same rule as
-        // ResizeChain).
-        let order = sizes.indices.sorted { sizes[$0].area > sizes[$1].area }
-        var sources = [Source](repeating: .stream, count: sizes.count)
-        var made: [Int] = []
-        for index in order {
-            let size = sizes[index]
-            if let parent = made.last(where: {
-                ranges[$0] == ranges[index] && sizes[$0].width >= 2 * size.width && sizes[$0].height >= 2 * size.height
-            }) {
-                sources[index] = .output(parent)
-            }
-            made.append(index)
-        }
-        let streamed = order.filter { if case .stream = sources[$0] { return true } else { return false } }
+        // The resize chain's plan; an output is only derived from one in the
+        // same sample range.
+        let (order, parents) = ResizeChain.plan(sizes) { ranges[$0] == ranges[$1] }
+        let streamed = order.filter { parents[$0] == nil }
 
         var resamplers: [[PlaneResampler]] = []   // per streamed size: one per source plane
         var greyscale = false
@@ -72,7 +52,7 @@ public enum PlanarRenditionMaker {
         }
         resamplers = []
         for index in order {
-            guard case .output(let parent) = sources[index], let source = images[parent] else { continue }
+            guard let parent = parents[index], let source = images[parent] else { continue }
             images[index] = resize(source, to: sizes[index])
         }
         var results = [[UInt8]](repeating: [], count: sizes.count)

@@ -35,12 +35,9 @@ public enum RenditionMaker {
         let stills = jobs.indices.filter { !jobs[$0].spec.animated }
         guard !stills.isEmpty else { return results }
         // Sizes in stored orientation: pixels are turned upright after resizing.
-        let sizes = stills.map { orientation.swapsDimensions ? jobs[$0].size.transposed : jobs[$0].size }
-        let largest = sizes.reduce(PixelSize(width: 1, height: 1)) {
-            PixelSize(width: max($0.width, $1.width), height: max($0.height, $1.height))
-        }
+        let sizes = stills.map { orientation.storedSize(ofDisplayed: jobs[$0].size) }
+        let denominator = DCTScale.denominator(stored: storedSize, targets: sizes)
         if format == .jpeg {
-            let denominator = DCTScale.denominator(stored: storedSize, largestTarget: largest)
             let ranges = stills.map { RenditionEncoder.sampleRange(for: jobs[$0].spec.format) }
             let planar = try PlanarRenditionMaker.make(bytes, scaleDenominator: denominator, sizes: sizes, ranges: ranges,
                                                        orientation: orientation) {
@@ -53,7 +50,7 @@ public enum RenditionMaker {
                 return results
             }
         }
-        let decoded = try decode(bytes, format: format, storedSize: storedSize, largestTarget: largest, maximumPixels: maximumPixels)
+        let decoded = try decode(bytes, format: format, scaleDenominator: denominator, maximumPixels: maximumPixels)
         try ResizeChain.resize(decoded.image, to: sizes) { (position, resized) throws(ImagingError) in
             let index = stills[position]
             let upright = OrientationTransform.apply(orientation, to: resized)
@@ -63,14 +60,12 @@ public enum RenditionMaker {
         return results
     }
 
-    /// Decodes a still (or an animation's first frame), JPEGs at the DCT scale
-    /// that keeps at least twice `largestTarget`.
-    public static func decode(_ bytes: UnsafeRawBufferPointer, format: SourceFormat, storedSize: PixelSize,
-                              largestTarget: PixelSize, maximumPixels: Int) throws(ImagingError) -> DecodedImage {
+    /// Decodes a still (or an animation's first frame); JPEGs at
+    /// 1/`scaleDenominator` (see `DCTScale`).
+    public static func decode(_ bytes: UnsafeRawBufferPointer, format: SourceFormat, scaleDenominator: Int,
+                              maximumPixels: Int) throws(ImagingError) -> DecodedImage {
         switch format {
-        case .jpeg:
-            let denominator = DCTScale.denominator(stored: storedSize, largestTarget: largestTarget)
-            return try JPEGCodec.decode(bytes, scaleDenominator: denominator, maximumPixels: maximumPixels)
+        case .jpeg: return try JPEGCodec.decode(bytes, scaleDenominator: scaleDenominator, maximumPixels: maximumPixels)
         case .png: return try PNGCodec.decode(bytes, maximumPixels: maximumPixels)
         case .webp: return try WebPCodec.decode(bytes, maximumPixels: maximumPixels)
         case .gif: return try GIFAnimation.decodeFirstFrame(bytes, maximumPixels: maximumPixels)

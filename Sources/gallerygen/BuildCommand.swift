@@ -24,17 +24,7 @@ struct BuildCommand: AsyncParsableCommand {
     @Option(help: "Site title (default: Photos).")
     var title: String?
 
-    @Option(help: "Rendition format: webp or jpeg (default: webp).")
-    var format: OutputFormat?
-
-    @Option(help: "Encoder quality 1-100 (default: 85).")
-    var quality: Int?
-
-    @Option(name: .customLong("thumbnail-size"), help: "Thumbnail bounding boxes, WxH[,WxH…]; each is one srcset candidate.")
-    var thumbnailSize: BoxList?
-
-    @Option(name: .customLong("preview-size"), help: "Preview bounding boxes, WxH[,WxH…]; each is one srcset candidate.")
-    var previewSize: BoxList?
+    @OptionGroup var renditions: RenditionOptions
 
     @Option(help: "Photos processed at once (default: all cores).")
     var jobs: Int?
@@ -49,13 +39,13 @@ struct BuildCommand: AsyncParsableCommand {
     var watch = false
 
     func validate() throws {
-        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() async throws {
-        let overrides = CommandLineOverrides(title: title, format: format, quality: quality, thumbnailBoxes: thumbnailSize?.boxes,
-                                             previewBoxes: previewSize?.boxes, jobs: jobs, theme: theme)
+        let overrides = CommandLineOverrides(title: title, format: renditions.format, quality: renditions.quality,
+                                             thumbnailBoxes: renditions.thumbnailSize?.boxes, previewBoxes: renditions.previewSize?.boxes,
+                                             jobs: jobs, theme: theme)
         func resolve() throws -> (BuildSettings, SiteOptions) {
             try BuildConfiguration.resolve(
                 source: URL(fileURLWithPath: source), output: URL(fileURLWithPath: output),

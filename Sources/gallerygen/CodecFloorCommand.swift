@@ -15,23 +15,13 @@ struct CodecFloorCommand: ParsableCommand {
     @Argument(help: "The folder of photos.")
     var source: String
 
-    @Option(help: "Rendition format: webp or jpeg.")
-    var format: OutputFormat = .webp
-
-    @Option(help: "Encoder quality 1-100 (default: 85).")
-    var quality: Int?
-
-    @Option(name: .customLong("thumbnail-size"), help: "Thumbnail boxes, WxH[,WxH…].")
-    var thumbnailSize: BoxList?
-
-    @Option(name: .customLong("preview-size"), help: "Preview boxes, WxH[,WxH…].")
-    var previewSize: BoxList?
+    @OptionGroup var renditions: RenditionOptions
 
     func run() throws {
         let settings = BuildSettings(source: URL(fileURLWithPath: source), output: URL(fileURLWithPath: "/nonexistent"),
-                                     thumbnailBoxes: thumbnailSize?.boxes ?? BuildSettings.defaultThumbnailBoxes,
-                                     previewBoxes: previewSize?.boxes ?? BuildSettings.defaultPreviewBoxes, format: format,
-                                     quality: quality)
+                                     thumbnailBoxes: renditions.thumbnailSize?.boxes ?? BuildSettings.defaultThumbnailBoxes,
+                                     previewBoxes: renditions.previewSize?.boxes ?? BuildSettings.defaultPreviewBoxes,
+                                     format: renditions.format ?? .webp, quality: renditions.quality)
         let result = try CodecFloor.measure(source: settings.source, settings: settings)
         print(String(format: "photos %d decode_cpu_s %.3f encode_cpu_s %.3f", result.photos, result.decodeSeconds, result.encodeSeconds))
     }

@@ -43,7 +43,7 @@ import Testing
     /// The reference: full-scale RGB decode, Lanczos on RGBA, turned upright.
     func reference(_ jpeg: [UInt8], size: PixelSize, orientation: Orientation = .up) throws -> RGBAImage {
         let decoded = try jpeg.withUnsafeBytes { try JPEGCodec.decode($0, scaleDenominator: 1, maximumPixels: 1 << 30) }
-        let stored = orientation.swapsDimensions ? size.transposed : size
+        let stored = orientation.storedSize(ofDisplayed: size)
         let resized = LanczosResampler.resize(decoded.image, width: stored.width, height: stored.height)
         return OrientationTransform.apply(orientation, to: resized)
     }
@@ -144,7 +144,7 @@ import Testing
         let jpeg = try Fixtures.jpeg(Fixtures.gradient(width: stored.width, height: stored.height), quality: 95)
         let upright = orientation.displaySize(ofStored: stored)
         let size = upright.fitting(in: PixelSize(width: 240, height: 240))
-        let storedTarget = orientation.swapsDimensions ? size.transposed : size
+        let storedTarget = orientation.storedSize(ofDisplayed: size)
         #expect(DCTScale.denominator(stored: stored, largestTarget: storedTarget) == 2, "the test must exercise DCT scaling")
         let job = RenditionJob(spec: RenditionSpec(role: .preview, box: PixelSize(width: 240, height: 240), format: .jpeg, quality: 95), size: size)
         let output = try jpeg.withUnsafeBytes { raw in
