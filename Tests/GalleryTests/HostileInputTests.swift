@@ -213,6 +213,22 @@ import Testing
         #expect(stripped == progressive, "several scans kept whole, only the trailer dropped")
     }
 
+    @Test func gifXMPIsDroppedAndEverythingElseKept() throws {
+        let frames = [Fixtures.GIFFrame(width: 4, height: 4, indices: [UInt8](repeating: 1, count: 16), disposal: 1),
+                      Fixtures.GIFFrame(left: 1, top: 1, width: 2, height: 2, indices: [2, 3, 3, 2], disposal: 1)]
+        let plain = Fixtures.gif(width: 4, height: 4, frames: frames)
+        let packet = Array("<x:xmpmeta><exif:GPSLatitude>48,51.5N</exif:GPSLatitude></x:xmpmeta>".utf8)
+        let xmp = [0x21, 0xFF, 11] + Array("XMP DataXMP".utf8) + packet.chunked()
+        var tagged = plain
+        tagged.insert(contentsOf: xmp, at: 13 + 12)  // after the header and the 4-colour global palette
+        let stripped = try LocationStripper.strip(tagged)
+        #expect(stripped == plain, "only the XMP extension goes; the loop extension and both frames stay byte for byte")
+        #expect(!String(decoding: stripped, as: UTF8.self).contains("GPSLatitude"))
+        // A file cut short inside its last frame keeps what it had, without a trailer.
+        let cut = Array(tagged.dropLast(3))
+        #expect(try LocationStripper.strip(cut) == Array(plain.dropLast(3)))
+    }
+
     @Test func pngRawProfilesAreDropped() throws {
         var png = Fixtures.png(Fixtures.gradient(width: 4, height: 4))
         let text = Array("Raw profile type exif\0\nexif\n  12\n4578696600004d4d\n".utf8)
