@@ -59,6 +59,14 @@ static void gg_install(struct jpeg_error_mgr *pub) {
     pub->output_message = gg_output_message;
 }
 
+/* A failed result carrying `message`, for failures outside libjpeg. */
+static gg_jpeg_result gg_failure(const char *message) {
+    gg_jpeg_result result = {0};
+    result.status = -1;
+    snprintf(result.message, GG_JPEG_MESSAGE_MAX, "%s", message);
+    return result;
+}
+
 static int gg_valid_denominator(int d) { return d == 1 || d == 2 || d == 4 || d == 8; }
 
 gg_jpeg_result gg_jpeg_read_size(const uint8_t *data, size_t length, int scale_denom,
@@ -102,11 +110,7 @@ gg_jpeg_result gg_jpeg_decode_rgba(const uint8_t *data, size_t length, int scale
     struct jpeg_decompress_struct cinfo;
     gg_error_manager manager;
     gg_decode_scratch *scratch = calloc(1, sizeof(gg_decode_scratch));
-    if (!scratch) {
-        result.status = -1;
-        snprintf(result.message, GG_JPEG_MESSAGE_MAX, "out of memory");
-        return result;
-    }
+    if (!scratch) return gg_failure("out of memory");
     manager.result = &result;
     cinfo.err = &manager.pub;
     gg_install(&manager.pub);
@@ -226,13 +230,6 @@ typedef struct {
     uint8_t *strip;
 } gg_encode_scratch;
 
-static gg_jpeg_result gg_out_of_memory(void) {
-    gg_jpeg_result result = {0};
-    result.status = -1;
-    snprintf(result.message, GG_JPEG_MESSAGE_MAX, "out of memory");
-    return result;
-}
-
 static void gg_encode_scratch_free(gg_encode_scratch *scratch, int keep_buffer) {
     if (scratch->destination && !keep_buffer) free(scratch->destination->buffer);
     free(scratch->destination);
@@ -259,9 +256,10 @@ static gg_jpeg_result gg_encode(const gg_encode_input *in, uint8_t **output, siz
     struct jpeg_compress_struct cinfo;
     gg_error_manager manager;
     int planar = in->rgba == NULL;
+    if ((planar && (!in->y || !in->cb || !in->cr)) || in->width <= 0 || in->height <= 0) return gg_failure("empty image");
     size_t luma_padded = (size_t)((in->width + 15) / 16) * 16, chroma_padded = luma_padded / 2;
     gg_encode_scratch *scratch = calloc(1, sizeof(gg_encode_scratch));
-    if (!scratch) return gg_out_of_memory();
+    if (!scratch) return gg_failure("out of memory");
     scratch->destination = calloc(1, sizeof(gg_destination));
     if (scratch->destination) {
         scratch->destination->capacity = (size_t)in->width * (size_t)in->height / 4 + 65536 + in->icc_length;
@@ -270,7 +268,7 @@ static gg_jpeg_result gg_encode(const gg_encode_input *in, uint8_t **output, siz
     if (planar) scratch->strip = malloc(luma_padded * 16 + chroma_padded * 8 * 2);
     if (!scratch->destination || !scratch->destination->buffer || (planar && !scratch->strip)) {
         gg_encode_scratch_free(scratch, 0);
-        return gg_out_of_memory();
+        return gg_failure("out of memory");
     }
     manager.result = &result;
     cinfo.err = &manager.pub;
@@ -342,21 +340,8 @@ gg_jpeg_result gg_jpeg_encode_rgba(const uint8_t *pixels, int width, int height,
                                    int quality, int progressive,
                                    const uint8_t *icc, unsigned int icc_length,
                                    uint8_t **output, size_t *output_length) {
-    gg_encode_input in = {0};
-    if (!pixels || width <= 0 || height <= 0) {
-        gg_jpeg_result result = {0};
-        result.status = -1;
-        snprintf(result.message, GG_JPEG_MESSAGE_MAX, "empty image");
-        return result;
-    }
-    in.rgba = pixels;
-    in.rgba_stride = stride;
-    in.width = width;
-    in.height = height;
-    in.quality = quality;
-    in.progressive = progressive;
-    in.icc = icc;
-    in.icc_length = icc_length;
+    gg_encode_input in = {.rgba = pixels, .rgba_stride = stride, .width = width, .height = height, .quality = quality,
+                          .progressive = progressive, .icc = icc, .icc_length = icc_length};
     return gg_encode(&in, output, output_length);
 }
 
@@ -364,23 +349,8 @@ gg_jpeg_result gg_jpeg_encode_planar(const uint8_t *y, size_t y_stride, const ui
                                      size_t c_stride, int width, int height, int quality,
                                      const uint8_t *icc, unsigned int icc_length,
                                      uint8_t **output, size_t *output_length) {
-    gg_encode_input in = {0};
-    if (!y || !cb || !cr || width <= 0 || height <= 0) {
-        gg_jpeg_result result = {0};
-        result.status = -1;
-        snprintf(result.message, GG_JPEG_MESSAGE_MAX, "empty image");
-        return result;
-    }
-    in.y = y;
-    in.cb = cb;
-    in.cr = cr;
-    in.y_stride = y_stride;
-    in.c_stride = c_stride;
-    in.width = width;
-    in.height = height;
-    in.quality = quality;
-    in.icc = icc;
-    in.icc_length = icc_length;
+    gg_encode_input in = {.y = y, .cb = cb, .cr = cr, .y_stride = y_stride, .c_stride = c_stride, .width = width,
+                          .height = height, .quality = quality, .icc = icc, .icc_length = icc_length};
     return gg_encode(&in, output, output_length);
 }
 
@@ -422,14 +392,9 @@ static int gg_planar_min_size(const struct jpeg_decompress_struct *cinfo) {
 gg_jpeg_result gg_jpeg_planar_open(const uint8_t *data, size_t length, int scale_denom,
                                    gg_jpeg_planar **decoder, gg_jpeg_planar_info *info,
                                    uint8_t **icc, unsigned int *icc_length) {
-    gg_jpeg_result failure = {0};
     *decoder = NULL;
     gg_jpeg_planar *d = calloc(1, sizeof(gg_jpeg_planar));
-    if (!d) {
-        failure.status = -1;
-        snprintf(failure.message, GG_JPEG_MESSAGE_MAX, "out of memory");
-        return failure;
-    }
+    if (!d) return gg_failure("out of memory");
     d->manager.result = &d->result;
     d->cinfo.err = &d->manager.pub;
     gg_install(&d->manager.pub);

@@ -38,23 +38,21 @@ public struct BuildSettings: Sendable {
         PixelSize(width: 800, height: 600), PixelSize(width: 1600, height: 1200), PixelSize(width: 2560, height: 1920),
     ]
 
-    /// Creates settings with the defaults for everything not given.
-    public init(source: URL, output: URL, title: String = "Photos",
-                thumbnailBoxes: [PixelSize] = BuildSettings.defaultThumbnailBoxes,
-                previewBoxes: [PixelSize] = BuildSettings.defaultPreviewBoxes,
-                format: OutputFormat = .webp, quality: Int? = nil,
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-                maximumPixels: Int = 100_000_000, maximumAnimationPixels: Int = 400_000_000) {
+    /// Creates settings; every argument left out or nil takes its default
+    /// (the one place the defaults are written down).
+    public init(source: URL, output: URL, title: String? = nil, thumbnailBoxes: [PixelSize]? = nil, previewBoxes: [PixelSize]? = nil,
+                format: OutputFormat? = nil, quality: Int? = nil, jobs: Int? = nil,
+                maximumPixels: Int? = nil, maximumAnimationPixels: Int? = nil) {
         self.source = source
         self.output = output
-        self.title = title
-        self.thumbnailBoxes = thumbnailBoxes
-        self.previewBoxes = previewBoxes
-        self.format = format
+        self.title = title ?? "Photos"
+        self.thumbnailBoxes = thumbnailBoxes ?? Self.defaultThumbnailBoxes
+        self.previewBoxes = previewBoxes ?? Self.defaultPreviewBoxes
+        self.format = format ?? .webp
         self.quality = quality ?? 85
-        self.jobs = max(1, jobs)
-        self.maximumPixels = maximumPixels
-        self.maximumAnimationPixels = maximumAnimationPixels
+        self.jobs = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        self.maximumPixels = maximumPixels ?? 100_000_000
+        self.maximumAnimationPixels = maximumAnimationPixels ?? 400_000_000
     }
 
     /// The renditions of an animation within the budget: the thumbnails and

@@ -46,20 +46,18 @@ public enum BuildConfiguration {
         if configFile != nil || FileManager.default.fileExists(atPath: candidate.path) {
             config = try ConfigFile.load(candidate)
         }
-        let format = overrides.format ?? config.format ?? .webp
-        let base = BuildSettings(
+        var settings = BuildSettings(
             source: source,
             output: output,
-            title: overrides.title ?? config.title ?? "Photos",
-            thumbnailBoxes: overrides.thumbnailBoxes ?? config.thumbnailSizes ?? BuildSettings.defaultThumbnailBoxes,
-            previewBoxes: overrides.previewBoxes ?? config.previewSizes ?? BuildSettings.defaultPreviewBoxes,
-            format: format,
+            title: overrides.title ?? config.title,
+            thumbnailBoxes: overrides.thumbnailBoxes ?? config.thumbnailSizes,
+            previewBoxes: overrides.previewBoxes ?? config.previewSizes,
+            format: overrides.format ?? config.format,
             quality: overrides.quality ?? config.quality,
-            jobs: overrides.jobs ?? config.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-            maximumPixels: config.maxMegapixels.map { Int($0 * 1_000_000) } ?? 100_000_000,
-            maximumAnimationPixels: config.maxAnimationMegapixels.map { Int($0 * 1_000_000) } ?? 400_000_000
+            jobs: overrides.jobs ?? config.jobs,
+            maximumPixels: config.maxMegapixels.map { Int($0 * 1_000_000) },
+            maximumAnimationPixels: config.maxAnimationMegapixels.map { Int($0 * 1_000_000) }
         )
-        var settings = base
         settings.followSymlinks = config.followSymlinks ?? false
         settings.publishOriginals = config.publishOriginals ?? false
         settings.keepLocation = config.keepLocation ?? false

@@ -5,11 +5,12 @@ import GalleryCore
 /// `WebPAnimEncoder` finds the changed sub-rectangles and blending itself).
 final class AnimatedWebPEncoder {
     private let encoder: OpaquePointer
-    private var config = WebPConfig()
+    private var config: WebPConfig
     private var timestamp = 0
     let size: PixelSize
 
     init(size: PixelSize, quality: Int) throws(ImagingError) {
+        let config = try WebPCodec.config(quality: quality, method: RenditionEncoder.webpMethod)
         var options = WebPAnimEncoderOptions()
         guard WebPAnimEncoderOptionsInit(&options) != 0 else { throw .encodeFailed("libwebp version mismatch") }
         // Let the encoder pick lossy or lossless per frame, whichever is
@@ -21,9 +22,7 @@ final class AnimatedWebPEncoder {
         }
         self.encoder = encoder
         self.size = size
-        guard WebPConfigInit(&config) != 0 else { throw .encodeFailed("libwebp version mismatch") }
-        config.quality = Float(quality)
-        config.method = 4
+        self.config = config
     }
 
     deinit { WebPAnimEncoderDelete(encoder) }

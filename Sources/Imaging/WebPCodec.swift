@@ -99,14 +99,20 @@ public enum WebPCodec {
         }
     }
 
-    /// Sets up the encoder and a YUV picture of `width × height`, lets `fill`
-    /// put the pixels in, encodes, and adds the ICC profile.
-    private static func encode(width: Int, height: Int, quality: Int, method: Int, iccProfile: [UInt8]?,
-                               fill: (inout WebPPicture) throws(ImagingError) -> Void) throws(ImagingError) -> [UInt8] {
+    /// Lossy encoder settings at `quality` (0–100) and `method` (speed 0 to size 6).
+    static func config(quality: Int, method: Int) throws(ImagingError) -> WebPConfig {
         var config = WebPConfig()
         guard WebPConfigInit(&config) != 0 else { throw .encodeFailed("libwebp version mismatch") }
         config.quality = Float(quality)
         config.method = Int32(method)
+        return config
+    }
+
+    /// Sets up the encoder and a YUV picture of `width × height`, lets `fill`
+    /// put the pixels in, encodes, and adds the ICC profile.
+    private static func encode(width: Int, height: Int, quality: Int, method: Int, iccProfile: [UInt8]?,
+                               fill: (inout WebPPicture) throws(ImagingError) -> Void) throws(ImagingError) -> [UInt8] {
+        var config = try Self.config(quality: quality, method: method)
         var picture = WebPPicture()
         guard WebPPictureInit(&picture) != 0 else { throw .encodeFailed("libwebp version mismatch") }
         picture.width = Int32(width)

@@ -19,9 +19,8 @@ struct CodecFloorCommand: ParsableCommand {
 
     func run() throws {
         let settings = BuildSettings(source: URL(fileURLWithPath: source), output: URL(fileURLWithPath: "/nonexistent"),
-                                     thumbnailBoxes: renditions.thumbnailSize?.boxes ?? BuildSettings.defaultThumbnailBoxes,
-                                     previewBoxes: renditions.previewSize?.boxes ?? BuildSettings.defaultPreviewBoxes,
-                                     format: renditions.format ?? .webp, quality: renditions.quality)
+                                     thumbnailBoxes: renditions.thumbnailSize?.boxes, previewBoxes: renditions.previewSize?.boxes,
+                                     format: renditions.format, quality: renditions.quality)
         let result = try CodecFloor.measure(source: settings.source, settings: settings)
         print(String(format: "photos %d decode_cpu_s %.3f encode_cpu_s %.3f", result.photos, result.decodeSeconds, result.encodeSeconds))
     }
