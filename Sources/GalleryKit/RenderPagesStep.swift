@@ -26,12 +26,16 @@ struct RenderPagesStep: BuildStep {
 
         let previous = context.previousState
         let prefix = context.settings.output.path + "/"
-        if fingerprint == previous.siteFingerprint, !previous.files.isEmpty,
-           previous.files.allSatisfy({ access(prefix + $0, F_OK) == 0 }) {
-            // Same inputs, same outputs: the previous build's files are this build's.
-            context.producedFiles.formUnion(previous.files.filter { !$0.hasPrefix("media/") })
-            context.report.pages = previous.files.filter { $0.hasSuffix(".html") }.count
-            return
+        if fingerprint == previous.siteFingerprint, !previous.files.isEmpty {
+            // Pages and static files only: every rendition was just checked
+            // for, photo by photo, while planning.
+            let pages = previous.files.filter { !$0.hasPrefix("media/") }
+            if pages.allSatisfy({ access(prefix + $0, F_OK) == 0 }) {
+                // Same inputs, same outputs: the previous build's files are this build's.
+                context.producedFiles.formUnion(pages)
+                context.report.pages = pages.filter { $0.hasSuffix(".html") }.count
+                return
+            }
         }
 
         let renderer = SiteRenderer(theme: theme, gallery: gallery, options: context.site)
