@@ -1,16 +1,37 @@
 #!/usr/bin/env bash
-# Installs the Debian packages gallerygen needs, or, when not root, prints the
-# exact apt-get line and fails. Usage: scripts/deps.sh build|test
+# Installs what gallerygen needs on Debian 12 or Ubuntu 22.04/24.04.
+#
+#   scripts/deps.sh build   the C libraries' -dev packages (to build gallerygen)
+#   scripts/deps.sh test    those, plus Chromium + chromedriver and python3-venv
+#                           for the browser tests, and a virtual environment in
+#                           .build/venv holding selenium and pytest
+#
+# Run as root it installs the missing Debian packages itself; as another user
+# it prints the exact `sudo apt-get install` line and stops (exit 1).
+# Python packages never go into the system Python (Debian's refuses them,
+# PEP 668): they live in .build/venv, which `git clean` and .gitignore cover.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-build_packages=(libjpeg62-turbo-dev libwebp-dev libexif-dev libgif-dev libpng-dev pkg-config)
-test_packages=(chromium chromium-driver)
-
-case "${1:-build}" in
-  build) wanted=("${build_packages[@]}") ;;
-  test) wanted=("${build_packages[@]}" "${test_packages[@]}") ;;
+mode="${1:-build}"
+case "$mode" in
+  build|test) ;;
   *) echo "usage: $0 build|test" >&2; exit 2 ;;
 esac
+
+# Names that exist on Debian and Ubuntu alike (libjpeg-dev, not libjpeg62-turbo-dev).
+build_packages=(libjpeg-dev libwebp-dev libexif-dev libgif-dev libpng-dev pkg-config)
+# Chromium is `chromium` on Debian; Ubuntu ships it as `chromium-browser`.
+distro="$(. /etc/os-release 2>/dev/null && echo "${ID:-debian}")"
+if [ "$distro" = ubuntu ]; then
+  browser_packages=(chromium-browser chromium-chromedriver)
+else
+  browser_packages=(chromium chromium-driver)
+fi
+test_packages=("${browser_packages[@]}" python3-venv)
+
+wanted=("${build_packages[@]}")
+[ "$mode" = test ] && wanted+=("${test_packages[@]}")
 
 missing=()
 for package in "${wanted[@]}"; do
@@ -18,24 +39,32 @@ for package in "${wanted[@]}"; do
     missing+=("$package")
   fi
 done
-# The browser tests drive Chromium with selenium, run by pytest (from PyPI).
-if [ "${1:-build}" = test ] && ! python3 -c "import selenium, pytest" 2>/dev/null; then
-  echo "Installing selenium and pytest from PyPI" >&2
-  python3 -m pip install --quiet --disable-pip-version-check selenium pytest || {
-    echo "Run: python3 -m pip install selenium pytest" >&2
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    echo "Installing Debian packages: ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "Missing Debian packages. Run:" >&2
+    echo "  sudo apt-get install -y ${missing[*]}" >&2
     exit 1
-  }
+  fi
 fi
 
-[ ${#missing[@]} -eq 0 ] && exit 0
+[ "$mode" = test ] || exit 0
 
-if [ "$(id -u)" -eq 0 ]; then
-  echo "Installing: ${missing[*]}" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-else
-  echo "Missing Debian packages. Run:" >&2
-  echo "  sudo apt-get install -y ${missing[*]}" >&2
-  exit 1
+# The browser tests' Python tools, in a virtual environment of the system's
+# own python3 (whichever python3 comes first on PATH is fine too).
+venv=.build/venv
+if ! "$venv/bin/python" -c "import selenium, pytest" 2>/dev/null; then
+  echo "Setting up $venv (selenium, pytest from PyPI)" >&2
+  rm -rf "$venv"
+  mkdir -p .build
+  python3 -m venv "$venv" || {
+    echo "python3 -m venv failed. Run: sudo apt-get install -y python3-venv" >&2
+    exit 1
+  }
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check selenium pytest
 fi

@@ -22,7 +22,7 @@ for target in metadata:FuzzMetadata gif:FuzzGIF jpeg:FuzzJPEG; do
   work="$(mktemp -d)"; cp Seeds/"$seeds"/* "$work"/ 2>/dev/null || true; rm -f "$work"/*.md
   echo "== $name for ${seconds}s"
   "$bin/$name" -max_total_time="$seconds" -rss_limit_mb=2048 -artifact_prefix=crashes/ -print_final_stats=1 "$work" 2>&1 \
-    | grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY)" || true
+    | grep -E "^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY)" || true
   rm -rf "$work"
   if ls crashes/crash-* crashes/leak-* crashes/oom-* 2>/dev/null | grep -q .; then
     echo "fuzzing found a problem in $name: see Fuzz/crashes/" >&2

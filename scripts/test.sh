@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs every test: installs what the tests need (as root), then
+# Runs every test: installs what the tests need (as root; otherwise it prints
+# the exact apt-get line), then
 #   1. the Swift suite (unit, end-to-end, incremental, kill and watch tests);
-#   2. the browser tests of the viewer (selenium + headless Chromium);
+#   2. the browser tests (selenium + headless Chromium, from .build/venv);
 #   3. a fuzz smoke run: each libFuzzer target for FUZZ_SECONDS (default 20);
 #   4. the Swift suite again under AddressSanitizer (a build of its own in .build-asan).
 set -euo pipefail
@@ -9,8 +10,12 @@ cd "$(dirname "$0")/.."
 bash scripts/deps.sh test
 swift build --build-tests
 swift test --skip-build
-GALLERYGEN="$(swift build --show-bin-path)/gallerygen" python3 -m pytest -q Tests/browser
+GALLERYGEN="$(swift build --show-bin-path)/gallerygen" .build/venv/bin/python -m pytest -q Tests/browser
 bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}"
-swift build --build-tests --sanitize=address --scratch-path .build-asan
+# gold warns once per sanitizer entry point that it cannot export a local
+# symbol (hundreds of lines, harmless): keep the build's output readable.
+swift build --build-tests --sanitize=address --scratch-path .build-asan 2>&1 \
+  | { grep -v "Cannot export local symbol '__asan_" || true; }
 LSAN_OPTIONS="suppressions=$(pwd)/Tests/lsan-suppressions.txt:print_suppressions=0" \
-  swift test --skip-build --sanitize=address --scratch-path .build-asan
+  swift test --skip-build --sanitize=address --scratch-path .build-asan 2>&1 \
+  | { grep -v "Cannot export local symbol '__asan_" || true; }

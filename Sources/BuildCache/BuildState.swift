@@ -77,13 +77,6 @@ public struct BuildState: Codable, Sendable, Equatable {
         output.appendingPathComponent(folderName).appendingPathComponent(fileName)
     }
 
-    /// The previous build's state, or an empty one when there is none, it is
-    /// unreadable, or it is of another version.
-    public static func load(from output: URL) -> BuildState {
-        guard let data = try? Data(contentsOf: location(in: output)) else { return BuildState() }
-        return (try? decode(data)) ?? BuildState()
-    }
-
     /// Decodes a state file's bytes.
     static func decode(_ data: Data) throws -> BuildState {
         let bytes = [UInt8](data)
@@ -126,17 +119,5 @@ public struct BuildState: Codable, Sendable, Equatable {
             photos[key]!.write(to: &writer)
         }
         return Data(Self.magic + writer.bytes)
-    }
-
-    /// Commits the state atomically (temporary file, then rename); skipped when
-    /// the file already holds exactly these bytes, so a no-op build writes nothing.
-    public func save(to output: URL) throws {
-        let url = Self.location(in: output)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let data = encoded()
-        // The JSON state of earlier versions is superseded.
-        try? FileManager.default.removeItem(at: url.deletingLastPathComponent().appendingPathComponent("state.json"))
-        if let existing = try? Data(contentsOf: url), existing == data { return }
-        try data.write(to: url, options: .atomic)
     }
 }

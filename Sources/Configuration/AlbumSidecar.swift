@@ -14,7 +14,7 @@ import GalleryCore
 /// ```
 public enum AlbumSidecar {
     /// The sidecar's file name.
-    public static let fileName = "album.yml"
+    public static let fileName = SourceLayout.albumSidecarName
     static let knownKeys = ["title", "description", "cover", "sort", "order", "hidden"]
 
     /// Reads a sidecar file; `displayName` names it in errors (e.g. `Trips/album.yml`).

@@ -9,7 +9,7 @@ public struct Album: Sendable {
     /// Markdown description from the sidecar.
     public var description: String?
     /// Its photos in display order.
-    public var photos: [Photo]
+    public var photos: [MediaItem]
     /// Child albums that hold photos somewhere below them, in display order
     /// (hidden ones included: they get pages, but are not listed).
     public var children: [AlbumPath]
@@ -19,7 +19,7 @@ public struct Album: Sendable {
     public var coverFileName: String?
 
     /// Creates an album.
-    public init(path: AlbumPath, title: String, description: String? = nil, photos: [Photo] = [], children: [AlbumPath] = [],
+    public init(path: AlbumPath, title: String, description: String? = nil, photos: [MediaItem] = [], children: [AlbumPath] = [],
                 hidden: Bool = false, coverFileName: String? = nil) {
         self.path = path
         self.title = title
@@ -47,8 +47,8 @@ public struct Gallery: Sendable {
     /// Groups photos into albums, orders each album (sidecar order, else the
     /// site default), applies sidecar titles, covers and hidden flags, and links
     /// every album that has photos below it to its parent.
-    public static func assemble(title: String, photos: [Photo], sidecars: [AlbumPath: AlbumSettings] = [:],
-                                options: SiteOptions = SiteOptions()) -> Gallery {
+    public static func assemble(title: String, photos: [MediaItem], sidecars: [AlbumPath: AlbumSettings] = [:],
+                                options: Settings = Settings()) -> Gallery {
         var albums: [AlbumPath: Album] = [.root: Album(path: .root, title: title)]
         func make(_ path: AlbumPath) -> Album {
             Album(path: path, title: path.isRoot ? title : path.name)
@@ -77,7 +77,7 @@ public struct Gallery: Sendable {
         return Gallery(title: title, albums: albums)
     }
 
-    static func sorted(_ photos: [Photo], by key: PhotoSortKey, _ direction: SortDirection) -> [Photo] {
+    static func sorted(_ photos: [MediaItem], by key: PhotoSortKey, _ direction: SortDirection) -> [MediaItem] {
         let ascending = photos.sorted { a, b in
             switch key {
             case .date:
@@ -113,14 +113,14 @@ public struct Gallery: Sendable {
     }
 
     /// Every photo in this album and the listed albums below it.
-    public func photos(under path: AlbumPath) -> [Photo] {
+    public func photos(under path: AlbumPath) -> [MediaItem] {
         guard let album = albums[path] else { return [] }
         return album.photos + listedChildren(of: path).flatMap { photos(under: $0) }
     }
 
     /// The sidecar's cover if it names a photo of this album, else the first
     /// photo, else the cover of the first listed child.
-    public func cover(of path: AlbumPath) -> Photo? {
+    public func cover(of path: AlbumPath) -> MediaItem? {
         guard let album = albums[path] else { return nil }
         if let name = album.coverFileName, let chosen = album.photos.first(where: { $0.source.fileName == name }) { return chosen }
         if let first = album.photos.first { return first }
@@ -129,7 +129,7 @@ public struct Gallery: Sendable {
     }
 
     /// Every photo that appears in the moments timeline: from listed albums only.
-    public var timelinePhotos: [Photo] {
+    public var timelinePhotos: [MediaItem] {
         albums.values.filter { !isHidden($0.path) }.flatMap(\.photos)
     }
 }

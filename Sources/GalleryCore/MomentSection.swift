@@ -10,12 +10,12 @@ public struct MomentSection: Sendable {
     /// Last local day covered.
     public var lastDay: LocalDay
     /// The photos, in timeline order.
-    public var photos: [Photo]
+    public var photos: [MediaItem]
     /// The albums they come from, in order of first appearance.
     public var albums: [AlbumPath]
 
     /// Creates a section.
-    public init(datetime: String, firstDay: LocalDay, lastDay: LocalDay, photos: [Photo], albums: [AlbumPath]) {
+    public init(datetime: String, firstDay: LocalDay, lastDay: LocalDay, photos: [MediaItem], albums: [AlbumPath]) {
         self.datetime = datetime
         self.firstDay = firstDay
         self.lastDay = lastDay
@@ -28,7 +28,7 @@ public struct MomentSection: Sendable {
 public enum MomentSectioner {
     /// One photo per distinct content: a file copied into two albums shows once,
     /// from the album that sorts first.
-    public static func unique(_ photos: [Photo]) -> [Photo] {
+    public static func unique(_ photos: [MediaItem]) -> [MediaItem] {
         var seen: Set<String> = []
         let ordered = photos.sorted { a, b in
             a.source.albumPath == b.source.albumPath
@@ -39,7 +39,7 @@ public enum MomentSectioner {
     }
 
     /// Timeline order within the sections: by instant, then path for ties.
-    static func chronological(_ a: Photo, _ b: Photo) -> Bool {
+    static func chronological(_ a: MediaItem, _ b: MediaItem) -> Bool {
         let x = a.metadata.captureDate.instant, y = b.metadata.captureDate.instant
         if x != y { return x < y }
         return a.source.relativePath < b.source.relativePath
@@ -50,18 +50,18 @@ public enum MomentSectioner {
     /// Day and month sections use the photographer's local calendar date, so a
     /// photo taken at 23:30 in Tokyo belongs to that Tokyo day wherever the site
     /// is built; inside a section photos follow the real instant.
-    public static func sections(_ photos: [Photo], grouping: MomentGrouping, order: SortDirection) -> [MomentSection] {
-        var groups: [[Photo]] = []
+    public static func sections(_ photos: [MediaItem], grouping: MomentGrouping, order: SortDirection) -> [MomentSection] {
+        var groups: [[MediaItem]] = []
         switch grouping {
         case .day, .month:
-            var byKey: [String: [Photo]] = [:]
+            var byKey: [String: [MediaItem]] = [:]
             for photo in photos {
                 byKey[key(photo.metadata.captureDate.localDay, grouping), default: []].append(photo)
             }
             groups = byKey.keys.sorted().map { byKey[$0]!.sorted(by: chronological) }
         case .gap(let hours):
             let limit = hours * 3600
-            var current: [Photo] = []
+            var current: [MediaItem] = []
             for photo in photos.sorted(by: chronological) {
                 if let last = current.last,
                    photo.metadata.captureDate.instant.timeIntervalSince(last.metadata.captureDate.instant) > limit {

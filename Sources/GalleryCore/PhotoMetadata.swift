@@ -107,6 +107,9 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
     /// True for animations with more than one frame.
     public var isAnimated: Bool { frameCount > 1 && (format == .gif || format == .webp) }
 
+    /// The kind of item this metadata describes.
+    public var kind: MediaKind { isAnimated ? .animation : .still }
+
     /// Frames × canvas pixels: what re-encoding the animation costs
     /// (saturating: a hostile frame count must not overflow).
     public var animationPixels: Int {

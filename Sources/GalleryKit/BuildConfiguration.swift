@@ -1,68 +1,47 @@
 import Configuration
 import Foundation
 import GalleryCore
+import Rendering
 
-/// Values given on the command line; each one set overrides the config file.
-public struct CommandLineOverrides: Sendable {
-    /// `--title`.
-    public var title: String?
-    /// `--format`.
-    public var format: OutputFormat?
-    /// `--quality`.
-    public var quality: Int?
-    /// `--thumbnail-size`.
-    public var thumbnailBoxes: [PixelSize]?
-    /// `--preview-size`.
-    public var previewBoxes: [PixelSize]?
-    /// `--jobs`.
-    public var jobs: Int?
-    /// `--theme`.
-    public var theme: String?
-
-    /// Nothing overridden.
-    public init(title: String? = nil, format: OutputFormat? = nil, quality: Int? = nil, thumbnailBoxes: [PixelSize]? = nil,
-                previewBoxes: [PixelSize]? = nil, jobs: Int? = nil, theme: String? = nil) {
-        self.title = title
-        self.format = format
-        self.quality = quality
-        self.thumbnailBoxes = thumbnailBoxes
-        self.previewBoxes = previewBoxes
-        self.jobs = jobs
-        self.theme = theme
-    }
+/// A build's settings, checked: the values and the loaded theme.
+public struct ResolvedBuild: Sendable {
+    /// Where from, where to, and every setting.
+    public var settings: BuildSettings
+    /// The theme `settings.theme` names, loaded (so a bad theme fails before any image work).
+    public var theme: Theme
 }
 
 /// Resolves the settings of a build: defaults, then `gallery.yml` (in SOURCE,
-/// or the file given), then command-line flags.
+/// or the file given), then command-line flags; then checks what can only be
+/// checked by loading it (the theme). Everything here runs before any image work.
 public enum BuildConfiguration {
     /// The config file's name in SOURCE.
-    public static let fileName = "gallery.yml"
+    public static let fileName = SourceLayout.configFileName
 
-    /// The settings, or a one-line error naming the file, line and key.
-    public static func resolve(source: URL, output: URL, configFile: URL?, overrides: CommandLineOverrides)
-        throws(ConfigError) -> (BuildSettings, SiteOptions) {
-        var config = ConfigFile()
+    /// The settings, or a one-line error naming the file, line and key (or the flag).
+    public static func resolve(source: URL, output: URL, configFile: URL?, flags: [(flag: String, value: String)] = [])
+        throws(ConfigError) -> ResolvedBuild {
+        var values = Settings()
         let candidate = configFile ?? source.appendingPathComponent(fileName)
         if configFile != nil || FileManager.default.fileExists(atPath: candidate.path) {
-            config = try ConfigFile.load(candidate)
+            try ConfigFile.load(candidate, into: &values)
         }
-        var settings = BuildSettings(
-            source: source,
-            output: output,
-            title: overrides.title ?? config.title,
-            thumbnailBoxes: overrides.thumbnailBoxes ?? config.thumbnailSizes,
-            previewBoxes: overrides.previewBoxes ?? config.previewSizes,
-            format: overrides.format ?? config.format,
-            quality: overrides.quality ?? config.quality,
-            jobs: overrides.jobs ?? config.jobs,
-            maximumPixels: config.maxMegapixels.map { Int($0 * 1_000_000) },
-            maximumAnimationPixels: config.maxAnimationMegapixels.map { Int($0 * 1_000_000) }
-        )
-        settings.followSymlinks = config.followSymlinks ?? false
-        settings.publishOriginals = config.publishOriginals ?? false
-        settings.keepLocation = config.keepLocation ?? false
-        var site = config.site
-        if let theme = overrides.theme { site.theme = theme }
-        return (settings, site)
+        try SettingFlags.apply(flags, to: &values)
+        let settings = BuildSettings(source: source, output: output, values: values)
+        return ResolvedBuild(settings: settings, theme: try loadTheme(values))
+    }
+
+    /// The theme the settings name; an error names where the name came from.
+    public static func loadTheme(_ values: Settings) throws(ConfigError) -> Theme {
+        do {
+            return try Theme.load(values.theme)
+        } catch {
+            let key = SettingsSchema.shared.theme.key
+            switch values.origin(ofKey: key) {
+            case .file(let file, let line): throw ConfigError(file: file, line: line, key: key, message: error.description)
+            case .flag(let flag): throw ConfigError(file: "--\(flag)", line: nil, key: nil, message: error.description)
+            case .defaultValue: throw ConfigError(file: "theme", line: nil, key: nil, message: error.description)
+            }
+        }
     }
 }

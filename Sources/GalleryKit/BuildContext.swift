@@ -5,30 +5,26 @@ import Rendering
 
 /// The state one build threads through its steps.
 public struct BuildContext: Sendable {
-    /// The settings.
+    /// Where from, where to, and every setting.
     public let settings: BuildSettings
-    /// Page options (theme, paging, moments, layout).
-    public let site: SiteOptions
+    /// The theme, loaded (and so checked) before the build started.
+    public let theme: Theme
     /// Suppresses progress output (tests).
     public let quiet: Bool
-    /// Photos published so far.
-    public var photos: [Photo] = []
-    /// Album sidecars found during the scan.
+    /// Items published so far.
+    public var items: [MediaItem] = []
+    /// Album sidecars, read and checked before any image work.
     public var sidecars: [AlbumPath: AlbumSettings] = [:]
     /// The assembled albums.
     public var gallery: Gallery?
+    /// OUT, opened by the first step; every file operation on OUT goes through it.
+    var output: OutputFolder?
     /// What the previous build left: owned files, photo cache, page fingerprint.
     public var previousState = BuildState()
-    /// Files a previous, interrupted build journaled: owned too.
-    public var interruptedFiles: Set<String> = []
     /// The photo cache this build hands on.
     public var photoCache: [String: CachedPhoto] = [:]
     /// The page fingerprint this build hands on.
     public var siteFingerprint = ""
-    /// Writes every file, journaling it first.
-    var writer: SiteWriter
-    /// Held for the whole build.
-    var lock: BuildLock?
     /// Files this build produced (relative to OUT).
     public var producedFiles: Set<String> = []
     /// The report.
@@ -37,11 +33,16 @@ public struct BuildContext: Sendable {
     let progress: ProgressReporter
 
     /// Creates a context.
-    public init(settings: BuildSettings, site: SiteOptions = SiteOptions(), quiet: Bool = false) {
+    public init(settings: BuildSettings, theme: Theme, quiet: Bool = false) {
         self.settings = settings
-        self.site = site
+        self.theme = theme
         self.quiet = quiet
         self.progress = ProgressReporter(quiet: quiet)
-        self.writer = SiteWriter(output: settings.output)
+    }
+
+    /// OUT, once the prepare step has opened it.
+    func openOutput() throws(GalleryError) -> OutputFolder {
+        guard let output else { throw .invalidSetting("internal: the output folder was used before it was opened") }
+        return output
     }
 }

@@ -14,6 +14,8 @@ public struct BuildReport: Sendable {
     public var published = 0
     /// Photos that could not be read.
     public var skipped: [SkippedPhoto] = []
+    /// Files of types gallerygen does not publish (paths below SOURCE).
+    public var ignored: [String] = []
     /// Renditions encoded in this build.
     public var renditionsMade = 0
     /// Renditions that were already up to date.
@@ -24,18 +26,40 @@ public struct BuildReport: Sendable {
     public var filesRemoved: [String] = []
     /// Pages rendered.
     public var pages = 0
+    /// Each step's name and wall-clock seconds, in order.
+    public var stepSeconds: [(name: String, seconds: Double)] = []
     /// Wall-clock duration in seconds.
     public var seconds: Double = 0
 
     /// Creates an empty report.
     public init() {}
 
-    /// The closing summary.
+    /// "1 photo", "2 photos".
+    static func count(_ number: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(number) \(number == 1 ? singular : plural ?? singular + "s")"
+    }
+
+    /// The closing summary: one line, plus one accounting for ignored files.
     public var summary: String {
-        var text = "Built \(published) photo\(published == 1 ? "" : "s")"
-        text += " (\(renditionsMade) renditions made, \(renditionsReused) up to date), \(pages) pages"
-        if !skipped.isEmpty { text += "; skipped \(skipped.count) unreadable file\(skipped.count == 1 ? "" : "s")" }
+        var text = "Built \(Self.count(published, "photo"))"
+        text += " (\(Self.count(renditionsMade, "rendition")) made, \(renditionsReused) up to date), \(Self.count(pages, "page"))"
+        if !skipped.isEmpty { text += "; skipped \(Self.count(skipped.count, "unreadable file"))" }
         text += String(format: " in %.1f s", seconds)
+        if let line = ignoredSummary { text += "\n" + line }
         return text
+    }
+
+    /// "Ignored 3 files of types gallerygen does not publish: 2 .psd, 1 .txt", or
+    /// nil when nothing was ignored.
+    public var ignoredSummary: String? {
+        guard !ignored.isEmpty else { return nil }
+        var byType: [String: Int] = [:]
+        for path in ignored {
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            let type = name.lastIndex(of: ".").map { "." + name[name.index(after: $0)...].lowercased() } ?? "without extension"
+            byType[type, default: 0] += 1
+        }
+        let parts = byType.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+        return "Ignored \(Self.count(ignored.count, "file")) of types gallerygen does not publish: \(parts.joined(separator: ", "))"
     }
 }

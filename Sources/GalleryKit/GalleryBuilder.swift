@@ -1,25 +1,35 @@
 import Foundation
 import GalleryCore
+import Rendering
 
-/// Runs a whole build: prepare OUT, process photos, render pages, prune.
+/// Runs a whole build: prepare OUT, read the album sidecars, process the
+/// media, render pages, prune.
 public struct GalleryBuilder: Sendable {
     /// The steps, in order.
     public let steps: [any BuildStep]
 
     /// The standard pipeline.
     public init() {
-        steps = [PrepareOutputStep(), ProcessPhotosStep(), RenderPagesStep(), PruneStep()]
+        steps = [PrepareOutputStep(), ReadSidecarsStep(), ProcessMediaStep(), RenderPagesStep(), PruneStep()]
     }
 
     /// Builds the site and returns the report. Unreadable photos are skipped and
     /// listed in the report; only problems with SOURCE, OUT or settings throw.
-    public func build(settings: BuildSettings, site: SiteOptions = SiteOptions(), quiet: Bool = false) async throws -> BuildReport {
+    public func build(_ resolved: ResolvedBuild, quiet: Bool = false) async throws -> BuildReport {
         let started = Date()
-        var context = BuildContext(settings: settings, site: site, quiet: quiet)
+        var context = BuildContext(settings: resolved.settings, theme: resolved.theme, quiet: quiet)
         for step in steps {
+            let stepStarted = Date()
             try await step.run(&context)
+            context.report.stepSeconds.append((step.name, Date().timeIntervalSince(stepStarted)))
         }
         context.report.seconds = Date().timeIntervalSince(started)
         return context.report
+    }
+
+    /// Builds with the default theme (or `settings.theme`) loaded here: for tests
+    /// and tools that set values in code rather than through gallery.yml.
+    public func build(settings: BuildSettings, quiet: Bool = false) async throws -> BuildReport {
+        try await build(ResolvedBuild(settings: settings, theme: try BuildConfiguration.loadTheme(settings.values)), quiet: quiet)
     }
 }

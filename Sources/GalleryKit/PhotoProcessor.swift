@@ -3,13 +3,14 @@ import Foundation
 import GalleryCore
 import Imaging
 import Metadata
+import Scanning
 
 /// What became of one source file.
 enum PhotoOutcome: Sendable {
     /// Published, with the number of renditions encoded now and reused, the
     /// cache entry for the next build, and a note for the user (e.g. an
     /// animation published as a still).
-    case published(Photo, made: Int, reused: Int, cache: CachedPhoto, note: String?)
+    case published(MediaItem, made: Int, reused: Int, cache: CachedPhoto, note: String?)
     /// Left out, with the reason.
     case skipped(SourceFile, reason: String)
 }
@@ -23,17 +24,13 @@ struct PhotoProcessor: Sendable {
     let settings: BuildSettings
     let specs: [RenditionSpec]
     let cache: [String: CachedPhoto]
-    let writer: SiteWriter
-    /// OUT as a plain path: building a URL per rendition to test it exists is
-    /// measurable on a no-op rebuild of tens of thousands of photos.
-    let outputPrefix: String
+    let output: OutputFolder
 
-    init(settings: BuildSettings, cache: [String: CachedPhoto], writer: SiteWriter) {
+    init(settings: BuildSettings, cache: [String: CachedPhoto], output: OutputFolder) {
         self.settings = settings
-        self.outputPrefix = settings.output.path + "/"
         self.specs = settings.renditionSpecs
         self.cache = cache
-        self.writer = writer
+        self.output = output
     }
 
     /// What a file needs, decided from the cache without opening it.
@@ -54,7 +51,7 @@ struct PhotoProcessor: Sendable {
               cached.modified == file.modifiedNanoseconds else { return .unknown }
         let plan = plan(contentHash: cached.contentHash, metadata: cached.metadata)
         guard plan.jobs.isEmpty, plan.originalPath == nil else { return .incomplete(cached, plan) }
-        let photo = Photo(source: file, contentHash: cached.contentHash, metadata: cached.metadata, renditions: plan.renditions)
+        let photo = MediaItem(source: file, contentHash: cached.contentHash, metadata: cached.metadata, renditions: plan.renditions)
         return .unchanged(.published(photo, made: 0, reused: plan.reused, cache: cached, note: plan.note))
     }
 
@@ -95,13 +92,18 @@ struct PhotoProcessor: Sendable {
         let upright = metadata.displaySize
         var plan = Plan()
         var specs = self.specs
-        if metadata.isAnimated {
+        switch metadata.kind {
+        case .animation:
             if metadata.animationPixels <= settings.maximumAnimationPixels {
                 specs = settings.animationSpecs
             } else {
                 plan.note = "animation of \(metadata.frameCount) frames × \(metadata.storedSize) is over the "
                     + "\(settings.maximumAnimationPixels / 1_000_000) MP frame budget; published as a still of its first frame"
             }
+        case .still, .video, .motionStill:
+            // A video's or a Live Photo's thumbnails and previews are stills
+            // too (of its poster frame or its photo).
+            break
         }
         // Boxes that give the same pixels (a small source fits several boxes
         // whole) share one file.
@@ -118,7 +120,7 @@ struct PhotoProcessor: Sendable {
             let path = spec.relativePath(contentHash: contentHash, size: size)
             pathsBySize[sizeKey] = path
             plan.renditions.append(Rendition(spec: spec, size: size, path: path))
-            if access(outputPrefix + path, F_OK) == 0 {
+            if output.contains(path) {
                 plan.reused += 1
             } else {
                 plan.jobs.append(RenditionJob(spec: spec, size: size))
@@ -128,7 +130,7 @@ struct PhotoProcessor: Sendable {
         if let spec = settings.originalSpec {
             let path = spec.relativePath(contentHash: contentHash, size: metadata.storedSize, originalExtension: metadata.format.fileExtension)
             plan.renditions.append(Rendition(spec: spec, size: metadata.displaySize, path: path))
-            if access(outputPrefix + path, F_OK) == 0 { plan.reused += 1 } else { plan.originalPath = path }
+            if output.contains(path) { plan.reused += 1 } else { plan.originalPath = path }
         }
         return plan
     }
@@ -149,16 +151,16 @@ struct PhotoProcessor: Sendable {
             let encoded = try RenditionMaker.make(bytes, format: metadata.format, storedSize: metadata.storedSize,
                                                   orientation: metadata.orientation, jobs: plan.jobs,
                                                   maximumPixels: settings.maximumPixels)
-            for (path, output) in zip(plan.jobPaths, encoded) {
-                try output.withUnsafeBytes { raw in try writer.write(raw, to: path) }
+            for (path, encodedBytes) in zip(plan.jobPaths, encoded) {
+                try encodedBytes.withUnsafeBytes { raw in try output.write(raw, to: path) }
             }
         }
         if let path = plan.originalPath {
             // The original, byte for byte, except where it was taken.
             let copy = settings.keepLocation ? Array(bytes) : try LocationStripper.strip(Array(bytes))
-            try copy.withUnsafeBytes { raw in try writer.write(raw, to: path) }
+            try copy.withUnsafeBytes { raw in try output.write(raw, to: path) }
         }
-        let photo = Photo(source: file, contentHash: contentHash, metadata: metadata, renditions: plan.renditions)
+        let photo = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: plan.renditions)
         let cached = CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata)
         return .published(photo, made: plan.jobs.count + (plan.originalPath == nil ? 0 : 1), reused: plan.reused, cache: cached, note: plan.note)
     }

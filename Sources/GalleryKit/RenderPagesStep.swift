@@ -14,23 +14,23 @@ struct RenderPagesStep: BuildStep {
     let name = "render pages"
 
     /// Bumped whenever the renderer's output changes for the same inputs.
-    static let rendererVersion = 1
+    static let rendererVersion = 2
 
     func run(_ context: inout BuildContext) async throws {
-        let theme = try Theme.load(context.site.theme)
-        let gallery = Gallery.assemble(title: context.settings.title, photos: context.photos,
-                                       sidecars: context.sidecars, options: context.site)
+        let theme = context.theme
+        let output = try context.openOutput()
+        let gallery = Gallery.assemble(title: context.settings.title, photos: context.items,
+                                       sidecars: context.sidecars, options: context.settings.values)
         context.gallery = gallery
         let fingerprint = Self.fingerprint(context, theme: theme)
         context.siteFingerprint = fingerprint
 
         let previous = context.previousState
-        let prefix = context.settings.output.path + "/"
         if fingerprint == previous.siteFingerprint, !previous.files.isEmpty {
             // Pages and static files only: every rendition was just checked
             // for, photo by photo, while planning.
             let pages = previous.files.filter { !$0.hasPrefix("media/") }
-            if pages.allSatisfy({ access(prefix + $0, F_OK) == 0 }) {
+            if pages.allSatisfy(output.contains) {
                 // Same inputs, same outputs: the previous build's files are this build's.
                 context.producedFiles.formUnion(pages)
                 context.report.pages = pages.filter { $0.hasSuffix(".html") }.count
@@ -38,19 +38,18 @@ struct RenderPagesStep: BuildStep {
             }
         }
 
-        let renderer = SiteRenderer(theme: theme, gallery: gallery, options: context.site)
+        let renderer = SiteRenderer(theme: theme, gallery: gallery, options: context.settings.values)
         var produced = context.producedFiles
         var count = 0
-        let writer = context.writer
         try renderer.forEachPage { page in
-            try writer.writeIfChanged(Array(page.html.utf8), to: page.path)
+            try output.writeIfChanged(Array(page.html.utf8), to: page.path)
             produced.insert(page.path)
             count += 1
         }
         context.producedFiles = produced
         context.report.pages = count
         for (path, bytes) in theme.staticFiles {
-            try context.writer.writeIfChanged(bytes, to: "static/" + path)
+            try output.writeIfChanged(bytes, to: "static/" + path)
             context.producedFiles.insert("static/" + path)
         }
     }
@@ -60,19 +59,16 @@ struct RenderPagesStep: BuildStep {
         var hasher = StableHash()
         hasher.update("renderer \(rendererVersion)")
         hasher.update(theme.fingerprint)
-        hasher.update(context.settings.title)
-        hasher.update(String(describing: context.site))
-        hasher.update(context.settings.renditionSpecs.map(\.key).joined(separator: ","))
-        hasher.update(context.settings.renditionSpecs.map(\.role.rawValue).joined(separator: ","))
-        hasher.update(String(context.settings.maximumAnimationPixels))
-        hasher.update("\(context.settings.publishOriginals) \(context.settings.keepLocation) \(context.settings.followSymlinks)")
+        // Every setting that can change the output (titles, paging, rendition
+        // sizes, originals…), in schema order.
+        hasher.update(context.settings.values.canonicalText)
         // File-time dates are shown in the building machine's zone.
         hasher.update(TimeZone.current.identifier)
         for (path, settings) in context.sidecars.sorted(by: { $0.key < $1.key }) {
             hasher.update(path.description)
             hasher.update(String(describing: settings))
         }
-        for photo in context.photos {
+        for photo in context.items {
             hasher.update(photo.source.relativePath)
             hasher.update(photo.contentHash)
             hasher.update(String(photo.source.modifiedNanoseconds))

@@ -4,7 +4,7 @@ import GalleryCore
 /// The facts shown under a photo, as label/value pairs (never GPS).
 public enum PhotoFacts {
     /// The facts that are known, in reading order.
-    public static func list(_ photo: Photo) -> [(label: String, value: String)] {
+    public static func list(_ photo: MediaItem) -> [(label: String, value: String)] {
         let m = photo.metadata
         var facts: [(String, String)] = []
         let date = m.captureDate
@@ -23,7 +23,7 @@ public enum PhotoFacts {
 
     /// The facts as a JSON array of `{label, value}` for the viewer (the template
     /// escapes it into an attribute).
-    public static func json(_ photo: Photo) -> String {
+    public static func json(_ photo: MediaItem) -> String {
         let objects = list(photo).map { ["label": $0.label, "value": $0.value] }
         guard let data = try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys]) else { return "[]" }
         return String(decoding: data, as: UTF8.self)

@@ -27,7 +27,7 @@ public struct SiteMap: Sendable {
     public let momentPages: [String]
 
     /// Lays out `gallery` with `options`.
-    public init(gallery: Gallery, options: SiteOptions) {
+    public init(gallery: Gallery, options: Settings) {
         moments = MomentSectioner.sections(MomentSectioner.unique(gallery.timelinePhotos),
                                            grouping: options.momentGrouping, order: options.momentOrder)
         momentSlices = PageSplitter.pages(sectionSizes: moments.map(\.photos.count), budget: options.photosPerPage)

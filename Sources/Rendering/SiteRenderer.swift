@@ -11,12 +11,12 @@ public struct SiteRenderer: Sendable {
     /// The content.
     public let gallery: Gallery
     /// Page options.
-    public let options: SiteOptions
+    public let options: Settings
     /// Page locations.
     public let map: SiteMap
 
     /// Creates a renderer.
-    public init(theme: Theme, gallery: Gallery, options: SiteOptions) {
+    public init(theme: Theme, gallery: Gallery, options: Settings) {
         self.theme = theme
         self.gallery = gallery
         self.options = options
@@ -24,59 +24,66 @@ public struct SiteRenderer: Sendable {
     }
 
     /// Every page of the site: album pages, photo pages, moments pages.
-    public func pages() -> [RenderedPage] {
+    public func pages() throws -> [RenderedPage] {
         var pages: [RenderedPage] = []
-        forEachPage { pages.append($0) }
+        try forEachPage { pages.append($0) }
         return pages
     }
 
     /// Renders the pages one at a time and hands each to `body`, so a large
     /// site never holds all its HTML in memory at once.
-    public func forEachPage(_ body: (RenderedPage) throws -> Void) rethrows {
+    /// A template that fails throws a `ThemeError` naming it; what `body` throws passes through.
+    public func forEachPage(_ body: (RenderedPage) throws -> Void) throws {
+        func emit(_ path: String, _ render: () throws(ThemeError) -> String) throws {
+            try body(RenderedPage(path: path, html: try render()))
+        }
         for path in gallery.albums.keys.sorted() {
             guard let album = gallery.albums[path], let paths = map.albumPages[path] else { continue }
             // The same for every page of the album: computed once.
             let everything = gallery.photos(under: path)
             let summary = (count: Self.photos(everything.count), dates: dateRange(everything))
             for number in paths.indices {
-                try body(RenderedPage(path: paths[number], html: renderAlbumPage(album, number: number, summary: summary)))
+                try emit(paths[number]) { () throws(ThemeError) in try renderAlbumPage(album, number: number, summary: summary) }
             }
             for index in album.photos.indices {
                 let key = album.photos[index].source.relativePath
                 guard let page = map.photoPages[key] else { continue }
-                try body(RenderedPage(path: page, html: renderPhotoPage(album, index: index, pagePath: page)))
+                try emit(page) { () throws(ThemeError) in try renderPhotoPage(album, index: index, pagePath: page) }
             }
         }
         for number in map.momentPages.indices {
-            try body(RenderedPage(path: map.momentPages[number], html: renderMomentsPage(number)))
+            try emit(map.momentPages[number]) { () throws(ThemeError) in try renderMomentsPage(number) }
         }
     }
 
     // MARK: Shared pieces
 
-    func common(_ pagePath: String, title: String, section: String) -> [String: Any] {
-        [
-            "site": ["title": gallery.title],
-            "title": title,
-            "stylesheet": URLPath.relative(from: pagePath, to: "static/style.css"),
-            "themeStylesheet": URLPath.relative(from: pagePath, to: "static/theme.css"),
-            "script": URLPath.relative(from: pagePath, to: "static/viewer.js"),
-            "home": URLPath.relative(from: pagePath, to: "index.html"),
-            "momentsURL": URLPath.relative(from: pagePath, to: "moments/index.html"),
-            "inAlbums": section == "albums",
-            "inMoments": section == "moments",
-            "spacing": options.spacing,
-            "rowHeight": options.rowHeight,
-            "mobileRowHeight": max(60, options.rowHeight * 4 / 7),
-        ]
+    func chrome(_ pagePath: String, title: String, section: String) -> PageChrome {
+        PageChrome(
+            site: PageChrome.Site(title: gallery.title),
+            title: title,
+            stylesheet: URLPath.relative(from: pagePath, to: "static/style.css"),
+            themeStylesheet: URLPath.relative(from: pagePath, to: "static/theme.css"),
+            script: URLPath.relative(from: pagePath, to: "static/viewer.js"),
+            home: URLPath.relative(from: pagePath, to: "index.html"),
+            momentsURL: URLPath.relative(from: pagePath, to: "moments/index.html"),
+            inAlbums: section == "albums",
+            inMoments: section == "moments",
+            spacing: options.spacing,
+            rowHeight: options.rowHeight,
+            mobileRowHeight: mobileRowHeight
+        )
     }
 
-    func breadcrumbs(to path: AlbumPath, from pagePath: String, includingSelf: Bool) -> [[String: Any]] {
-        var crumbs: [[String: Any]] = []
+    /// Row height on phones (`--row-mobile`).
+    var mobileRowHeight: Int { max(60, options.rowHeight * 4 / 7) }
+
+    func breadcrumbs(to path: AlbumPath, from pagePath: String, includingSelf: Bool) -> [TitledLink] {
+        var crumbs: [TitledLink] = []
         var current: AlbumPath? = includingSelf ? path : path.parent
         while let p = current {
             let first = map.albumPages[p]?.first ?? "index.html"
-            crumbs.insert(["title": gallery.albums[p]?.title ?? p.name, "url": URLPath.relative(from: pagePath, to: first)], at: 0)
+            crumbs.insert(TitledLink(title: gallery.albums[p]?.title ?? p.name, url: URLPath.relative(from: pagePath, to: first)), at: 0)
             current = p.parent
         }
         return crumbs
@@ -85,46 +92,38 @@ public struct SiteRenderer: Sendable {
     /// `<img>` facts of a thumbnail: the smallest as `src`, all in `srcset`, and
     /// `sizes` from the grid's row height so the browser picks the right
     /// candidate for the screen's pixel density.
-    func thumbnail(_ photo: Photo, from pagePath: String, position: Int) -> [String: Any] {
-        let thumbs = photo.renditions(.thumbnail)
-        guard let first = thumbs.first else { return [:] }
+    func thumbnail(_ item: MediaItem, from pagePath: String, position: Int) -> Thumbnail? {
+        let thumbs = item.renditions(.thumbnail)
+        guard let first = thumbs.first else { return nil }
         let aspect = Double(first.size.width) / Double(max(1, first.size.height))
-        let mobile = max(60, options.rowHeight * 4 / 7)
-        let key = photo.source.relativePath
-        var item: [String: Any] = [
-            "src": URLPath.relative(from: pagePath, to: first.path),
-            "srcset": srcset(thumbs, from: pagePath),
-            "sizes": "(max-width: 600px) \(Int((Double(mobile) * aspect).rounded()))px, \(Int((Double(options.rowHeight) * aspect).rounded()))px",
-            "width": first.size.width,
-            "height": first.size.height,
-            "alt": photo.source.fileName,
-            "grow": String(format: "%.4f", aspect),
-            // The first rows load at once; the rest when scrolled near.
-            "lazy": position >= 12,
-            "animated": photo.metadata.isAnimated,
-        ]
-        if let page = map.photoPages[key] {
-            item["href"] = URLPath.relative(from: pagePath, to: page)
-            item["photoPage"] = item["href"]
-        }
-        if let anchor = map.photoAnchors[key] { item["id"] = anchor }
-        let previews = photo.renditions(.preview)
+        let key = item.source.relativePath
+        var thumbnail = Thumbnail(
+            src: URLPath.relative(from: pagePath, to: first.path),
+            srcset: srcset(thumbs, from: pagePath),
+            sizes: "(max-width: 600px) \(Int((Double(mobileRowHeight) * aspect).rounded()))px, \(Int((Double(options.rowHeight) * aspect).rounded()))px",
+            width: first.size.width,
+            height: first.size.height,
+            alt: item.source.fileName,
+            grow: String(format: "%.4f", aspect),
+            lazy: position >= 12,
+            animated: item.kind == .animation,
+            factsJSON: PhotoFacts.json(item)
+        )
+        thumbnail.href = map.photoPages[key].map { URLPath.relative(from: pagePath, to: $0) }
+        thumbnail.id = map.photoAnchors[key]
+        let previews = item.renditions(.preview)
         if let largest = previews.last {
-            item["previewSrcset"] = srcset(previews, from: pagePath)
-            item["previewWidth"] = largest.size.width
-            item["previewHeight"] = largest.size.height
+            thumbnail.previewSrcset = srcset(previews, from: pagePath)
+            thumbnail.previewWidth = largest.size.width
+            thumbnail.previewHeight = largest.size.height
         }
-        item["factsJSON"] = PhotoFacts.json(photo)
-        if let original = photo.renditions(.original).first {
-            item["original"] = URLPath.relative(from: pagePath, to: original.path)
-            item["originalName"] = photo.source.fileName
-        }
-        let posters = photo.renditions(.poster)
+        thumbnail.original = item.renditions(.original).first.map { URLPath.relative(from: pagePath, to: $0.path) }
+        let posters = item.renditions(.poster)
         if let small = posters.first, let large = posters.last {
-            item["poster"] = URLPath.relative(from: pagePath, to: small.path)
-            item["posterLarge"] = URLPath.relative(from: pagePath, to: large.path)
+            thumbnail.poster = URLPath.relative(from: pagePath, to: small.path)
+            thumbnail.posterLarge = URLPath.relative(from: pagePath, to: large.path)
         }
-        return item
+        return thumbnail
     }
 
     func srcset(_ renditions: [Rendition], from pagePath: String) -> String {
@@ -141,32 +140,32 @@ public struct SiteRenderer: Sendable {
         return "(min-aspect-ratio: \(w)/\(h)) calc((100vh - 9rem) * \(w) / \(h)), 100vw"
     }
 
-    func pager(_ paths: [String], current: Int, from pagePath: String) -> [String: Any]? {
+    func pager(_ paths: [String], current: Int, from pagePath: String) -> Pager? {
         guard paths.count > 1 else { return nil }
-        var items: [[String: Any]] = []
+        var items: [Pager.Item] = []
         var lastShown = -1
         for i in paths.indices {
             // First, last, and a window around the current page.
             guard i == 0 || i == paths.count - 1 || abs(i - current) <= 2 else { continue }
-            if lastShown >= 0, i > lastShown + 1 { items.append(["gap": true]) }
-            items.append(["number": i + 1, "url": URLPath.relative(from: pagePath, to: paths[i]), "current": i == current])
+            if lastShown >= 0, i > lastShown + 1 { items.append(Pager.Item(gap: true)) }
+            items.append(Pager.Item(number: i + 1, url: URLPath.relative(from: pagePath, to: paths[i]), current: i == current))
             lastShown = i
         }
-        var pager: [String: Any] = ["items": items, "count": paths.count, "number": current + 1]
-        if current > 0 { pager["prev"] = URLPath.relative(from: pagePath, to: paths[current - 1]) }
-        if current + 1 < paths.count { pager["next"] = URLPath.relative(from: pagePath, to: paths[current + 1]) }
+        var pager = Pager(items: items, count: paths.count, number: current + 1)
+        if current > 0 { pager.prev = URLPath.relative(from: pagePath, to: paths[current - 1]) }
+        if current + 1 < paths.count { pager.next = URLPath.relative(from: pagePath, to: paths[current + 1]) }
         return pager
     }
 
-    func relLinks(_ pager: [String: Any]?) -> [[String: Any]] {
-        var links: [[String: Any]] = []
-        if let prev = pager?["prev"] { links.append(["rel": "prev", "url": prev]) }
-        if let next = pager?["next"] { links.append(["rel": "next", "url": next]) }
+    func relLinks(_ pager: Pager?) -> [PageChrome.RelLink] {
+        var links: [PageChrome.RelLink] = []
+        if let prev = pager?.prev { links.append(PageChrome.RelLink(rel: "prev", url: prev)) }
+        if let next = pager?.next { links.append(PageChrome.RelLink(rel: "next", url: next)) }
         return links
     }
 
-    func dateRange(_ photos: [Photo]) -> String? {
-        let days = photos.map(\.metadata.captureDate.localDay)
+    func dateRange(_ items: [MediaItem]) -> String? {
+        let days = items.map(\.metadata.captureDate.localDay)
         guard let first = days.min(), let last = days.max() else { return nil }
         return HumanDate.shortRange(first, last)
     }
@@ -176,98 +175,94 @@ public struct SiteRenderer: Sendable {
 
     // MARK: Pages
 
-    func renderAlbumPage(_ album: Album, number: Int, summary: (count: String, dates: String?)) -> String {
+    func albumPage(_ album: Album, number: Int, summary: (count: String, dates: String?)) -> AlbumPageModel {
         let path = album.path
         let pagePath = map.albumPages[path]![number]
-        var context = common(pagePath, title: path.isRoot ? gallery.title : album.title, section: "albums")
-        context["isHome"] = path.isRoot
-        context["photoCountLabel"] = summary.count
-        context["dateRange"] = summary.dates
+        var chrome = chrome(pagePath, title: path.isRoot ? gallery.title : album.title, section: "albums")
+        chrome.isHome = path.isRoot
         let crumbs = path.isRoot ? [] : breadcrumbs(to: path, from: pagePath, includingSelf: false)
-        context["breadcrumbs"] = crumbs
-        context["hasBreadcrumbs"] = !crumbs.isEmpty
-        if number == 0, let description = album.description {
-            context["descriptionHTML"] = Markdown.render(description, allowHTML: options.allowHTML)
-        }
-        if number == 0 {
-            let cards = gallery.listedChildren(of: path).compactMap { child -> [String: Any]? in
-                guard let page = map.albumPages[child]?.first, let childAlbum = gallery.albums[child] else { return nil }
-                let photos = gallery.photos(under: child)
-                var card: [String: Any] = ["title": childAlbum.title, "url": URLPath.relative(from: pagePath, to: page),
-                                           "countLabel": Self.photos(photos.count), "dateRange": dateRange(photos) ?? ""]
-                if let cover = gallery.cover(of: child) { card["cover"] = thumbnail(cover, from: pagePath, position: 0) }
-                return card
-            }
-            context["albums"] = cards
-            context["hasAlbums"] = !cards.isEmpty
-        }
         let range = map.albumPhotoRanges[path]?[number] ?? 0..<0
-        context["photos"] = range.map { thumbnail(album.photos[$0], from: pagePath, position: $0 - range.lowerBound) }
-        context["hasPhotos"] = !range.isEmpty
         let pager = pager(map.albumPages[path]!, current: number, from: pagePath)
-        context["pager"] = pager
-        context["relLinks"] = relLinks(pager)
-        return theme.render(path.isRoot ? "index" : "album", context)
+        chrome.relLinks = relLinks(pager)
+        var model = AlbumPageModel(
+            chrome: chrome, photoCountLabel: summary.count, dateRange: summary.dates,
+            breadcrumbs: crumbs, hasBreadcrumbs: !crumbs.isEmpty,
+            photos: range.compactMap { thumbnail(album.photos[$0], from: pagePath, position: $0 - range.lowerBound) },
+            hasPhotos: !range.isEmpty, pager: pager)
+        if number == 0 {
+            model.descriptionHTML = album.description.map { Markdown.render($0, allowHTML: options.allowHTML) }
+            let cards = gallery.listedChildren(of: path).compactMap { child -> AlbumCard? in
+                guard let page = map.albumPages[child]?.first, let childAlbum = gallery.albums[child] else { return nil }
+                let items = gallery.photos(under: child)
+                return AlbumCard(title: childAlbum.title, url: URLPath.relative(from: pagePath, to: page),
+                                 countLabel: Self.photos(items.count), dateRange: dateRange(items) ?? "",
+                                 cover: gallery.cover(of: child).flatMap { thumbnail($0, from: pagePath, position: 0) })
+            }
+            model.albums = cards
+            model.hasAlbums = !cards.isEmpty
+        }
+        return model
     }
 
-    func renderPhotoPage(_ album: Album, index: Int, pagePath: String) -> String {
-        let photo = album.photos[index]
-        let key = photo.source.relativePath
-        var context = common(pagePath, title: photo.source.fileName, section: "albums")
-        context["breadcrumbs"] = breadcrumbs(to: album.path, from: pagePath, includingSelf: true)
-        context["hasBreadcrumbs"] = true
-        let previews = photo.renditions(.preview)
+    func renderAlbumPage(_ album: Album, number: Int, summary: (count: String, dates: String?)) throws(ThemeError) -> String {
+        try theme.render(album.path.isRoot ? "index" : "album", albumPage(album, number: number, summary: summary))
+    }
+
+    func photoPage(_ album: Album, index: Int, pagePath: String) -> PhotoPageModel {
+        let item = album.photos[index]
+        let key = item.source.relativePath
+        var chrome = chrome(pagePath, title: item.source.fileName, section: "albums")
+        let previews = item.renditions(.preview)
+        var preview: PhotoPageModel.Preview?
         if let largest = previews.last, let smallest = previews.first {
-            var image: [String: Any] = [
-                "src": URLPath.relative(from: pagePath, to: previews[previews.count > 1 ? 1 : 0].path),
-                "srcset": srcset(previews, from: pagePath),
-                "sizes": previewSizes(largest.size),
-                "width": smallest.size.width,
-                "height": smallest.size.height,
-                "alt": photo.source.fileName,
-                "animated": photo.metadata.isAnimated,
-            ]
-            if let poster = photo.renditions(.poster).last { image["poster"] = URLPath.relative(from: pagePath, to: poster.path) }
-            context["photo"] = image
+            preview = PhotoPageModel.Preview(
+                src: URLPath.relative(from: pagePath, to: previews[previews.count > 1 ? 1 : 0].path),
+                srcset: srcset(previews, from: pagePath), sizes: previewSizes(largest.size),
+                width: smallest.size.width, height: smallest.size.height, alt: item.source.fileName,
+                animated: item.kind == .animation,
+                poster: item.renditions(.poster).last.map { URLPath.relative(from: pagePath, to: $0.path) })
         }
-        context["facts"] = PhotoFacts.list(photo).map { ["label": $0.label, "value": $0.value] }
-        if let original = photo.renditions(.original).first {
-            context["original"] = ["url": URLPath.relative(from: pagePath, to: original.path), "name": photo.source.fileName]
-        }
-        context["datetime"] = HumanDate.machine(photo.metadata.captureDate)
         let pages = map.albumPages[album.path] ?? ["index.html"]
         let albumPage = pages[min(pages.count - 1, map.photoAlbumPage[key] ?? 0)]
-        context["back"] = ["url": URLPath.relative(from: pagePath, to: albumPage) + "#" + (map.photoAnchors[key] ?? ""),
-                           "title": album.path.isRoot ? gallery.title : album.title]
-        var links: [[String: Any]] = []
-        var preloads: [[String: Any]] = []
-        func neighbour(_ i: Int) -> Photo? { album.photos.indices.contains(i) ? album.photos[i] : nil }
+        var model = PhotoPageModel(
+            chrome: chrome, breadcrumbs: breadcrumbs(to: album.path, from: pagePath, includingSelf: true), hasBreadcrumbs: true,
+            photo: preview, facts: PhotoFacts.list(item).map { PhotoPageModel.Fact(label: $0.label, value: $0.value) },
+            original: item.renditions(.original).first.map {
+                PhotoPageModel.Download(url: URLPath.relative(from: pagePath, to: $0.path), name: item.source.fileName)
+            },
+            datetime: HumanDate.machine(item.metadata.captureDate),
+            back: TitledLink(title: album.path.isRoot ? gallery.title : album.title,
+                             url: URLPath.relative(from: pagePath, to: albumPage) + "#" + (map.photoAnchors[key] ?? "")))
+        func neighbour(_ i: Int) -> MediaItem? { album.photos.indices.contains(i) ? album.photos[i] : nil }
         if let prev = neighbour(index - 1), let page = map.photoPages[prev.source.relativePath] {
-            context["prev"] = ["url": URLPath.relative(from: pagePath, to: page)]
-            links.append(["rel": "prev", "url": URLPath.relative(from: pagePath, to: page)])
+            model.prev = PlainLink(url: URLPath.relative(from: pagePath, to: page))
+            chrome.relLinks.append(PageChrome.RelLink(rel: "prev", url: URLPath.relative(from: pagePath, to: page)))
         }
         if let next = neighbour(index + 1), let page = map.photoPages[next.source.relativePath] {
-            context["next"] = ["url": URLPath.relative(from: pagePath, to: page)]
-            links.append(["rel": "next", "url": URLPath.relative(from: pagePath, to: page)])
+            model.next = PlainLink(url: URLPath.relative(from: pagePath, to: page))
+            chrome.relLinks.append(PageChrome.RelLink(rel: "next", url: URLPath.relative(from: pagePath, to: page)))
         }
         // Next first (the likely step), then previous, then the one after next.
         for i in [index + 1, index - 1, index + 2] {
             guard let other = neighbour(i) else { continue }
             let renditions = other.renditions(.preview)
             guard let middle = renditions.dropFirst(renditions.count > 1 ? 1 : 0).first, let largest = renditions.last else { continue }
-            preloads.append(["href": URLPath.relative(from: pagePath, to: middle.path),
-                             "srcset": srcset(renditions, from: pagePath), "sizes": previewSizes(largest.size)])
+            chrome.preloads.append(PageChrome.Preload(href: URLPath.relative(from: pagePath, to: middle.path),
+                                                      srcset: srcset(renditions, from: pagePath), sizes: previewSizes(largest.size)))
         }
-        context["relLinks"] = links
-        context["preloads"] = preloads
-        return theme.render("photo", context)
+        model.chrome = chrome
+        return model
     }
 
-    func renderMomentsPage(_ number: Int) -> String {
+    func renderPhotoPage(_ album: Album, index: Int, pagePath: String) throws(ThemeError) -> String {
+        try theme.render("photo", photoPage(album, index: index, pagePath: pagePath))
+    }
+
+    func momentsPage(_ number: Int) -> MomentsPageModel {
         let pagePath = map.momentPages[number]
-        var context = common(pagePath, title: "Moments", section: "moments")
+        var chrome = chrome(pagePath, title: "Moments", section: "moments")
         var position = 0
-        context["sections"] = map.momentSlices[number].map { slice -> [String: Any] in
+        let sections = map.momentSlices[number].map { slice -> MomentSectionModel in
             let section = map.moments[slice.section]
             let heading: String
             switch options.momentGrouping {
@@ -275,22 +270,26 @@ public struct SiteRenderer: Sendable {
             case .month: heading = HumanDate.month(section.firstDay)
             case .gap: heading = HumanDate.range(section.firstDay, section.lastDay)
             }
-            let photos = slice.range.map { i -> [String: Any] in
+            let photos = slice.range.compactMap { i -> Thumbnail? in
                 defer { position += 1 }
                 return thumbnail(section.photos[i], from: pagePath, position: position)
             }
-            let albums = section.albums.map { album -> [String: Any] in
-                ["title": album.isRoot ? gallery.title : (gallery.albums[album]?.title ?? album.name),
-                 "url": URLPath.relative(from: pagePath, to: map.albumPages[album]?.first ?? "index.html")]
+            let albums = section.albums.map { album in
+                TitledLink(title: album.isRoot ? gallery.title : (gallery.albums[album]?.title ?? album.name),
+                           url: URLPath.relative(from: pagePath, to: map.albumPages[album]?.first ?? "index.html"))
             }
-            return ["datetime": section.datetime, "heading": heading, "countLabel": Self.photos(section.photos.count),
-                    "albums": albums, "continued": slice.continuesFromPrevious, "continues": slice.continuesOnNext,
-                    "photos": photos]
+            return MomentSectionModel(datetime: section.datetime, heading: heading, countLabel: Self.photos(section.photos.count),
+                                      albums: albums, continued: slice.continuesFromPrevious, continues: slice.continuesOnNext,
+                                      photos: photos)
         }
-        context["photoCountLabel"] = Self.photos(map.moments.reduce(0) { $0 + $1.photos.count })
         let pager = pager(map.momentPages, current: number, from: pagePath)
-        context["pager"] = pager
-        context["relLinks"] = relLinks(pager)
-        return theme.render("moments", context)
+        chrome.relLinks = relLinks(pager)
+        return MomentsPageModel(chrome: chrome, photoCountLabel: Self.photos(map.moments.reduce(0) { $0 + $1.photos.count }),
+                                sections: sections, pager: pager)
+    }
+
+    func renderMomentsPage(_ number: Int) throws(ThemeError) -> String {
+        try theme.render("moments", momentsPage(number))
     }
 }
+

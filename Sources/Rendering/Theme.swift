@@ -10,6 +10,8 @@ public enum ThemeError: Error, CustomStringConvertible, Sendable {
     case badTemplate(name: String, reason: String)
     /// A file of a custom theme cannot be read.
     case unreadable(String)
+    /// A page template is missing or did not render.
+    case renderFailed(name: String, reason: String)
 
     /// One line for the user.
     public var description: String {
@@ -17,6 +19,7 @@ public enum ThemeError: Error, CustomStringConvertible, Sendable {
         case .unknown(let name, let available): return "unknown theme '\(name)' (built in: \(available.joined(separator: ", ")); or give a folder path)"
         case .badTemplate(let name, let reason): return "template '\(name)' does not parse: \(reason)"
         case .unreadable(let path): return "cannot read theme file \(path)"
+        case .renderFailed(let name, let reason): return "template '\(name)' did not render: \(reason)"
         }
     }
 }
@@ -93,6 +96,9 @@ public struct Theme: Sendable {
             }
             fingerprintInput += name + "\0" + text + "\0"
         }
+        for name in pageTemplates where templates[name] == nil {
+            throw .renderFailed(name: name, reason: "no such template")
+        }
         var hasher = StableHash()
         hasher.update(fingerprintInput)
         for (path, bytes) in statics.sorted(by: { $0.key < $1.key }) {
@@ -102,9 +108,16 @@ public struct Theme: Sendable {
         return Theme(name: nameOrPath, library: library, staticFiles: statics, fingerprint: hasher.finalize())
     }
 
-    /// Renders template `name` with `context`.
-    func render(_ name: String, _ context: [String: Any]) -> String {
-        library.render(context, withTemplate: name) ?? ""
+    /// The templates every site needs; a theme without them fails when loaded.
+    static let pageTemplates = ["index", "album", "moments", "photo"]
+
+    /// Renders template `name` with a page model; a missing template is an
+    /// error naming it, never an empty page.
+    func render(_ name: String, _ model: Any) throws(ThemeError) -> String {
+        guard let context = TemplateContext.make(model), let html = library.render(context, withTemplate: name) else {
+            throw .renderFailed(name: name, reason: "no such template")
+        }
+        return html
     }
 }
 

@@ -10,14 +10,33 @@ public enum ScanEvent: Sendable {
     case photo(SourceFile)
     /// A folder could not be listed (permissions): it is skipped, the walk goes on.
     case unreadable(path: String, reason: String)
+    /// A regular file of a type gallerygen does not publish (hidden files and
+    /// gallerygen's own files are not reported): `path` below SOURCE.
+    case ignored(path: String)
+}
+
+/// How a walk goes.
+public struct ScanOptions: Sendable {
+    /// Follow symbolic links that stay inside SOURCE.
+    public var followSymlinks = false
+    /// Report folders (albums) only: no photo or ignored-file events, and no
+    /// `lstat` for entries the directory listing already says are files.
+    public var foldersOnly = false
+
+    /// Creates options.
+    public init(followSymlinks: Bool = false, foldersOnly: Bool = false) {
+        self.followSymlinks = followSymlinks
+        self.foldersOnly = foldersOnly
+    }
 }
 
 /// Walks SOURCE depth-first and reports what it finds as it goes; the build
 /// runs it on its own thread so photos are processed while the walk continues.
 ///
-/// Hidden files and folders (leading dot) are ignored; so is anything that is
-/// not a photo by extension. Symbolic links are not followed: a link could lead
-/// outside SOURCE or into a loop.
+/// Hidden files and folders (leading dot) are passed over; files that are not
+/// photos by extension are reported as ignored, so the build can say what it
+/// left out. Symbolic links are not followed unless asked, and then never to
+/// outside SOURCE: a link could lead outside SOURCE or into a loop.
 public struct SourceScanner: Sendable {
     /// The folder to walk.
     public let root: URL
@@ -30,16 +49,12 @@ public struct SourceScanner: Sendable {
         self.excluded = Set(excluded.map { $0.standardizedFileURL.path })
     }
 
-    /// The album sidecar's file name.
-    public static let sidecarName = "album.yml"
-
     /// Synchronous walk, calling `emit` for each event.
-    public static func walk(_ folder: URL, components: [String], excluded: Set<String>, followSymlinks: Bool = false,
-                            emit: (ScanEvent) -> Void) {
+    public func walk(_ options: ScanOptions = ScanOptions(), emit: (ScanEvent) -> Void) {
         var visited: Set<DirectoryID> = []
-        let root = folder.standardizedFileURL.resolvingSymlinksInPath().path
-        walk(raw: Array(folder.path.utf8), url: folder, components: components, excluded: excluded,
-             follow: followSymlinks ? root : nil, visited: &visited, emit: emit)
+        let real = root.resolvingSymlinksInPath().path
+        Self.walk(raw: Array(root.path.utf8), url: root, components: [], excluded: excluded,
+                  follow: options.followSymlinks ? real : nil, foldersOnly: options.foldersOnly, visited: &visited, emit: emit)
     }
 
     /// A folder's identity, to stop symlink loops.
@@ -51,14 +66,14 @@ public struct SourceScanner: Sendable {
     /// Walks by raw path bytes, so names that are not valid UTF-8 are still
     /// reached; `follow` is SOURCE's real path when symlinks are followed.
     static func walk(raw: [UInt8], url: URL, components: [String], excluded: Set<String>, follow root: String?,
-                     visited: inout Set<DirectoryID>, emit: (ScanEvent) -> Void) {
+                     foldersOnly: Bool, visited: inout Set<DirectoryID>, emit: (ScanEvent) -> Void) {
         let cPath = raw.map { CChar(bitPattern: $0) } + [0]
         var info = stat()
         if stat(cPath, &info) == 0 {
             // A folder reached twice (a symlink loop, or two links to one place) is walked once.
             guard visited.insert(DirectoryID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return }
         }
-        let sidecar = url.appendingPathComponent(sidecarName)
+        let sidecar = url.appendingPathComponent(SourceLayout.albumSidecarName)
         emit(.album(AlbumPath(components: components), sidecar: access(sidecar.path, F_OK) == 0 ? sidecar : nil))
         // opendir/readdir rather than FileManager: cheaper, raw names, and the
         // error is the plain errno text ("Permission denied").
@@ -70,6 +85,8 @@ public struct SourceScanner: Sendable {
         while let entry = readdir(directory) {
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
             if bytes == [46] || bytes == [46, 46] { continue }
+            // Listing folders only: an entry the directory says is a plain file needs no stat.
+            if foldersOnly, entry.pointee.d_type == UInt8(DT_REG) { continue }
             entries.append((String(decoding: bytes, as: UTF8.self), bytes))
         }
         closedir(directory)
@@ -91,7 +108,13 @@ public struct SourceScanner: Sendable {
             }
             if kind == S_IFDIR {
                 if !excluded.contains(childURL.standardizedFileURL.path) { folders.append((entry.name, childRaw, childURL)) }
-            } else if kind == S_IFREG, PhotoExtensions.isPhoto(entry.name) {
+            } else if kind != S_IFREG || foldersOnly {
+                continue
+            } else if !PhotoExtensions.isPhoto(entry.name) {
+                if !SourceLayout.isToolFile(entry.name, inRoot: components.isEmpty) {
+                    emit(.ignored(path: (components + [entry.name]).joined(separator: "/")))
+                }
+            } else {
                 let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
                 let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
                 emit(.photo(SourceFile(url: childURL, relativeComponents: components + [entry.name], byteCount: Int64(info.st_size),
@@ -100,7 +123,7 @@ public struct SourceScanner: Sendable {
         }
         for folder in folders {
             walk(raw: folder.raw, url: folder.url, components: components + [folder.name], excluded: excluded, follow: root,
-                 visited: &visited, emit: emit)
+                 foldersOnly: foldersOnly, visited: &visited, emit: emit)
         }
     }
 }

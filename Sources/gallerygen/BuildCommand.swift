@@ -1,7 +1,7 @@
 import ArgumentParser
+import Configuration
 import Foundation
 import GalleryCore
-import Configuration
 import GalleryKit
 
 /// `gallerygen build SOURCE --output OUT`.
@@ -9,7 +9,11 @@ struct BuildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "build",
         abstract: "Build the site from SOURCE into OUT.",
-        discussion: "SOURCE is never written to. Unreadable photos are skipped and named on stderr; the build goes on."
+        discussion: """
+        SOURCE is never written to. Every setting can also be set in SOURCE/gallery.yml \
+        (see `gallerygen init`); flags override it. Settings are checked before any image work. \
+        Unreadable photos are skipped and named on stderr; the build goes on.
+        """
     )
 
     @Argument(help: "The folder of photos (every sub-folder is an album).")
@@ -21,50 +25,33 @@ struct BuildCommand: AsyncParsableCommand {
     @Option(help: "Settings file (default: SOURCE/gallery.yml when it exists).")
     var config: String?
 
-    @Option(help: "Site title (default: Photos).")
-    var title: String?
-
-    @OptionGroup var renditions: RenditionOptions
-
-    @Option(help: "Photos processed at once (default: all cores).")
-    var jobs: Int?
-
-    @Option(help: "Theme: a built-in name (default, slate) or a theme folder.")
-    var theme: String?
+    @OptionGroup var settings: BuildSettingOptions
 
     @Flag(name: .shortAndLong, help: "No progress output.")
     var quiet = false
 
+    @Flag(name: .shortAndLong, help: "Also list the ignored files and the time each build step took.")
+    var verbose = false
+
     @Flag(help: "Keep running and rebuild when SOURCE changes (Ctrl-C to stop).")
     var watch = false
 
-    func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-    }
-
     func run() async throws {
-        let overrides = CommandLineOverrides(title: title, format: renditions.format, quality: renditions.quality,
-                                             thumbnailBoxes: renditions.thumbnailSize?.boxes, previewBoxes: renditions.previewSize?.boxes,
-                                             jobs: jobs, theme: theme)
-        func resolve() throws -> (BuildSettings, SiteOptions) {
+        func resolve() throws(ConfigError) -> ResolvedBuild {
             try BuildConfiguration.resolve(
                 source: URL(fileURLWithPath: source), output: URL(fileURLWithPath: output),
-                configFile: config.map { URL(fileURLWithPath: $0) }, overrides: overrides)
+                configFile: config.map { URL(fileURLWithPath: $0) }, flags: givenSettingFlags(settings))
         }
         do {
-            let (settings, site) = try resolve()
-            let watcher = watch ? try SourceWatcher(root: settings.source) : nil
-            try await buildOnce(settings: settings, site: site)
-            if !quiet {
-                print("Site: \(settings.output.appendingPathComponent("index.html").path)")
-            }
+            let resolved = try resolve()
+            let watcher = watch ? try SourceWatcher(root: resolved.settings.source) : nil
+            try await buildOnce(resolved)
             while let watcher {
-                if !quiet { FileHandle.standardError.write(Data("Watching \(settings.source.path) for changes…\n".utf8)) }
+                if !quiet { FileHandle.standardError.write(Data("Watching \(resolved.settings.source.path) for changes…\n".utf8)) }
                 _ = watcher.waitForChanges()
                 do {
                     // Settings are read again: an edited gallery.yml takes effect.
-                    let (settings, site) = try resolve()
-                    try await buildOnce(settings: settings, site: site)
+                    try await buildOnce(try resolve())
                 } catch let error as CustomStringConvertible & Error {
                     // A bad edit (say, a broken album.yml) must not end the watch.
                     FileHandle.standardError.write(Data("gallerygen: error: \(error.description)\n".utf8))
@@ -74,13 +61,22 @@ struct BuildCommand: AsyncParsableCommand {
             throw ValidationFailure(message: error.description)
         }
     }
-}
 
-extension BuildCommand {
-    func buildOnce(settings: BuildSettings, site: SiteOptions) async throws {
-        let report = try await GalleryBuilder().build(settings: settings, site: site, quiet: quiet)
+    func buildOnce(_ resolved: ResolvedBuild) async throws {
+        let report = try await GalleryBuilder().build(resolved, quiet: quiet)
+        if verbose {
+            for path in report.ignored { FileHandle.standardError.write(Data("ignored \(DisplayText.oneLine(path))\n".utf8)) }
+            for step in report.stepSeconds {
+                FileHandle.standardError.write(Data(String(format: "step %@: %.2f s\n", step.name, step.seconds).utf8))
+            }
+        }
         if !quiet || !report.skipped.isEmpty {
             FileHandle.standardError.write(Data((report.summary + "\n").utf8))
+        } else if let ignored = report.ignoredSummary {
+            FileHandle.standardError.write(Data((ignored + "\n").utf8))
+        }
+        if !quiet {
+            print("Site: \(resolved.settings.output.appendingPathComponent("index.html").path)")
         }
     }
 }
@@ -89,21 +85,4 @@ extension BuildCommand {
 struct ValidationFailure: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
-}
-
-extension OutputFormat: ExpressibleByArgument {}
-
-/// `WxH[,WxH…]`.
-struct BoxList: ExpressibleByArgument {
-    let boxes: [PixelSize]
-
-    init?(argument: String) {
-        var boxes: [PixelSize] = []
-        for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let box = PixelSize(parsing: part) else { return nil }
-            boxes.append(box)
-        }
-        guard !boxes.isEmpty else { return nil }
-        self.boxes = boxes
-    }
 }

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Configuration
 import Foundation
+import GalleryCore
 
 /// `gallerygen init [FOLDER]`: writes a commented gallery.yml.
 struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
-        abstract: "Write a commented gallery.yml (every setting, with its default) into FOLDER."
+        abstract: "Write a commented gallery.yml (every setting, with its default) into FOLDER, creating FOLDER if needed."
     )
 
     @Argument(help: "The photo folder (default: the current folder).")
@@ -16,10 +17,17 @@ struct InitCommand: ParsableCommand {
     var force = false
 
     func run() throws {
-        let url = URL(fileURLWithPath: folder).appendingPathComponent("gallery.yml")
+        let folderURL = URL(fileURLWithPath: folder)
+        let url = folderURL.appendingPathComponent(SourceLayout.configFileName)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ValidationFailure(message: "folder '\(folder)' does not exist")
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw ValidationFailure(message: "'\(folder)' exists and is not a folder") }
+        } else {
+            do {
+                try FileManager.default.createDirectory(at: folderURL, withIntermediateDirectories: true)
+            } catch {
+                throw ValidationFailure(message: "cannot create folder '\(folder)': \(error.localizedDescription)")
+            }
         }
         if FileManager.default.fileExists(atPath: url.path), !force {
             throw ValidationFailure(message: "\(url.path) already exists (use --force to replace it)")

@@ -206,7 +206,7 @@ import Testing
         }
         // Over the budget: published as a still, with a note.
         settings.output = folder.url.appendingPathComponent("out2")
-        settings.maximumAnimationPixels = 100
+        settings.maxAnimationMegapixels = 0.0001  // 100 pixels
         _ = try await GalleryBuilder().build(settings: settings, quiet: true)
         let stills = try FileManager.default.subpathsOfDirectory(atPath: settings.output.appendingPathComponent("media").path)
             .filter { $0.contains(".") }

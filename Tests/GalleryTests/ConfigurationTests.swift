@@ -7,11 +7,15 @@ import Testing
 @Suite struct ConfigurationTests {
     @Test func templateParsesToTheDefaults() throws {
         let config = try ConfigFile.parse(ConfigTemplate.text)
+        #expect(config == Settings())
         #expect(config.title == "Photos")
         #expect(config.format == .webp)
-        #expect(config.thumbnailSizes == BuildSettings.defaultThumbnailBoxes)
-        #expect(config.previewSizes == BuildSettings.defaultPreviewBoxes)
-        #expect(config.site == SiteOptions())
+        #expect(config.thumbnailBoxes == [PixelSize(width: 280, height: 210), PixelSize(width: 560, height: 420)])
+        // Every setting is in the template, with its help line.
+        for setting in SettingsSchema.all {
+            let leaf = setting.key.split(separator: ".").last.map(String.init) ?? setting.key
+            #expect(ConfigTemplate.text.contains("\(leaf): ") && ConfigTemplate.text.contains(setting.help), "\(setting.key)")
+        }
     }
 
     @Test func readsEverySetting() throws {
@@ -37,15 +41,17 @@ import Testing
         """)
         #expect(config.title == "Léa's <photos>")
         #expect(config.format == .jpeg && config.quality == 90 && config.jobs == 3)
-        #expect(config.thumbnailSizes == [PixelSize(width: 200, height: 150), PixelSize(width: 400, height: 300)])
-        #expect(config.previewSizes == [PixelSize(width: 1024, height: 768)])
-        #expect(config.maxMegapixels == 50)
-        #expect(config.site.theme == "slate")
-        #expect(config.site.photosPerPage == 60)
-        #expect(config.site.momentGrouping == .gap(hours: 2.5))
-        #expect(config.site.momentOrder == .ascending)
-        #expect(config.site.albumSort == .name && config.site.albumOrder == .descending)
-        #expect(config.site.spacing == 8 && config.site.rowHeight == 180 && config.site.allowHTML)
+        #expect(config.thumbnailBoxes == [PixelSize(width: 200, height: 150), PixelSize(width: 400, height: 300)])
+        #expect(config.previewBoxes == [PixelSize(width: 1024, height: 768)])
+        #expect(config.maxMegapixels == 50 && config.maximumPixels == 50_000_000)
+        #expect(config.theme == "slate")
+        #expect(config.photosPerPage == 60)
+        #expect(config.momentGrouping == .gap(hours: 2.5))
+        #expect(config.momentOrder == .ascending)
+        #expect(config.albumSort == .name && config.albumOrder == .descending)
+        #expect(config.spacing == 8 && config.rowHeight == 180 && config.allowHTML)
+        #expect(config.origin(ofKey: "quality") == .file("gallery.yml", line: 4))
+        #expect(config.origin(ofKey: "keep_location") == .defaultValue)
     }
 
     @Test func errorsNameTheKeyAndLine() {
@@ -56,40 +62,94 @@ import Testing
         #expect(error("title: x\nquality: 180\n") == "gallery.yml:2: key 'quality': must be a whole number from 1 to 100")
         #expect(error("format: gif\n") == "gallery.yml:1: key 'format': must be one of: webp, jpeg, jpg")
         #expect(error("moments:\n  group_by: week\n") == "gallery.yml:2: key 'moments.group_by': must be one of: day, month, gap")
-        #expect(error("moments:\n  colour: red\n").hasPrefix("gallery.yml:2: key 'moments.colour': unknown key"))
-        #expect(error("thumbnail_sizes: [big]\n").hasPrefix("gallery.yml:1: key 'thumbnail_sizes': must be a list"))
+        #expect(error("moments:\n  colour: red\n").hasPrefix("gallery.yml:2: key 'moments.colour': unknown key (known: moments.group_by"))
+        #expect(error("moments: 3\n").hasPrefix("gallery.yml:1: key 'moments': expected a mapping"))
+        #expect(error("thumbnail_sizes: [big]\n") == "gallery.yml:1: key 'thumbnail_sizes': must be WxH boxes, e.g. 1600x1200, or several: 800x600,1600x1200")
+        #expect(error("thumbnail_sizes: [[1, 2]]\n").hasPrefix("gallery.yml:1: key 'thumbnail_sizes': must be WxH boxes"))
         #expect(error("allow_html: maybe\n") == "gallery.yml:1: key 'allow_html': must be true or false")
+        #expect(error("quality: [1]\n") == "gallery.yml:1: key 'quality': must be a whole number from 1 to 100")
         #expect(error("title: [unclosed\n").hasPrefix("gallery.yml:2: not valid YAML"))
         #expect(error("- just\n- a list\n").hasPrefix("gallery.yml:1: expected a mapping"))
         #expect(error("title: a\ntitle: b\n") == "gallery.yml:2: key 'title': is given twice")
         #expect(error("") == "no error")
     }
 
+    @Test func flagsAreCheckedByTheSameTypes() throws {
+        func error(_ flag: String, _ value: String) -> String {
+            var settings = Settings()
+            do { try SettingFlags.apply([(flag, value)], to: &settings); return "no error" } catch { return error.description }
+        }
+        #expect(error("preview-size", "abc") == "--preview-size: must be WxH boxes, e.g. 1600x1200, or several: 800x600,1600x1200 (got 'abc')")
+        #expect(error("quality", "0") == "--quality: must be a whole number from 1 to 100 (got '0')")
+        #expect(error("jobs", "-1") == "--jobs: must be a whole number from 1 to 256 (got '-1')")
+        #expect(error("format", "png") == "--format: must be one of: webp, jpeg, jpg (got 'png')")
+        #expect(error("quality", "85") == "no error")
+        var settings = Settings()
+        try SettingFlags.apply([("thumbnail-size", "100x80,200x160"), ("format", "JPG")], to: &settings)
+        #expect(settings.thumbnailBoxes == [PixelSize(width: 100, height: 80), PixelSize(width: 200, height: 160)])
+        #expect(settings.format == .jpeg)
+        #expect(settings.origin(ofKey: "format") == .flag("format"))
+    }
+
     @Test func commandLineOverridesTheFile() throws {
         let folder = try TemporaryFolder()
         try folder.write("src/gallery.yml", Array("title: From file\nformat: jpeg\njobs: 1\nphotos_per_page: 7\n".utf8))
         let source = folder.url.appendingPathComponent("src")
-        let (settings, site) = try BuildConfiguration.resolve(
+        let resolved = try BuildConfiguration.resolve(
             source: source, output: folder.url.appendingPathComponent("out"), configFile: nil,
-            overrides: CommandLineOverrides(title: "From flag", jobs: 2))
+            flags: [("title", "From flag"), ("jobs", "2")])
+        let settings = resolved.settings
         #expect(settings.title == "From flag")
         #expect(settings.format == .jpeg && settings.quality == 85)
         #expect(settings.jobs == 2)
-        #expect(site.photosPerPage == 7)
+        #expect(settings.photosPerPage == 7)
         // An explicit --config that does not exist is an error; a missing default file is not.
         #expect(throws: ConfigError.self) {
-            try BuildConfiguration.resolve(source: source, output: source, configFile: folder.url.appendingPathComponent("nope.yml"),
-                                           overrides: CommandLineOverrides())
+            try BuildConfiguration.resolve(source: source, output: source, configFile: folder.url.appendingPathComponent("nope.yml"))
         }
-        _ = try BuildConfiguration.resolve(source: folder.url, output: source, configFile: nil, overrides: CommandLineOverrides())
+        _ = try BuildConfiguration.resolve(source: folder.url, output: source, configFile: nil)
+    }
+
+    @Test func anUnknownThemeFailsBeforeAnyWorkNamingWhereItCameFrom() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("src/gallery.yml", Array("title: x\ntheme: slat\n".utf8))
+        let source = folder.url.appendingPathComponent("src")
+        let output = folder.url.appendingPathComponent("out")
+        func error(_ flags: [(flag: String, value: String)]) -> String {
+            do { _ = try BuildConfiguration.resolve(source: source, output: output, configFile: nil, flags: flags); return "no error" }
+            catch { return error.description }
+        }
+        #expect(error([]).hasPrefix("gallery.yml:2: key 'theme': unknown theme 'slat' (built in: default, slate"))
+        #expect(error([("theme", "no-such-theme")]).hasPrefix("--theme: unknown theme 'no-such-theme'"))
+        #expect(error([("theme", "slate")]) == "no error")
+        #expect(!FileManager.default.fileExists(atPath: output.path), "nothing was written")
     }
 
     @Test func aRelativeThemeFolderIsTakenFromTheConfigFilesFolder() throws {
         let folder = try TemporaryFolder()
         try folder.write("library/gallery.yml", Array("theme: ../mytheme\n".utf8))
-        let config = try ConfigFile.load(folder.url.appendingPathComponent("library/gallery.yml"))
-        #expect(config.site.theme == folder.url.appendingPathComponent("mytheme").standardizedFileURL.path)
-        #expect(try ConfigFile.parse("theme: slate\n").site.theme == "slate")
+        var config = Settings()
+        try ConfigFile.load(folder.url.appendingPathComponent("library/gallery.yml"), into: &config)
+        #expect(config.theme == folder.url.appendingPathComponent("mytheme").standardizedFileURL.path)
+        #expect(try ConfigFile.parse("theme: slate\n").theme == "slate")
+    }
+
+    /// The README's settings table is the one the schema makes, and its usage
+    /// block names every flag `gallerygen build --help` has.
+    @Test func readmeAgreesWithTheSchemaAndTheCLI() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains(ConfigTemplate.readmeTable), "README's settings table differs from ConfigTemplate.readmeTable")
+        guard let usageStart = readme.range(of: "gallerygen build SOURCE"), let usageEnd = readme.range(of: "```", range: usageStart.upperBound..<readme.endIndex) else {
+            Issue.record("README has no usage block")
+            return
+        }
+        let usage = readme[usageStart.lowerBound..<usageEnd.lowerBound]
+        let help = try GallerygenBinary.run(["build", "--help"])
+        let flags = Set(help.matches(of: /--[a-z][a-z-]+/).map { String($0.output) })
+        #expect(flags.count > 8)
+        for flag in flags { #expect(usage.contains(flag), "README usage block lacks \(flag)") }
+        for setting in SettingsSchema.all { if let flag = setting.flag { #expect(flags.contains("--" + flag), "build --help lacks --\(flag)") } }
     }
 
     @Test func sidecars() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BuildCache
 @testable import GalleryCore
 @testable import GalleryKit
 @testable import Imaging
@@ -182,10 +183,10 @@ import Testing
         let library = try Self.makeLibrary()
         var settings = Self.settings(library)
         settings.output = library.source.appendingPathComponent("site")
-        await #expect(throws: GalleryError.self) { try await GalleryBuilder().build(settings: settings, quiet: true) }
+        await #expect(throws: OutputError.self) { try await GalleryBuilder().build(settings: settings, quiet: true) }
         #expect(!FileManager.default.fileExists(atPath: settings.output.path))
         settings.output = library.source
-        await #expect(throws: GalleryError.self) { try await GalleryBuilder().build(settings: settings, quiet: true) }
+        await #expect(throws: OutputError.self) { try await GalleryBuilder().build(settings: settings, quiet: true) }
         settings.source = library.folder.url.appendingPathComponent("nope")
         settings.output = library.output
         await #expect(throws: GalleryError.self) { try await GalleryBuilder().build(settings: settings, quiet: true) }

@@ -51,8 +51,8 @@ import Testing
         return (folder, settings)
     }
 
-    func build(_ settings: BuildSettings, site: SiteOptions = SiteOptions()) async throws -> BuildReport {
-        try await GalleryBuilder().build(settings: settings, site: site, quiet: true)
+    func build(_ settings: BuildSettings) async throws -> BuildReport {
+        try await GalleryBuilder().build(settings: settings, quiet: true)
     }
 
     @Test func noChangeWritesNothing() async throws {
@@ -161,14 +161,13 @@ import Testing
     }
 
     @Test func templateChangeRerendersPagesWithoutTouchingImages() async throws {
-        let (folder, settings) = try Self.library()
+        var (folder, settings) = try Self.library()
         try folder.write("theme/templates/foot.mustache", Array("</main><footer>one</footer></body></html>".utf8))
-        var site = SiteOptions()
-        site.theme = folder.url.appendingPathComponent("theme").path
-        _ = try await build(settings, site: site)
+        settings.theme = folder.url.appendingPathComponent("theme").path
+        _ = try await build(settings)
         let before = try Self.snapshot(settings.output)
         try folder.write("theme/templates/foot.mustache", Array("</main><footer>two</footer></body></html>".utf8))
-        let report = try await build(settings, site: site)
+        let report = try await build(settings)
         let after = try Self.snapshot(settings.output)
         let (written, _) = Self.changed(before, after)
         #expect(report.renditionsMade == 0 && !written.contains { $0.hasPrefix("media/") })
@@ -190,16 +189,14 @@ import Testing
         defer { withExtendedLifetime(folder) {} }
         try FileManager.default.createDirectory(at: settings.output, withIntermediateDirectories: true)
         let held = try BuildLock(output: settings.output)
-        await #expect(throws: GalleryError.self) { try await build(settings) }
+        await #expect(throws: OutputError.self) { try await build(settings) }
         held.release()
         _ = try await build(settings)
     }
 
     // MARK: Processes
 
-    static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gallerygen")
-    }
+    static var executable: URL { GallerygenBinary.url }
 
     static func run(_ arguments: [String]) throws -> Process {
         let process = Process()

@@ -47,8 +47,8 @@ import Testing
         settings.cover = "\(evil).jpg"
         let album = AlbumPath(components: [evil])
         let gallery = Gallery.assemble(title: evil, photos: [photo], sidecars: [album: settings])
-        let renderer = SiteRenderer(theme: try Theme.load("default"), gallery: gallery, options: SiteOptions())
-        let pages = renderer.pages()
+        let renderer = SiteRenderer(theme: try Theme.load("default"), gallery: gallery, options: Settings())
+        let pages = try renderer.pages()
         #expect(pages.count >= 4)  // home, albums (the "/" nests them), photo, moments
         for page in pages {
             #expect(!page.html.contains("<script>alert"), "\(page.path)")
@@ -74,7 +74,7 @@ import Testing
         #expect(custom.staticFiles["extra.css"] != nil)
         #expect(custom.staticFiles["style.css"] == base.staticFiles["style.css"])
         let gallery = Gallery.assemble(title: "T", photos: [samplePhoto("a/b.jpg", nil)])
-        let pages = SiteRenderer(theme: custom, gallery: gallery, options: SiteOptions()).pages()
+        let pages = try SiteRenderer(theme: custom, gallery: gallery, options: Settings()).pages()
         #expect(pages.allSatisfy { $0.html.contains("MY FOOTER") })
         #expect(throws: ThemeError.self) { try Theme.load("no-such-theme") }
     }

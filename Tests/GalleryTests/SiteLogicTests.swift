@@ -5,7 +5,7 @@ import Testing
 
 /// A photo record for layout tests (no file behind it).
 func samplePhoto(_ path: String, _ exif: String?, offset: String? = nil, hash: String? = nil,
-                 fileTime: Date = Date(timeIntervalSince1970: 1_700_000_000), size: PixelSize = PixelSize(width: 400, height: 300)) -> Photo {
+                 fileTime: Date = Date(timeIntervalSince1970: 1_700_000_000), size: PixelSize = PixelSize(width: 400, height: 300)) -> MediaItem {
     let components = path.split(separator: "/").map(String.init)
     let date = exif.flatMap { CaptureDate(exif: $0, offset: offset, source: .original) }
         ?? CaptureDate(fileTime: fileTime, timeZone: TimeZone(identifier: "UTC")!)
@@ -14,7 +14,7 @@ func samplePhoto(_ path: String, _ exif: String?, offset: String? = nil, hash: S
     let spec = RenditionSpec(role: .thumbnail, box: PixelSize(width: 280, height: 210), format: .webp, quality: 80)
     let preview = RenditionSpec(role: .preview, box: PixelSize(width: 800, height: 600), format: .webp, quality: 80)
     let h = hash ?? path
-    return Photo(source: source, contentHash: h, metadata: metadata, renditions: [
+    return MediaItem(source: source, contentHash: h, metadata: metadata, renditions: [
         Rendition(spec: spec, size: size.fitting(in: spec.box), path: "media/aa/\(h.hashValue)-t.webp"),
         Rendition(spec: preview, size: size.fitting(in: preview.box), path: "media/bb/\(h.hashValue)-p.webp"),
     ])
@@ -131,7 +131,7 @@ func samplePhoto(_ path: String, _ exif: String?, offset: String? = nil, hash: S
 
     @Test func albumPagesAndPhotoBackLinks() {
         let photos = (1...25).map { samplePhoto("trip/\($0).jpg", String(format: "2024:05:01 10:%02d:00", $0)) }
-        var options = SiteOptions()
+        var options = Settings()
         options.photosPerPage = 10
         let gallery = Gallery.assemble(title: "T", photos: photos, options: options)
         let map = SiteMap(gallery: gallery, options: options)

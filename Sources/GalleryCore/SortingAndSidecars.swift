@@ -24,31 +24,6 @@ public enum PhotoSortKey: String, Sendable, Equatable {
     case name
 }
 
-/// Everything about the pages (not the images) a build produces.
-public struct SiteOptions: Sendable, Equatable {
-    /// Built-in theme name or a theme folder.
-    public var theme: String = "default"
-    /// At most this many photos on one album or moments page.
-    public var photosPerPage: Int = 120
-    /// Moments grouping.
-    public var momentGrouping: MomentGrouping = .day
-    /// Moments order; newest first by default.
-    public var momentOrder: SortDirection = .descending
-    /// Default photo order inside albums (a sidecar can override it).
-    public var albumSort: PhotoSortKey = .date
-    /// Default direction inside albums.
-    public var albumOrder: SortDirection = .ascending
-    /// Space between thumbnails and between rows, in CSS pixels.
-    public var spacing: Int = 4
-    /// Height of a thumbnail row, in CSS pixels.
-    public var rowHeight: Int = 210
-    /// Whether raw HTML in album descriptions is kept (otherwise it is shown as text).
-    public var allowHTML: Bool = false
-
-    /// The defaults.
-    public init() {}
-}
-
 /// What an album's sidecar (`album.yml`) may set.
 public struct AlbumSettings: Sendable, Equatable {
     /// Display title instead of the folder name.

@@ -3,11 +3,11 @@ import GalleryCore
 
 /// Reads a source file by its raw path bytes (names need not be UTF-8), in one
 /// allocation sized from `fstat`.
-enum SourceFileReader {
+public enum SourceFileReader {
     /// Files larger than this are not read at all: no photo needs 1 GiB.
-    static let maximumBytes = 1 << 30
+    public static let maximumBytes = 1 << 30
 
-    static func read(_ file: SourceFile) throws -> [UInt8] {
+    public static func read(_ file: SourceFile) throws -> [UInt8] {
         let descriptor = file.rawPath.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(descriptor) }

@@ -22,7 +22,7 @@ public enum CodecFloor {
     /// Measures every JPEG under `source`, on this thread.
     public static func measure(source: URL, settings: BuildSettings) throws -> Result {
         var files: [SourceFile] = []
-        SourceScanner.walk(source, components: [], excluded: []) { event in
+        SourceScanner(root: source).walk { event in
             if case .photo(let file) = event { files.append(file) }
         }
         var result = Result(decodeSeconds: 0, encodeSeconds: 0, photos: 0)
@@ -30,7 +30,7 @@ public enum CodecFloor {
             guard let data = try? SourceFileReader.read(file) else { continue }
             try data.withUnsafeBytes { bytes in
                 guard let metadata = try? MetadataReader.read(bytes, modificationDate: file.modificationDate),
-                      metadata.format == .jpeg, !metadata.isAnimated else { return }
+                      metadata.format == .jpeg, metadata.kind == .still else { return }
                 let specs = settings.renditionSpecs
                 // The same sizes and DCT scale the build's RenditionMaker uses.
                 let stored = specs.map { metadata.orientation.storedSize(ofDisplayed: metadata.displaySize.fitting(in: $0.box)) }

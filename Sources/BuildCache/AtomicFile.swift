@@ -2,7 +2,7 @@ import Foundation
 
 /// Writes files so a reader (or a build killed mid-way) never sees a half-written
 /// one: bytes go to a temporary name in the same folder, then `rename` moves them
-/// into place in one step.
+/// into place in one step. Used only by `OutputFolder`.
 enum AtomicFile {
     /// `.NAME.tmp-PID-N`: hidden, and unique per process and write.
     static func temporaryName(for name: String) -> String {
@@ -15,7 +15,7 @@ enum AtomicFile {
     }
 
     /// Writes `bytes` to `url`, creating parent folders.
-    static func write(_ bytes: UnsafeRawBufferPointer, to url: URL) throws(GalleryError) {
+    static func write(_ bytes: UnsafeRawBufferPointer, to url: URL) throws(OutputError) {
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(temporaryName(for: url.lastPathComponent))
         do {
@@ -37,7 +37,7 @@ enum AtomicFile {
             guard rename(temporary.path, url.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         } catch {
             unlink(temporary.path)
-            throw .writeFailed(url.path, reason: ErrorText.describe(error))
+            throw .writeFailed(url.path, reason: OutputError.reason(error))
         }
     }
 }

@@ -42,31 +42,6 @@ public struct SourceFile: Hashable, Sendable {
     public var displayPath: String { DisplayText.oneLine(relativePath) }
 }
 
-/// A photo that was read and published.
-public struct Photo: Hashable, Sendable {
-    /// Where it came from.
-    public var source: SourceFile
-    /// Hash of the file's bytes: equal hashes mean the same photo.
-    public var contentHash: String
-    /// What the file says about itself.
-    public var metadata: PhotoMetadata
-    /// Published renditions, thumbnails first, each role ordered by width.
-    public var renditions: [Rendition]
-
-    /// Creates a photo record.
-    public init(source: SourceFile, contentHash: String, metadata: PhotoMetadata, renditions: [Rendition]) {
-        self.source = source
-        self.contentHash = contentHash
-        self.metadata = metadata
-        self.renditions = renditions
-    }
-
-    /// Renditions of one role, smallest first.
-    public func renditions(_ role: RenditionRole) -> [Rendition] {
-        renditions.filter { $0.spec.role == role }.sorted { $0.size.width < $1.size.width }
-    }
-}
-
 /// The position of an album in the source tree; the root album has no components.
 public struct AlbumPath: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// Folder names below SOURCE.

@@ -1,26 +1,25 @@
 import BuildCache
-import Configuration
 import Foundation
 import GalleryCore
 import Scanning
 
-/// Scans SOURCE and processes photos while the scan is still running, with at
-/// most `jobs` photos in flight so decoded bitmaps never pile up.
-struct ProcessPhotosStep: BuildStep {
-    let name = "process photos"
+/// Scans SOURCE and processes media while the scan is still running, with at
+/// most `jobs` items in flight so decoded bitmaps never pile up.
+struct ProcessMediaStep: BuildStep {
+    let name = "process media"
 
     func run(_ context: inout BuildContext) async throws {
         let settings = context.settings
         let progress = context.progress
-        let processor = PhotoProcessor(settings: settings, cache: context.previousState.photos, writer: context.writer)
+        let processor = PhotoProcessor(settings: settings, cache: context.previousState.photos, output: try context.openOutput())
         let scanner = SourceScanner(root: settings.source, excluding: [settings.output])
         // Files travel in small batches: one stream hand-off per photo was a
         // measurable share of a no-op rebuild of 30,000 photos.
         let (stream, continuation) = AsyncStream<[SourceFile]>.makeStream()
-        let sidecars = SidecarCollector()
+        let ignored = IgnoredFiles()
         let walker = Thread {
             var batch: [SourceFile] = []
-            SourceScanner.walk(scanner.root, components: [], excluded: scanner.excluded, followSymlinks: settings.followSymlinks) { event in
+            scanner.walk(ScanOptions(followSymlinks: settings.followSymlinks)) { event in
                 switch event {
                 case .photo(let file):
                     progress.photoFound()
@@ -31,10 +30,10 @@ struct ProcessPhotosStep: BuildStep {
                     }
                 case .unreadable(let path, let reason):
                     progress.message("skipped folder \(DisplayText.oneLine(path.isEmpty ? "." : path)): \(reason)")
-                case .album(let path, let sidecar?):
-                    sidecars.load(path, sidecar)
+                case .ignored(let path):
+                    ignored.add(path)
                 case .album:
-                    break
+                    break  // sidecars were read before any image work
                 }
             }
             if !batch.isEmpty { continuation.yield(batch) }
@@ -44,7 +43,7 @@ struct ProcessPhotosStep: BuildStep {
         walker.stackSize = 4 << 20
         walker.start()
 
-        var photos: [Photo] = []
+        var items: [MediaItem] = []
         var cache: [String: CachedPhoto] = [:]
         var report = context.report
         func record(_ outcome: PhotoOutcome) {
@@ -52,7 +51,7 @@ struct ProcessPhotosStep: BuildStep {
             switch outcome {
             case .published(let photo, let made, let reused, let entry, let note):
                 if let note { progress.message("note: \(photo.source.displayPath): \(note)") }
-                photos.append(photo)
+                items.append(photo)
                 cache[BuildState.key(for: photo.source.relativePath)] = entry
                 report.published += 1
                 report.renditionsMade += made
@@ -90,35 +89,22 @@ struct ProcessPhotosStep: BuildStep {
         // The previous cache has served; its replacement is `cache`. Holding
         // both through page rendering cost ~0.5 KB per photo at the peak.
         context.previousState.photos = [:]
-        if let error = sidecars.firstError { throw error }
-        context.sidecars = sidecars.settings
         context.photoCache = cache
         // Scan order depends on job timing; the site must not.
-        context.photos = photos.sorted { $0.source.relativePath < $1.source.relativePath }
+        context.items = items.sorted { $0.source.relativePath < $1.source.relativePath }
+        report.ignored = ignored.paths
         context.report = report
-        for photo in photos { context.producedFiles.formUnion(photo.renditions.map(\.path)) }
+        for item in items { context.producedFiles.formUnion(item.renditions.map(\.path)) }
     }
 }
 
-/// Reads album sidecars as the walk finds them (on the walker's thread).
-final class SidecarCollector: @unchecked Sendable {
+/// Files of types gallerygen does not publish, as the walk finds them (on the
+/// walker's thread), for the summary.
+final class IgnoredFiles: @unchecked Sendable {
     private let lock = NSLock()
-    private var loaded: [AlbumPath: AlbumSettings] = [:]
-    private var errors: [ConfigError] = []
+    private var found: [String] = []
 
-    func load(_ path: AlbumPath, _ url: URL) {
-        let name = (path.components + [SourceScanner.sidecarName]).joined(separator: "/")
-        do {
-            let settings = try AlbumSidecar.load(url, displayName: name)
-            lock.withLock { loaded[path] = settings }
-        } catch {
-            lock.withLock { errors.append(error) }
-        }
-    }
+    func add(_ path: String) { lock.withLock { found.append(path) } }
 
-    var settings: [AlbumPath: AlbumSettings] { lock.withLock { loaded } }
-
-    /// A broken sidecar stops the build: guessing could publish an album its
-    /// owner meant to hide.
-    var firstError: ConfigError? { lock.withLock { errors.first } }
+    var paths: [String] { lock.withLock { found } }
 }

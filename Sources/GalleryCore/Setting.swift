@@ -1,0 +1,182 @@
+/// A value as the user wrote it, before it is checked: one piece of text (a
+/// YAML scalar or a command-line flag's argument) or a list (a YAML sequence).
+public enum SettingInput: Sendable, Equatable {
+    /// A scalar or a flag's argument.
+    case text(String)
+    /// A YAML sequence of scalars.
+    case list([String])
+}
+
+/// How the values of one kind of setting are read, checked and written back.
+public struct SettingType<Value: Sendable & Equatable>: Sendable {
+    /// What a valid value looks like, completing "must be …" in errors
+    /// ("a whole number from 1 to 100").
+    public let expectation: String
+    /// A short placeholder for the value in usage text (`n`, `WxH[,WxH…]`).
+    public var valueName: String
+    /// Reads user input; nil when it is not a valid value.
+    let read: @Sendable (SettingInput) -> Value?
+    /// The value as it would be written in gallery.yml.
+    let write: @Sendable (Value) -> String
+
+    /// A kind of value from its reader and writer.
+    public init(expectation: String, valueName: String, read: @escaping @Sendable (SettingInput) -> Value?,
+                write: @escaping @Sendable (Value) -> String) {
+        self.expectation = expectation
+        self.valueName = valueName
+        self.read = read
+        self.write = write
+    }
+
+    /// A kind read from one piece of text (a list is never valid).
+    static func scalar(_ expectation: String, valueName: String, read: @escaping @Sendable (String) -> Value?,
+                       write: @escaping @Sendable (Value) -> String) -> SettingType {
+        SettingType(expectation: expectation, valueName: valueName, read: { input in
+            guard case .text(let text) = input else { return nil }
+            return read(text.trimmingWhitespace)
+        }, write: write)
+    }
+}
+
+extension SettingType where Value == Int {
+    /// A whole number in `range`.
+    public static func integer(_ range: ClosedRange<Int>) -> SettingType {
+        .scalar("a whole number from \(range.lowerBound) to \(range.upperBound)", valueName: "n",
+                read: { Int($0).flatMap { range.contains($0) ? $0 : nil } }, write: { String($0) })
+    }
+}
+
+extension SettingType where Value == Double {
+    /// A number in `range`.
+    public static func number(_ range: ClosedRange<Double>) -> SettingType {
+        let write: @Sendable (Double) -> String = { $0 == $0.rounded() && abs($0) < 1e15 ? String(Int($0)) : String($0) }
+        return .scalar("a number from \(write(range.lowerBound)) to \(write(range.upperBound))", valueName: "number",
+                       read: { Double($0).flatMap { $0.isFinite && range.contains($0) ? $0 : nil } }, write: write)
+    }
+}
+
+extension SettingType where Value == Bool {
+    /// `true` or `false` (YAML's yes/no/on/off too).
+    public static var boolean: SettingType {
+        .scalar("true or false", valueName: "true|false", read: { text in
+            switch text.lowercased() {
+            case "true", "yes", "on": return true
+            case "false", "no", "off": return false
+            default: return nil
+            }
+        }, write: { $0 ? "true" : "false" })
+    }
+}
+
+extension SettingType where Value == String {
+    /// Any text (a YAML scalar as written).
+    public static var text: SettingType {
+        SettingType(expectation: "text", valueName: "text", read: { input in
+            guard case .text(let text) = input else { return nil }
+            return text
+        }, write: { $0 })
+    }
+}
+
+extension SettingType where Value == [PixelSize] {
+    /// One or more `WxH` bounding boxes: a YAML list, or text with commas.
+    public static var boxes: SettingType {
+        SettingType(expectation: "WxH boxes, e.g. 1600x1200, or several: 800x600,1600x1200", valueName: "WxH[,WxH…]", read: { input in
+            let texts: [String]
+            switch input {
+            case .text(let text): texts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace }
+            case .list(let items): texts = items.map(\.trimmingWhitespace)
+            }
+            let boxes = texts.compactMap { PixelSize(parsing: Substring($0)) }
+            return !texts.isEmpty && boxes.count == texts.count ? boxes : nil
+        }, write: { "[" + $0.map(\.description).joined(separator: ", ") + "]" })
+    }
+}
+
+extension SettingType {
+    /// One of a fixed list of words (case-insensitive); the first word naming
+    /// a value is the one written back.
+    public static func choice(_ options: KeyValuePairs<String, Value>) -> SettingType {
+        let pairs = options.map { ($0.key, $0.value) }
+        return .scalar("one of: \(pairs.map(\.0).joined(separator: ", "))", valueName: pairs.map(\.0).joined(separator: "|"), read: { text in
+            pairs.first { $0.0 == text.lowercased() }?.1
+        }, write: { value in pairs.first { $0.1 == value }?.0 ?? "" })
+    }
+}
+
+/// One setting of `gallery.yml`: its key, kind, default, one line of help and,
+/// when it has one, its command-line flag. Declared once, in `SettingsSchema`;
+/// the config parser, the flags, `gallerygen init` and the README's table all
+/// follow from the declaration.
+public struct Setting<Value: Sendable & Equatable>: Sendable {
+    /// The key in gallery.yml; nested keys are dotted (`moments.group_by`).
+    public let key: String
+    /// The kind of value.
+    public let type: SettingType<Value>
+    /// The value when nothing sets it.
+    public let defaultValue: Value
+    /// One line for the user.
+    public let help: String
+    /// The long flag of `gallerygen build` (without dashes), if any.
+    public let flag: String?
+    /// Shown instead of the default when the default depends on the machine.
+    public let defaultNote: String?
+    /// False for settings that cannot change what the build produces (so a
+    /// change does not make pages render again).
+    public let affectsOutput: Bool
+
+    /// Declares a setting.
+    public init(_ key: String, _ type: SettingType<Value>, default defaultValue: Value, flag: String? = nil,
+                defaultNote: String? = nil, affectsOutput: Bool = true, help: String) {
+        self.key = key
+        self.type = type
+        self.defaultValue = defaultValue
+        self.help = help
+        self.flag = flag
+        self.defaultNote = defaultNote
+        self.affectsOutput = affectsOutput
+    }
+}
+
+/// A setting of any value type, for the code that walks all of them.
+public protocol AnySetting: Sendable {
+    /// The key in gallery.yml.
+    var key: String { get }
+    /// One line for the user.
+    var help: String { get }
+    /// The flag, if any.
+    var flag: String? { get }
+    /// What a valid value looks like.
+    var expectation: String { get }
+    /// The value's placeholder in usage text.
+    var valueName: String { get }
+    /// The default as written in gallery.yml (or the note for machine-dependent defaults).
+    var defaultText: String { get }
+    /// Whether a machine-dependent note stands for the default.
+    var hasDefaultNote: Bool { get }
+    /// See `Setting.affectsOutput`.
+    var affectsOutput: Bool { get }
+    /// Reads user input; nil when invalid.
+    func read(_ input: SettingInput) -> (any Sendable)?
+    /// Writes a value of this setting back as text (nil when it is not one).
+    func write(_ value: any Sendable) -> String?
+}
+
+extension Setting: AnySetting {
+    public var expectation: String { type.expectation }
+    public var valueName: String { type.valueName }
+    public var defaultText: String { defaultNote ?? type.write(defaultValue) }
+    public var hasDefaultNote: Bool { defaultNote != nil }
+    public func read(_ input: SettingInput) -> (any Sendable)? { type.read(input) }
+    public func write(_ value: any Sendable) -> String? { (value as? Value).map(type.write) }
+}
+
+extension String {
+    /// Without leading and trailing spaces and tabs.
+    var trimmingWhitespace: String {
+        var text = Substring(self)
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return String(text)
+    }
+}

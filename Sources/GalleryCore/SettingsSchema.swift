@@ -1,0 +1,94 @@
+import Foundation
+
+/// Every setting of `gallery.yml`, each declared once: key, kind, default,
+/// flag and help. Declaration order is the order of `gallerygen init`'s file
+/// and of the README's table. Code reads a value as `settings.quality`
+/// (`Settings` looks the declaration up by key path), so adding a setting
+/// means one declaration here plus the code that uses it; a test checks that
+/// the README table, the `init` file and the flags of `build --help` agree
+/// with this list.
+public struct SettingsSchema: Sendable {
+    /// The one schema.
+    public static let shared = SettingsSchema()
+
+    public let title = Setting<String>("title", .text, default: "Photos", flag: "title",
+                                       help: "The site's name, shown in every page header.")
+    public let theme = Setting<String>("theme", .text, default: "default", flag: "theme",
+                                       help: "Theme: a built-in one (default, slate) or a folder with templates/ and static/ (relative to gallery.yml).")
+    public let format = Setting<OutputFormat>("format", .choice(["webp": .webp, "jpeg": .jpeg, "jpg": .jpeg]), default: .webp, flag: "format",
+                                              help: "Rendition encoding: webp (about a third fewer bytes) or jpeg.")
+    public let quality = Setting<Int>("quality", .integer(1...100), default: 85, flag: "quality",
+                                      help: "Encoder quality of the renditions.")
+    public let thumbnailBoxes = Setting<[PixelSize]>("thumbnail_sizes", .boxes, default: [PixelSize(width: 280, height: 210), PixelSize(width: 560, height: 420)],
+                                                     flag: "thumbnail-size",
+                                                     help: "Thumbnail bounding boxes; each is one srcset candidate (one for ordinary screens, one for 2x).")
+    public let previewBoxes = Setting<[PixelSize]>("preview_sizes", .boxes,
+                                                   default: [PixelSize(width: 800, height: 600), PixelSize(width: 1600, height: 1200), PixelSize(width: 2560, height: 1920)],
+                                                   flag: "preview-size", help: "Preview bounding boxes; each is one srcset candidate (phone, laptop, large screen).")
+    public let jobs = Setting<Int>("jobs", .integer(1...256), default: ProcessInfo.processInfo.activeProcessorCount, flag: "jobs",
+                                   defaultNote: "all cores", affectsOutput: false, help: "Photos processed at once.")
+    public let maxMegapixels = Setting<Double>("max_megapixels", .number(1...10_000), default: 100,
+                                               help: "Photos larger than this (in megapixels) are refused before decoding (decompression bombs).")
+    public let maxAnimationMegapixels = Setting<Double>("max_animation_megapixels", .number(1...100_000), default: 400,
+                                                        help: "An animation with more frames x pixels than this (in megapixels) is published as a still.")
+    public let photosPerPage = Setting<Int>("photos_per_page", .integer(1...10_000), default: 120,
+                                            help: "At most this many photos on one album or moments page.")
+    public let momentGroupBy = Setting<MomentGroupKind>("moments.group_by", .choice(["day": .day, "month": .month, "gap": .gap]), default: .day,
+                                                       help: "Moments sections: one per local day, per month, or after each pause (gap).")
+    public let momentGapHours = Setting<Double>("moments.gap_hours", .number(0.01...10_000), default: 6,
+                                                help: "With group_by: gap, the pause (in hours) that starts a new section.")
+    public let momentOrder = Setting<SortDirection>("moments.order", .choice(["newest": .descending, "oldest": .ascending]), default: .descending,
+                                                    help: "Moments order: newest or oldest first.")
+    public let albumSort = Setting<PhotoSortKey>("album_sort", .choice(["date": .date, "name": .name]), default: .date,
+                                                 help: "Photo order inside albums (an album.yml can override it): date or name.")
+    public let albumOrder = Setting<SortDirection>("album_order", .choice(["ascending": .ascending, "descending": .descending]), default: .ascending,
+                                                   help: "Direction of that order: ascending or descending.")
+    public let spacing = Setting<Int>("spacing", .integer(0...200), default: 4,
+                                      help: "Space between thumbnails and between rows of the grid (CSS px).")
+    public let rowHeight = Setting<Int>("row_height", .integer(40...1200), default: 210,
+                                        help: "Height of a thumbnail row on wide screens (CSS px).")
+    public let allowHTML = Setting<Bool>("allow_html", .boolean, default: false,
+                                         help: "Keep raw HTML in album descriptions (album.yml); off: it shows as text.")
+    public let followSymlinks = Setting<Bool>("follow_symlinks", .boolean, default: false,
+                                              help: "Follow symbolic links in the photo folder (never to outside it; loops end).")
+    public let publishOriginals = Setting<Bool>("publish_originals", .boolean, default: false,
+                                                help: "Publish the original files for download, GPS, XMP and IPTC removed losslessly.")
+    public let keepLocation = Setting<Bool>("keep_location", .boolean, default: false,
+                                            help: "With publish_originals: keep the location data in the published originals.")
+
+    /// Every setting, in declaration order.
+    public static let all: [any AnySetting] = Mirror(reflecting: shared).children.compactMap { $0.value as? any AnySetting }
+
+    /// The Swift name of each setting's declaration (`thumbnailBoxes`), by key.
+    public static let propertyNames: [String: String] = {
+        var names: [String: String] = [:]
+        for child in Mirror(reflecting: shared).children {
+            if let label = child.label, let setting = child.value as? any AnySetting { names[setting.key] = label }
+        }
+        return names
+    }()
+
+    /// The setting with gallery.yml key `key`.
+    public static func setting(forKey key: String) -> (any AnySetting)? { byKey[key] }
+    private static let byKey: [String: any AnySetting] = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })
+
+    /// The setting whose flag is `--flag`.
+    public static func setting(forFlag flag: String) -> (any AnySetting)? { all.first { $0.flag == flag } }
+
+    /// Keys that hold nested settings (`moments`).
+    public static let groups: [String] = {
+        var seen: [String] = []
+        for setting in all {
+            if let dot = setting.key.firstIndex(of: ".") {
+                let group = String(setting.key[..<dot])
+                if !seen.contains(group) { seen.append(group) }
+            }
+        }
+        return seen
+    }()
+}
+
+/// How moments are grouped, as chosen in gallery.yml (see `MomentGrouping`).
+public enum MomentGroupKind: String, Sendable, Equatable {
+    case day, month, gap
+}

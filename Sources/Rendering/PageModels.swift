@@ -1,0 +1,202 @@
+/// The page models: one struct per page kind, and the pieces they share.
+/// A template sees exactly these properties, by their Swift names (the
+/// renderer turns a model into the template's context with `TemplateContext`),
+/// so this file is the contract between Swift and the templates. An optional
+/// that is nil is absent for the template (`{{#key}}` does not render).
+///
+/// # The contract between the pages, the templates and `viewer.js`
+///
+/// `Themes/default/static/viewer.js` reads the HTML that `photo-grid.mustache`
+/// writes; a theme that overrides that template must keep these:
+///
+/// - Every thumbnail is an `<a>` inside `.photo-grid`, inside an `<li>` whose
+///   `id` is the photo's anchor (`Thumbnail.id`, `p-<slug>`). The viewer opens on
+///   `a[data-srcset]` and names the open photo in the URL as `#view=<id>`
+///   (`#view=<index>` when the `<li>` has no id); a page loaded with that hash
+///   opens the viewer there. The photo page's back link ends in `#<id>` too.
+/// - `href`: the photo's own page (the viewer's fallback without JavaScript).
+/// - `data-srcset` (`previewSrcset`): the previews as a `srcset` list;
+///   `data-width`/`data-height` (`previewWidth`/`previewHeight`): the largest
+///   preview's size, for the aspect ratio and the zoom limit.
+/// - `data-facts` (`factsJSON`): a JSON array of `[label, value]` pairs.
+/// - `data-animated="true"` (`animated`): the item moves; `data-poster`
+///   (`posterLarge`): its still for reduced motion.
+/// - `data-original` (`original`): the published original, for the download link.
+/// - `.pager a[rel=next]`: the next page, which the viewer fetches to go on.
+/// - The grid's row height is the CSS variable `--row-base` (`rowHeight`;
+///   `--row-mobile` on phones, `mobileRowHeight`), and `--gap` its spacing;
+///   each `<li>` carries `--grow` (`Thumbnail.grow`, width / height) so rows
+///   are justified without layout shift.
+///
+/// `Tests/GalleryTests/PageContractTests.swift` checks that the attributes the
+/// viewer reads are the ones the grid template writes.
+///
+/// Shared by every page: the header, the stylesheets and the grid's layout.
+public struct PageChrome: Sendable, FlattenedInTemplateContext {
+    /// The site as a whole.
+    public struct Site: Sendable { public var title: String }
+    /// A `<link rel>` to another page.
+    public struct RelLink: Sendable {
+        public var rel: String
+        public var url: String
+    }
+    /// A `<link rel="preload" as="image">` of a neighbour's preview.
+    public struct Preload: Sendable {
+        public var href: String
+        public var srcset: String
+        public var sizes: String
+    }
+
+    public var site: Site
+    /// The page's own title.
+    public var title: String
+    public var isHome = false
+    public var stylesheet: String
+    public var themeStylesheet: String
+    public var script: String
+    public var home: String
+    public var momentsURL: String
+    public var inAlbums: Bool
+    public var inMoments: Bool
+    /// `--gap`, CSS px.
+    public var spacing: Int
+    /// `--row-base`, CSS px.
+    public var rowHeight: Int
+    /// `--row-mobile`, CSS px.
+    public var mobileRowHeight: Int
+    public var relLinks: [RelLink] = []
+    public var preloads: [Preload] = []
+}
+
+/// A link with a title (breadcrumbs, the albums of a moment).
+public struct TitledLink: Sendable {
+    public var title: String
+    public var url: String
+}
+
+/// A link alone (previous / next photo).
+public struct PlainLink: Sendable {
+    public var url: String
+}
+
+/// One thumbnail of a grid, with what the viewer needs (see the contract above).
+public struct Thumbnail: Sendable {
+    public var src: String
+    public var srcset: String
+    public var sizes: String
+    public var width: Int
+    public var height: Int
+    public var alt: String
+    /// Width / height, for `--grow`.
+    public var grow: String
+    /// The first rows load at once; the rest when scrolled near.
+    public var lazy: Bool
+    public var animated: Bool
+    public var href: String?
+    public var id: String?
+    public var previewSrcset: String?
+    public var previewWidth: Int?
+    public var previewHeight: Int?
+    public var factsJSON: String
+    public var original: String?
+    public var poster: String?
+    public var posterLarge: String?
+}
+
+/// The pager of a paged album or timeline.
+public struct Pager: Sendable {
+    /// A page number, or a gap between numbers.
+    public struct Item: Sendable {
+        public var gap = false
+        public var number: Int?
+        public var url: String?
+        public var current = false
+    }
+    public var items: [Item]
+    public var count: Int
+    public var number: Int
+    public var prev: String?
+    public var next: String?
+}
+
+/// A child album's card.
+public struct AlbumCard: Sendable {
+    public var title: String
+    public var url: String
+    public var countLabel: String
+    public var dateRange: String
+    public var cover: Thumbnail?
+}
+
+/// A page of an album (`index` for the root album, `album` for the others).
+public struct AlbumPageModel: Sendable {
+    public var chrome: PageChrome
+    public var photoCountLabel: String
+    public var dateRange: String?
+    public var breadcrumbs: [TitledLink]
+    public var hasBreadcrumbs: Bool
+    /// Rendered by the escaping Markdown renderer (the one `{{{ }}}` value).
+    public var descriptionHTML: String?
+    public var albums: [AlbumCard]?
+    public var hasAlbums: Bool?
+    public var photos: [Thumbnail]
+    public var hasPhotos: Bool
+    public var pager: Pager?
+}
+
+/// One section (a day, a month or a run) of a moments page.
+public struct MomentSectionModel: Sendable {
+    public var datetime: String
+    public var heading: String
+    public var countLabel: String
+    public var albums: [TitledLink]
+    /// The section began on the previous page.
+    public var continued: Bool
+    /// The section goes on on the next page.
+    public var continues: Bool
+    public var photos: [Thumbnail]
+}
+
+/// A page of the moments timeline (`moments`).
+public struct MomentsPageModel: Sendable {
+    public var chrome: PageChrome
+    public var photoCountLabel: String
+    public var sections: [MomentSectionModel]
+    public var pager: Pager?
+}
+
+/// An item's own page (`photo`).
+public struct PhotoPageModel: Sendable {
+    /// The preview shown.
+    public struct Preview: Sendable {
+        public var src: String
+        public var srcset: String
+        public var sizes: String
+        public var width: Int
+        public var height: Int
+        public var alt: String
+        public var animated: Bool
+        public var poster: String?
+    }
+    /// A fact shown under the picture.
+    public struct Fact: Sendable {
+        public var label: String
+        public var value: String
+    }
+    /// The published original.
+    public struct Download: Sendable {
+        public var url: String
+        public var name: String
+    }
+
+    public var chrome: PageChrome
+    public var breadcrumbs: [TitledLink]
+    public var hasBreadcrumbs: Bool
+    public var photo: Preview?
+    public var facts: [Fact]
+    public var original: Download?
+    public var datetime: String
+    public var back: TitledLink
+    public var prev: PlainLink?
+    public var next: PlainLink?
+}

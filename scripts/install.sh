@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Puts gallerygen on PATH.
+#
+#   scripts/install.sh [PREFIX]              build (release) and install PREFIX/bin/gallerygen
+#   scripts/install.sh --uninstall [PREFIX]  remove PREFIX/bin/gallerygen again
+#
+# PREFIX defaults to /usr/local (root needed: run it with sudo); for a
+# per-user install use ~/.local (then ~/.local/bin must be on PATH).
+# The binary is self-contained: templates and themes are embedded in it, and
+# it needs only the C libraries' runtime packages that the build installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+uninstall=false
+if [ "${1:-}" = --uninstall ]; then
+  uninstall=true
+  shift
+fi
+prefix="${1:-/usr/local}"
+target="$prefix/bin/gallerygen"
+
+if $uninstall; then
+  if [ -e "$target" ]; then
+    rm -f "$target"
+    echo "Removed $target"
+  else
+    echo "Nothing to remove: $target does not exist"
+  fi
+  exit 0
+fi
+
+bash scripts/deps.sh build
+swift build -c release --product gallerygen
+bin="$(swift build -c release --show-bin-path)/gallerygen"
+mkdir -p "$prefix/bin" 2>/dev/null || true
+if ! install -m 0755 "$bin" "$target" 2>/dev/null; then
+  echo "Cannot write $target. Run: sudo bash scripts/install.sh $prefix   (or pick a PREFIX you own, e.g. ~/.local)" >&2
+  exit 1
+fi
+echo "Installed $target ($("$target" --version))"
+case ":$PATH:" in
+  *":$prefix/bin:"*) ;;
+  *) echo "Note: $prefix/bin is not on your PATH; add it, e.g. export PATH=\"$prefix/bin:\$PATH\"" ;;
+esac
+echo "Remove it with: bash scripts/install.sh --uninstall $prefix"
