@@ -2,15 +2,15 @@ import Foundation
 import GalleryCore
 import Rendering
 
-/// Runs a whole build: prepare OUT, read the album sidecars, process the
-/// media, render pages, prune.
+/// Runs a whole build: check SOURCE and its album sidecars, prepare OUT,
+/// process the media, render pages, prune.
 public struct GalleryBuilder: Sendable {
     /// The steps, in order.
     public let steps: [any BuildStep]
 
     /// The standard pipeline.
     public init() {
-        steps = [PrepareOutputStep(), ReadSidecarsStep(), ProcessMediaStep(), RenderPagesStep(), PruneStep()]
+        steps = [CheckSourceStep(), PrepareOutputStep(), ProcessMediaStep(), RenderPagesStep(), PruneStep()]
     }
 
     /// Builds the site and returns the report. Unreadable photos are skipped and

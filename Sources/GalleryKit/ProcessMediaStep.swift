@@ -66,7 +66,7 @@ struct ProcessMediaStep: BuildStep {
             for await batch in stream {
                 for file in batch {
                     // An unchanged photo with every rendition in place costs a
-                    // plan and a few access() calls: cheaper than a task.
+                    // plan and a few existence checks: cheaper than a task.
                     let known: (CachedPhoto, PhotoProcessor.Plan)?
                     switch processor.triage(file) {
                     case .unchanged(let outcome):

@@ -76,7 +76,9 @@ struct BuildCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data((ignored + "\n").utf8))
         }
         if !quiet {
-            print("Site: \(resolved.settings.output.appendingPathComponent("index.html").path)")
+            // Written straight to the descriptor (print buffers when stdout is
+            // a pipe or a file, and --watch runs on).
+            FileHandle.standardOutput.write(Data("Site: \(resolved.settings.output.appendingPathComponent("index.html").path)\n".utf8))
         }
     }
 }

@@ -3,15 +3,21 @@ import Foundation
 import GalleryCore
 import Scanning
 
-/// Reads and checks every album sidecar (`album.yml`) before any image work:
-/// a broken one stops the build at once, naming the file, line and key,
-/// instead of after minutes of encoding. It walks SOURCE's folders only, by
-/// the same rules as the photo walk (hidden folders, OUT, symbolic links).
-struct ReadSidecarsStep: BuildStep {
-    let name = "read album sidecars"
+/// Checks SOURCE, then reads and checks every album sidecar (`album.yml`)
+/// before OUT is touched or any image work starts: a broken one stops the
+/// build at once, naming the file, line and key, instead of after minutes of
+/// encoding. It walks SOURCE's folders only, by the same rules as the photo
+/// walk (hidden folders, OUT, symbolic links).
+struct CheckSourceStep: BuildStep {
+    let name = "check source and album sidecars"
 
     func run(_ context: inout BuildContext) async throws {
         let settings = context.settings
+        let real = settings.source.standardizedFileURL.resolvingSymlinksInPath()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: real.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw GalleryError.sourceMissing(settings.source.path)
+        }
         let scanner = SourceScanner(root: settings.source, excluding: [settings.output])
         var sidecars: [AlbumPath: AlbumSettings] = [:]
         var failure: ConfigError?

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import GalleryCore
+@testable import Rendering
+
+/// The written contract between the page models, the templates and viewer.js
+/// (see `PageModels.swift`), and the boundaries the code keeps.
+@Suite struct PageContractTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func read(_ relative: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8)
+    }
+
+    static func matches(_ text: String, _ pattern: String) throws -> Set<String> {
+        let regex = try NSRegularExpression(pattern: pattern)
+        return Set(regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+            Range($0.range(at: 1), in: text).map { String(text[$0]) }
+        })
+    }
+
+    @Test func theViewerReadsOnlyWhatTheGridWrites() throws {
+        let viewer = try Self.read("Themes/default/static/viewer.js")
+        let grid = try Self.read("Templates/photo-grid.mustache")
+        let read = try Self.matches(viewer, #"(data-[a-z-]+)"#)
+        let written = try Self.matches(grid, #"(data-[a-z-]+)="#)
+        #expect(!read.isEmpty)
+        #expect(read.isSubset(of: written), "viewer.js reads \(read.subtracting(written)) that photo-grid.mustache does not write")
+        // Each data-* value comes from a Thumbnail property of the same model.
+        let properties = Set(Mirror(reflecting: Self.sampleThumbnail).children.compactMap(\.label))
+        // (`photos` is the list the grid walks, from the page's model.)
+        let used = try Self.matches(grid, #"\{\{[#^/]?([A-Za-z]+)\}\}"#).subtracting(["photos"])
+        #expect(used.isSubset(of: properties), "the grid uses \(used.subtracting(properties)), which Thumbnail does not have")
+        // The hash and the layout variables named in the contract.
+        #expect(viewer.contains("#view="))
+        let head = try Self.read("Templates/head.mustache"), css = try Self.read("Themes/default/static/style.css")
+        for variable in ["--gap", "--row-base", "--row-mobile"] {
+            #expect(head.contains(variable) && css.contains("var(\(variable))"), "\(variable)")
+        }
+        #expect(grid.contains("--grow:{{grow}}") && css.contains("var(--grow"))
+    }
+
+    static let sampleThumbnail = Thumbnail(src: "a", srcset: "a 1w", sizes: "1px", width: 1, height: 1, alt: "a", grow: "1", lazy: false,
+                                           animated: false, factsJSON: "[]")
+
+    @Test func aModelBecomesTheTemplateContext() throws {
+        var thumbnail = Self.sampleThumbnail
+        thumbnail.id = "p-a"
+        let context = try #require(TemplateContext.make(thumbnail) as? [String: Any])
+        #expect(context["id"] as? String == "p-a")
+        #expect(context["width"] as? Int == 1 && context["lazy"] as? Bool == false)
+        #expect(context["href"] == nil, "a nil optional is absent")
+        let chrome = PageChrome(site: .init(title: "S"), title: "T", stylesheet: "s", themeStylesheet: "t", script: "v", home: "h",
+                                momentsURL: "m", inAlbums: true, inMoments: false, spacing: 4, rowHeight: 210, mobileRowHeight: 120)
+        let page = MomentsPageModel(chrome: chrome, photoCountLabel: "1 photo", sections: [], pager: nil)
+        let pageContext = try #require(TemplateContext.make(page) as? [String: Any])
+        #expect(pageContext["title"] as? String == "T", "the chrome's fields are at the page's level")
+        #expect((pageContext["site"] as? [String: Any])?["title"] as? String == "S")
+        #expect(pageContext["chrome"] == nil && pageContext["pager"] == nil)
+    }
+
+    @Test func aTemplateThatDoesNotRenderIsAnErrorNamingIt() throws {
+        let theme = try Theme.load("default")
+        #expect(throws: ThemeError.self) { try theme.render("no-such-page", Self.sampleThumbnail) }
+        do {
+            _ = try theme.render("no-such-page", Self.sampleThumbnail)
+        } catch {
+            #expect(error.description == "template 'no-such-page' did not render: no such template")
+        }
+    }
+
+    /// Steps ask the OUT owner; none of them creates, renames or deletes files itself.
+    @Test func onlyTheOutputFolderTouchesOut() throws {
+        let folder = Self.root.appendingPathComponent("Sources/GalleryKit")
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            for call in ["unlink(", "rename(", "rmdir(", "access(", "createDirectory(", "removeItem(", ".write(to:"] {
+                #expect(!text.contains(call), "\(name) calls \(call)")
+            }
+        }
+    }
+}
