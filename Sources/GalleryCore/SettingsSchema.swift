@@ -13,6 +13,8 @@ public struct SettingsSchema: Sendable {
 
     public let title = Setting<String>("title", .text, default: "Photos", flag: "title",
                                        help: "The site's name, shown in every page header.")
+    public let footer = Setting<String>("footer", .text, default: "Made with gallerygen",
+                                        help: "The line at the foot of every page (a copyright, a contact).")
     public let theme = Setting<String>("theme", .text, default: "default", flag: "theme",
                                        help: "Theme: a built-in one (default, slate) or a folder with templates/ and static/ (relative to gallery.yml).")
     public let format = Setting<OutputFormat>("format", .choice(["webp": .webp, "jpeg": .jpeg, "jpg": .jpeg]), default: .webp, flag: "format",

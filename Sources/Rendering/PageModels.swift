@@ -64,6 +64,8 @@ public struct PageChrome: Sendable, FlattenedInTemplateContext {
     public var rowHeight: Int
     /// `--row-mobile`, CSS px.
     public var mobileRowHeight: Int
+    /// The footer line (`footer` setting).
+    public var footer: String
     public var relLinks: [RelLink] = []
     public var preloads: [Preload] = []
 }

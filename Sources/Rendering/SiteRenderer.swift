@@ -71,7 +71,8 @@ public struct SiteRenderer: Sendable {
             inMoments: section == "moments",
             spacing: options.spacing,
             rowHeight: options.rowHeight,
-            mobileRowHeight: mobileRowHeight
+            mobileRowHeight: mobileRowHeight,
+            footer: options.footer
         )
     }
 

@@ -97,6 +97,18 @@ import Configuration
         #expect(try GallerygenBinary.result(["init", target.path, "--force"]).status == 0)
     }
 
+    @Test func theFooterSettingReachesEveryPageEscaped() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("src/Trip/a.jpg", try Self.photo(6))
+        try folder.write("src/gallery.yml", Array("footer: \"© 2024 <Léa> & co\"\n".utf8))
+        let out = folder.url.appendingPathComponent("out")
+        #expect(try GallerygenBinary.result(["build", folder.url.appendingPathComponent("src").path, "-o", out.path] + Self.small).status == 0)
+        for page in ["index.html", "albums/trip/index.html", "albums/trip/a.html", "moments/index.html"] {
+            let html = try String(contentsOf: out.appendingPathComponent(page), encoding: .utf8)
+            #expect(html.contains("<footer class=\"site-footer\">© 2024 &lt;Léa&gt; &amp; co</footer>"), "\(page)")
+        }
+    }
+
     @Test func watchSaysWhereTheSiteIsAfterEveryRebuild() async throws {
         let folder = try TemporaryFolder()
         try folder.write("src/a.jpg", try Self.photo(4))

@@ -51,7 +51,8 @@ import Testing
         #expect(context["width"] as? Int == 1 && context["lazy"] as? Bool == false)
         #expect(context["href"] == nil, "a nil optional is absent")
         let chrome = PageChrome(site: .init(title: "S"), title: "T", stylesheet: "s", themeStylesheet: "t", script: "v", home: "h",
-                                momentsURL: "m", inAlbums: true, inMoments: false, spacing: 4, rowHeight: 210, mobileRowHeight: 120)
+                                momentsURL: "m", inAlbums: true, inMoments: false, spacing: 4, rowHeight: 210, mobileRowHeight: 120,
+                                footer: "F")
         let page = MomentsPageModel(chrome: chrome, photoCountLabel: "1 photo", sections: [], pager: nil)
         let pageContext = try #require(TemplateContext.make(page) as? [String: Any])
         #expect(pageContext["title"] as? String == "T", "the chrome's fields are at the page's level")
