@@ -81,14 +81,21 @@ public struct PlainLink: Sendable {
     public var url: String
 }
 
-/// One thumbnail of a grid, with what the viewer needs (see the contract above).
-public struct Thumbnail: Sendable {
+/// The attributes of an `<img>`: every rendition in `srcset`, the size the
+/// page reserves (`width`/`height`, so nothing shifts) and its text.
+public struct ImageAttributes: Sendable, FlattenedInTemplateContext {
     public var src: String
     public var srcset: String
     public var sizes: String
     public var width: Int
     public var height: Int
     public var alt: String
+}
+
+/// One thumbnail of a grid, with what the viewer needs (see the contract above).
+public struct Thumbnail: Sendable {
+    /// `src`, `srcset`, `sizes`, `width`, `height`, `alt` of the `<img>`.
+    public var image: ImageAttributes
     /// Width / height, for `--grow`.
     public var grow: String
     /// The first rows load at once; the rest when scrolled near.
@@ -171,12 +178,8 @@ public struct MomentsPageModel: Sendable {
 public struct PhotoPageModel: Sendable {
     /// The preview shown.
     public struct Preview: Sendable {
-        public var src: String
-        public var srcset: String
-        public var sizes: String
-        public var width: Int
-        public var height: Int
-        public var alt: String
+        /// `src`, `srcset`, `sizes`, `width`, `height`, `alt` of the `<img>`.
+        public var image: ImageAttributes
         public var animated: Bool
         public var poster: String?
     }

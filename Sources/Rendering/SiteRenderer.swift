@@ -99,12 +99,13 @@ public struct SiteRenderer: Sendable {
         let aspect = Double(first.size.width) / Double(max(1, first.size.height))
         let key = item.source.relativePath
         var thumbnail = Thumbnail(
-            src: URLPath.relative(from: pagePath, to: first.path),
-            srcset: srcset(thumbs, from: pagePath),
-            sizes: "(max-width: 600px) \(Int((Double(mobileRowHeight) * aspect).rounded()))px, \(Int((Double(options.rowHeight) * aspect).rounded()))px",
-            width: first.size.width,
-            height: first.size.height,
-            alt: item.source.fileName,
+            image: ImageAttributes(
+                src: URLPath.relative(from: pagePath, to: first.path),
+                srcset: srcset(thumbs, from: pagePath),
+                sizes: "(max-width: 600px) \(Int((Double(mobileRowHeight) * aspect).rounded()))px, \(Int((Double(options.rowHeight) * aspect).rounded()))px",
+                width: first.size.width,
+                height: first.size.height,
+                alt: item.source.fileName),
             grow: String(format: "%.4f", aspect),
             lazy: position >= 12,
             animated: item.kind == .animation,
@@ -217,9 +218,9 @@ public struct SiteRenderer: Sendable {
         var preview: PhotoPageModel.Preview?
         if let largest = previews.last, let smallest = previews.first {
             preview = PhotoPageModel.Preview(
-                src: URLPath.relative(from: pagePath, to: previews[previews.count > 1 ? 1 : 0].path),
-                srcset: srcset(previews, from: pagePath), sizes: previewSizes(largest.size),
-                width: smallest.size.width, height: smallest.size.height, alt: item.source.fileName,
+                image: ImageAttributes(src: URLPath.relative(from: pagePath, to: previews[previews.count > 1 ? 1 : 0].path),
+                                       srcset: srcset(previews, from: pagePath), sizes: previewSizes(largest.size),
+                                       width: smallest.size.width, height: smallest.size.height, alt: item.source.fileName),
                 animated: item.kind == .animation,
                 poster: item.renditions(.poster).last.map { URLPath.relative(from: pagePath, to: $0.path) })
         }

@@ -27,7 +27,8 @@ import Testing
         #expect(!read.isEmpty)
         #expect(read.isSubset(of: written), "viewer.js reads \(read.subtracting(written)) that photo-grid.mustache does not write")
         // Each data-* value comes from a Thumbnail property of the same model.
-        let properties = Set(Mirror(reflecting: Self.sampleThumbnail).children.compactMap(\.label))
+        let properties = Set((try #require(TemplateContext.make(Self.sampleThumbnail) as? [String: Any])).keys)
+            .union(Mirror(reflecting: Self.sampleThumbnail).children.compactMap(\.label))
         // (`photos` is the list the grid walks, from the page's model.)
         let used = try Self.matches(grid, #"\{\{[#^/]?([A-Za-z]+)\}\}"#).subtracting(["photos"])
         #expect(used.isSubset(of: properties), "the grid uses \(used.subtracting(properties)), which Thumbnail does not have")
@@ -40,8 +41,8 @@ import Testing
         #expect(grid.contains("--grow:{{grow}}") && css.contains("var(--grow"))
     }
 
-    static let sampleThumbnail = Thumbnail(src: "a", srcset: "a 1w", sizes: "1px", width: 1, height: 1, alt: "a", grow: "1", lazy: false,
-                                           animated: false, factsJSON: "[]")
+    static let sampleThumbnail = Thumbnail(image: ImageAttributes(src: "a", srcset: "a 1w", sizes: "1px", width: 1, height: 1, alt: "a"),
+                                           grow: "1", lazy: false, animated: false, factsJSON: "[]")
 
     @Test func aModelBecomesTheTemplateContext() throws {
         var thumbnail = Self.sampleThumbnail
