@@ -10,7 +10,9 @@ cd "$(dirname "$0")/.."
 bash scripts/deps.sh test
 swift build --build-tests
 swift test --skip-build
-GALLERYGEN="$(swift build --show-bin-path)/gallerygen" .build/venv/bin/python -m pytest -q Tests/browser
+# No bytecode or pytest cache in the clone: it stays as git left it.
+PYTHONDONTWRITEBYTECODE=1 GALLERYGEN="$(swift build --show-bin-path)/gallerygen" \
+  .build/venv/bin/python -m pytest -q -p no:cacheprovider Tests/browser
 bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}"
 # gold warns once per sanitizer entry point that it cannot export a local
 # symbol (hundreds of lines, harmless): keep the build's output readable.
