@@ -1,4 +1,5 @@
 import Foundation
+import GalleryCore
 
 /// Why OUT cannot be used or written: one line for the user, naming the path.
 public enum OutputError: Error, Sendable, CustomStringConvertible {
@@ -25,16 +26,6 @@ public enum OutputError: Error, Sendable, CustomStringConvertible {
     /// The text of an errno value ("No space left on device").
     static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 
-    /// A short, specific reason from a Foundation error: the underlying POSIX
-    /// error says more than Foundation's "The operation could not be completed".
-    static func reason(_ error: Error) -> String {
-        if let posix = error as? POSIXError { return reason(posix.code.rawValue) }
-        var current = error as NSError
-        while true {
-            if current.domain == NSPOSIXErrorDomain { return reason(Int32(current.code)) }
-            guard let underlying = current.userInfo[NSUnderlyingErrorKey] as? NSError else { break }
-            current = underlying
-        }
-        return current.localizedDescription
-    }
+    /// A short, specific reason from a Foundation error (see `ErrorText`).
+    static func reason(_ error: Error) -> String { ErrorText.describe(error) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GalleryCore
 
 /// A photo left out of the site, and why.
 public struct SkippedPhoto: Sendable, Equatable {
@@ -56,7 +57,9 @@ public struct BuildReport: Sendable {
         var byType: [String: Int] = [:]
         for path in ignored {
             let name = path.split(separator: "/").last.map(String.init) ?? path
-            let type = name.lastIndex(of: ".").map { "." + name[name.index(after: $0)...].lowercased() } ?? "without extension"
+            // A name's bytes reach the terminal: control characters shown escaped.
+            let type = name.lastIndex(of: ".").map { DisplayText.oneLine("." + name[name.index(after: $0)...].lowercased()) }
+                ?? "without extension"
             byType[type, default: 0] += 1
         }
         let parts = byType.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { "\($0.value) \($0.key)" }

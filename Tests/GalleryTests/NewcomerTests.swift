@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Configuration
 @testable import GalleryCore
+@testable import GalleryKit
 
 /// The first minutes of a new user, through the real executable: what is left
 /// out is said, bad settings fail before any image work, messages say what is
@@ -43,6 +44,10 @@ import Configuration
         }
         #expect(!verbose.stderr.contains("gallery.yml") && !verbose.stderr.contains("DS_Store") && !verbose.stderr.contains("album.yml"))
         #expect(verbose.stderr.contains("step process media: "), "step timings")
+        // A hostile extension cannot put control characters on the terminal.
+        var report = BuildReport()
+        report.ignored = ["a.t\u{1B}[31mx"]
+        #expect(report.ignoredSummary?.contains("\u{1B}") == false)
         // Quiet still says what was left out.
         let quiet = try GallerygenBinary.result(["build", source, "-o", out, "--quiet"] + Self.small)
         #expect(quiet.stderr == "Ignored 4 files of types gallerygen does not publish: 2 .psd, 1 .txt, 1 without extension\n")

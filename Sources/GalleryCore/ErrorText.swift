@@ -3,8 +3,9 @@ import Foundation
 /// Short, specific reasons from Foundation errors: the underlying POSIX error
 /// ("Permission denied", "No such file or directory") says more than
 /// Foundation's generic "The operation could not be completed".
-enum ErrorText {
-    static func describe(_ error: Error) -> String {
+public enum ErrorText {
+    /// The most specific reason an error carries.
+    public static func describe(_ error: Error) -> String {
         var current = error as NSError
         while true {
             if current.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(current.code))) }
