@@ -42,8 +42,8 @@ let package = Package(
         .target(name: "Configuration", dependencies: ["GalleryCore", .product(name: "Yams", package: "Yams")]),
         .target(name: "GalleryCore"),
         .target(name: "Scanning", dependencies: ["GalleryCore"]),
-        .target(name: "Metadata", dependencies: ["GalleryCore", "CExif", "CWebP"]),
-        .target(name: "Imaging", dependencies: ["GalleryCore", "CJPEG", "CWebP", "CGIF", "CPNG"]),
+        .target(name: "Metadata", dependencies: ["GalleryCore", "CExif", "CWebP", "CHEIF", "CRaw"]),
+        .target(name: "Imaging", dependencies: ["GalleryCore", "CJPEG", "CWebP", "CGIF", "CPNG", "CHEIF", "CTIFF", "CRaw"]),
         .target(
             name: "Rendering",
             dependencies: ["GalleryCore", .product(name: "Mustache", package: "swift-mustache")],
@@ -56,6 +56,12 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // HEIC/HEIF/AVIF (HEVC via libde265, AV1 via dav1d/aom, pulled in by libheif1).
+        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        // libraw_r, the thread-safe build; linked by name because its .pc adds
+        // -fopenmp, which the Swift driver does not take.
+        .systemLibrary(name: "CRaw", providers: [.apt(["libraw-dev"])]),
         // Embeds Templates/ and Themes/ into the binary so an installed
         // gallerygen works from any directory without a resource bundle.
         .executableTarget(name: "EmbedAssetsTool", path: "Sources/EmbedAssetsTool"),

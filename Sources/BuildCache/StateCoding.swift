@@ -97,7 +97,7 @@ struct StateReader {
 
 extension CachedPhoto {
     /// Stable codes for the formats (never reorder).
-    private static let formats: [SourceFormat] = [.jpeg, .png, .gif, .webp]
+    private static let formats: [SourceFormat] = [.jpeg, .png, .gif, .webp, .heif, .tiff, .raw]
     private static let dateSources: [CaptureDateSource] = [.original, .digitized, .modified, .fileTime]
 
     func write(to writer: inout StateWriter) {

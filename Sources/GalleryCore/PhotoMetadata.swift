@@ -10,9 +10,32 @@ public enum SourceFormat: String, Sendable, Codable {
     case gif
     /// WebP (lossy, lossless or animated).
     case webp
+    /// HEIF (HEIC, HIF) and AVIF: ISO base media files holding HEVC or AV1 stills.
+    case heif
+    /// TIFF (scans, editors' exports).
+    case tiff
+    /// A camera RAW file (CR2, CR3, NEF, ARW, RAF, RW2, ORF, DNG, PEF, …).
+    case raw
 
     /// The usual file extension, without the dot.
-    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: return "jpg"
+        case .heif: return "heic"
+        case .tiff: return "tif"
+        default: return rawValue
+        }
+    }
+
+    /// True when the file itself can be published as the original (a browser
+    /// shows it, and its location can be removed without touching the
+    /// pixels). Otherwise a full-size conversion is published instead.
+    public var isPublishableAsIs: Bool {
+        switch self {
+        case .jpeg, .png, .gif, .webp: return true
+        case .heif, .tiff, .raw: return false
+        }
+    }
 }
 
 /// Exposure and equipment facts from EXIF, all optional, all untrusted text already

@@ -88,6 +88,10 @@ struct PhotoProcessor: Sendable {
         var originalPath: String?
     }
 
+    /// JPEG quality of the full-size download made for formats that cannot be
+    /// published as they are: high enough to print from.
+    static let convertedOriginalQuality = 92
+
     func plan(contentHash: String, metadata: PhotoMetadata) -> Plan {
         let upright = metadata.displaySize
         var plan = Plan()
@@ -128,9 +132,26 @@ struct PhotoProcessor: Sendable {
             }
         }
         if let spec = settings.originalSpec {
-            let path = spec.relativePath(contentHash: contentHash, size: metadata.storedSize, originalExtension: metadata.format.fileExtension)
-            plan.renditions.append(Rendition(spec: spec, size: metadata.displaySize, path: path))
-            if output.contains(path) { plan.reused += 1 } else { plan.originalPath = path }
+            if metadata.format.isPublishableAsIs {
+                let path = spec.relativePath(contentHash: contentHash, size: metadata.storedSize,
+                                             originalExtension: metadata.format.fileExtension)
+                plan.renditions.append(Rendition(spec: spec, size: metadata.displaySize, path: path))
+                if output.contains(path) { plan.reused += 1 } else { plan.originalPath = path }
+            } else {
+                // HEIC, TIFF and RAW: browsers do not show them, and their
+                // location cannot be removed without rewriting the container,
+                // so the download is a full-size JPEG made from the pixels
+                // (upright, ICC kept, no metadata at all).
+                let converted = RenditionSpec(role: .original, box: upright, format: .jpeg, quality: Self.convertedOriginalQuality)
+                let path = converted.relativePath(contentHash: contentHash, size: upright)
+                plan.renditions.append(Rendition(spec: converted, size: upright, path: path))
+                if output.contains(path) {
+                    plan.reused += 1
+                } else {
+                    plan.jobs.append(RenditionJob(spec: converted, size: upright))
+                    plan.jobPaths.append(path)
+                }
+            }
         }
         return plan
     }
@@ -141,7 +162,7 @@ struct PhotoProcessor: Sendable {
             (contentHash, metadata, plan) = (cached.contentHash, cached.metadata, knownPlan)
         } else {
             contentHash = StableHash.of(bytes)
-            metadata = try MetadataReader.read(bytes, modificationDate: file.modificationDate)
+            metadata = try MetadataReader.read(bytes, fileName: file.relativePath, modificationDate: file.modificationDate)
             plan = self.plan(contentHash: contentHash, metadata: metadata)
         }
         guard metadata.storedSize.area <= settings.maximumPixels else {

@@ -42,6 +42,15 @@ public enum JPEGCodec {
         return DecodedImage(image: image, iccProfile: profile)
     }
 
+    /// The stored size from the header alone.
+    public static func size(of bytes: UnsafeRawBufferPointer) throws(ImagingError) -> PixelSize {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { throw .undecodable("empty file") }
+        var w: Int32 = 0, h: Int32 = 0, sw: Int32 = 0, sh: Int32 = 0
+        try check(gg_jpeg_read_size(base, bytes.count, 1, &w, &h, &sw, &sh), decoding: true)
+        guard w > 0, h > 0 else { throw .undecodable("JPEG header declares no pixels") }
+        return PixelSize(width: Int(w), height: Int(h))
+    }
+
     /// How a JPEG's planes come out of `streamPlanes`.
     public struct PlaneLayout: Sendable {
         /// The image size at the chosen scale.

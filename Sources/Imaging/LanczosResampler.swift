@@ -70,10 +70,17 @@ public enum LanczosResampler {
     /// Resizes `image` to exactly `width × height`.
     public static func resize(_ image: RGBAImage, width: Int, height: Int) -> RGBAImage {
         if width == image.width, height == image.height { return image }
+        return image.withBorrowedPixels { resize($0, width: width, height: height) }
+    }
+
+    /// Resizes pixels someone else owns (a decoder's buffer) to exactly
+    /// `width × height`, reading each source row once.
+    public static func resize(_ image: BorrowedPixels, width: Int, height: Int) -> RGBAImage {
         let horizontal = taps(from: image.width, to: width)
         let vertical = taps(from: image.height, to: height)
         let premultiply = image.hasAlpha
         let sourceWidth = image.width
+        let channels = image.channels, rowBytes = image.rowBytes
 
         // Ring of horizontally filtered rows; row r lives in slot r % capacity.
         let capacity = vertical.count
@@ -88,12 +95,13 @@ public enum LanczosResampler {
         var nextRow = 0
 
         return RGBAImage(width: width, height: height, hasAlpha: image.hasAlpha) { output in
-            image.pixels.withUnsafeBufferPointer { input in
+            do {
+                let input = image.base
                 horizontal.weights.withUnsafeBufferPointer { hWeights in
                     horizontal.starts.withUnsafeBufferPointer { hStarts in
                         let hCount = horizontal.count
                         func filterRow(_ y: Int, into target: UnsafeMutablePointer<SIMD4<Float>>) {
-                            let row = input.baseAddress! + y * sourceWidth * 4
+                            let row = input + y * rowBytes
                             if premultiply {
                                 for x in 0..<sourceWidth {
                                     let p = row + x * 4
@@ -103,7 +111,7 @@ public enum LanczosResampler {
                                 }
                             } else {
                                 for x in 0..<sourceWidth {
-                                    let p = row + x * 4
+                                    let p = row + x * channels
                                     sourceRow[x] = SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), 255)
                                 }
                             }

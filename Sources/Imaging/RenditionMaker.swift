@@ -50,18 +50,41 @@ public enum RenditionMaker {
                 return results
             }
         }
-        let decoded = try decode(bytes, format: format, scaleDenominator: denominator, maximumPixels: maximumPixels)
-        try ResizeChain.resize(decoded.image, to: sizes) { (position, resized) throws(ImagingError) in
-            let index = stills[position]
-            let upright = OrientationTransform.apply(orientation, to: resized)
-            results[index] = try RenditionEncoder.encode(upright, format: jobs[index].spec.format, quality: jobs[index].spec.quality,
-                                                         iccProfile: decoded.iccProfile)
+        try withStillPixels(bytes, format: format, scaleDenominator: denominator, largestTarget: sizes.max { $0.area < $1.area }!,
+                            maximumPixels: maximumPixels) { (pixels, owned, icc) throws(ImagingError) in
+            try ResizeChain.resize(pixels, owned: owned, to: sizes) { (position, resized) throws(ImagingError) in
+                let index = stills[position]
+                let upright = OrientationTransform.apply(orientation, to: resized)
+                results[index] = try RenditionEncoder.encode(upright, format: jobs[index].spec.format, quality: jobs[index].spec.quality,
+                                                             iccProfile: icc)
+            }
         }
         return results
     }
 
-    /// Decodes a still (or an animation's first frame); JPEGs at
-    /// 1/`scaleDenominator` (see `DCTScale`).
+    /// Decodes a still (or an animation's first frame) and lends its pixels
+    /// (stored orientation, except HEIF, which libheif turns upright) to
+    /// `body` with the ICC profile to carry. HEIF and RAW pixels stay in
+    /// their decoder's buffer; the rest are decoded into an image `body` also
+    /// gets, so a rendition of the same size is that image itself.
+    static func withStillPixels(_ bytes: UnsafeRawBufferPointer, format: SourceFormat, scaleDenominator: Int, largestTarget: PixelSize,
+                                maximumPixels: Int,
+                                _ body: (BorrowedPixels, RGBAImage?, [UInt8]?) throws(ImagingError) -> Void) throws(ImagingError) {
+        switch format {
+        case .heif:
+            try HEIFCodec.withDecoded(bytes, maximumPixels: maximumPixels) { (pixels, icc) throws(ImagingError) in try body(pixels, nil, icc) }
+        case .raw:
+            try RawCodec.withDecoded(bytes, largestTarget: largestTarget, maximumPixels: maximumPixels) { (pixels, icc) throws(ImagingError) in
+                try body(pixels, nil, icc)
+            }
+        default:
+            let decoded = try decode(bytes, format: format, scaleDenominator: scaleDenominator, maximumPixels: maximumPixels)
+            try decoded.image.withBorrowedPixels { (pixels) throws(ImagingError) in try body(pixels, decoded.image, decoded.iccProfile) }
+        }
+    }
+
+    /// Decodes a still (or an animation's first frame) into an image it owns;
+    /// JPEGs at 1/`scaleDenominator` (see `DCTScale`).
     public static func decode(_ bytes: UnsafeRawBufferPointer, format: SourceFormat, scaleDenominator: Int,
                               maximumPixels: Int) throws(ImagingError) -> DecodedImage {
         switch format {
@@ -69,6 +92,16 @@ public enum RenditionMaker {
         case .png: return try PNGCodec.decode(bytes, maximumPixels: maximumPixels)
         case .webp: return try WebPCodec.decode(bytes, maximumPixels: maximumPixels)
         case .gif: return try GIFAnimation.decodeFirstFrame(bytes, maximumPixels: maximumPixels)
+        case .tiff: return try TIFFCodec.decode(bytes, maximumPixels: maximumPixels)
+        case .heif, .raw:
+            var copy: DecodedImage?
+            try withStillPixels(bytes, format: format, scaleDenominator: scaleDenominator,
+                                largestTarget: PixelSize(width: Int.max / 4, height: Int.max / 4),
+                                maximumPixels: maximumPixels) { (pixels, _, icc) throws(ImagingError) in
+                copy = DecodedImage(image: RGBAImage(copying: pixels), iccProfile: icc)
+            }
+            guard let copy else { throw .undecodable("no image") }
+            return copy
         }
     }
 }

@@ -25,12 +25,29 @@ enum ResizeChain {
     /// to it (in the order the chain makes them, largest first).
     static func resize(_ image: RGBAImage, to sizes: [PixelSize],
                        _ body: (Int, RGBAImage) throws(ImagingError) -> Void) throws(ImagingError) {
+        try image.withBorrowedPixels { (pixels) throws(ImagingError) in
+            try resize(pixels, owned: image, to: sizes, body)
+        }
+    }
+
+    /// The same from borrowed rows (a decoder's buffer, never copied whole).
+    static func resize(_ image: BorrowedPixels, owned: RGBAImage? = nil, to sizes: [PixelSize],
+                       _ body: (Int, RGBAImage) throws(ImagingError) -> Void) throws(ImagingError) {
         let (order, parents) = plan(sizes)
         let parentsNeeded = Set(parents.compactMap { $0 })
         var made: [Int: RGBAImage] = [:]
         for index in order {
-            let source = parents[index].flatMap { made[$0] } ?? image
-            let resized = LanczosResampler.resize(source, width: sizes[index].width, height: sizes[index].height)
+            let size = sizes[index]
+            let resized: RGBAImage
+            if let parent = parents[index].flatMap({ made[$0] }) {
+                resized = LanczosResampler.resize(parent, width: size.width, height: size.height)
+            } else if let owned, owned.size == size {
+                resized = owned
+            } else if image.size == size {
+                resized = RGBAImage(copying: image)  // a full-size conversion: nothing to filter
+            } else {
+                resized = LanczosResampler.resize(image, width: size.width, height: size.height)
+            }
             if parentsNeeded.contains(index) { made[index] = resized }
             try body(index, resized)
         }

@@ -12,13 +12,16 @@ struct ExifFacts {
     var modifiedOffset: String?
     var camera = CameraFacts()
     var gps: GPSCoordinate?
+    /// A date found outside the EXIF tags (libraw's, for RAW files), used
+    /// after them.
+    var rawDate: CaptureDate?
 
     /// The best capture date the tags give, following the documented fallback order.
     var captureDate: CaptureDate? {
         if let text = original, let date = CaptureDate(exif: text, offset: originalOffset, source: .original) { return date }
         if let text = digitized, let date = CaptureDate(exif: text, offset: digitizedOffset, source: .digitized) { return date }
         if let text = modified, let date = CaptureDate(exif: text, offset: modifiedOffset, source: .modified) { return date }
-        return nil
+        return rawDate
     }
 }
 

@@ -24,6 +24,9 @@ public enum LocationStripper {
         case .png: return stripPNG(bytes)
         case .webp: return stripWebP(bytes)
         case .gif: return stripGIF(bytes)
+        case .heif, .tiff, .raw:
+            // Published as a full-size conversion instead (SourceFormat.isPublishableAsIs).
+            throw .malformed("location cannot be removed from a \(format.rawValue.uppercased()) file without re-encoding it")
         }
     }
 

@@ -1,7 +1,7 @@
 /// Why a file's metadata could not be read. Each case says what a person needs
 /// to know; the caller adds the file name.
 public enum MetadataError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The bytes are not JPEG, PNG, GIF or WebP.
+    /// The bytes are not a format gallerygen reads.
     case unknownFormat(firstBytes: String)
     /// The file is empty.
     case empty
@@ -13,7 +13,7 @@ public enum MetadataError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A one-line reason.
     public var description: String {
         switch self {
-        case .unknownFormat(let first): return "not a JPEG, PNG, GIF or WebP image (starts with \(first))"
+        case .unknownFormat(let first): return "not a photo format gallerygen reads (JPEG, PNG, GIF, WebP, HEIC/AVIF, TIFF, RAW); starts with \(first)"
         case .empty: return "empty file"
         case .malformed(let why): return why
         case .invalidSize(let w, let h): return "invalid pixel size \(w)x\(h)"

@@ -5,12 +5,15 @@ import GalleryCore
 public enum MetadataReader {
     /// Reads format, size, orientation, date, camera facts and GPS. The date falls
     /// back from `DateTimeOriginal` to `DateTimeDigitized`, `DateTime`, then the
-    /// file's modification time.
-    public static func read(_ bytes: UnsafeRawBufferPointer, modificationDate: Date) throws(MetadataError) -> PhotoMetadata {
-        let format = try FormatSniffer.format(of: bytes)
+    /// file's modification time. `fileName` only tells a TIFF-shaped RAW file
+    /// (NEF, ARW, DNG, …) from a TIFF.
+    public static func read(_ bytes: UnsafeRawBufferPointer, fileName: String? = nil,
+                            modificationDate: Date) throws(MetadataError) -> PhotoMetadata {
+        let format = try FormatSniffer.format(of: bytes, fileName: fileName)
         var size: PixelSize
         var frames = 1
         var facts: ExifFacts?
+        var orientation: Orientation?
         switch format {
         case .jpeg:
             let structure = try JPEGStructure(bytes)
@@ -30,12 +33,40 @@ public enum MetadataReader {
             size = structure.size
             frames = structure.frameCount
             facts = structure.exif.flatMap { exif in exif.withUnsafeBytes { ExifReader.read($0) } }
+        case .heif:
+            let structure = try HEIFStructure(bytes)
+            size = structure.size
+            facts = structure.exif.flatMap { exif in exif.withUnsafeBytes { ExifReader.read($0) } }
+            // Upright already: libheif applies irot/imir/clap, and the EXIF tag
+            // in a HEIF only repeats them (see HEIFStructure).
+            orientation = .up
+        case .tiff:
+            let directory = try TIFFDirectory(bytes)
+            guard let stored = directory.size else { throw .malformed("TIFF has no image width and height") }
+            size = stored
+            facts = directory.compactExif().flatMap { exif in exif.withUnsafeBytes { ExifReader.read($0) } }
+            orientation = directory.orientation ?? .up
+        case .raw:
+            let structure = try RawStructure(bytes, modificationDate: modificationDate)
+            size = structure.size
+            orientation = structure.orientation
+            var rawFacts = structure.facts
+            // TIFF-shaped RAWs carry real EXIF (with the UTC offset libraw drops).
+            if let exif = (try? TIFFDirectory(bytes))?.compactExif(), let read = exif.withUnsafeBytes({ ExifReader.read($0) }) {
+                let libraw = rawFacts
+                rawFacts = read
+                rawFacts.rawDate = libraw.rawDate
+                rawFacts.gps = read.gps ?? libraw.gps
+                if rawFacts.camera.lens == nil { rawFacts.camera.lens = libraw.camera.lens }
+                if rawFacts.camera.make == nil { rawFacts.camera = libraw.camera }
+            }
+            facts = rawFacts
         }
         guard size.width <= 1 << 20, size.height <= 1 << 20 else { throw .invalidSize(width: size.width, height: size.height) }
         return PhotoMetadata(
             format: format,
             storedSize: size,
-            orientation: facts?.orientation ?? .up,
+            orientation: orientation ?? facts?.orientation ?? .up,
             captureDate: facts?.captureDate ?? CaptureDate(fileTime: modificationDate),
             camera: facts?.camera ?? CameraFacts(),
             gps: facts?.gps,

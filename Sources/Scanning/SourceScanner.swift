@@ -110,7 +110,7 @@ public struct SourceScanner: Sendable {
                 if !excluded.contains(childURL.standardizedFileURL.path) { folders.append((entry.name, childRaw, childURL)) }
             } else if kind != S_IFREG || foldersOnly {
                 continue
-            } else if !PhotoExtensions.isPhoto(entry.name) {
+            } else if !SourceFileTypes.isPhoto(entry.name) {
                 if !SourceLayout.isToolFile(entry.name, inRoot: components.isEmpty) {
                     emit(.ignored(path: (components + [entry.name]).joined(separator: "/")))
                 }

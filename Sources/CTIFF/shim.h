@@ -1,0 +1,2 @@
+#include <stdarg.h>
+#include <tiffio.h>

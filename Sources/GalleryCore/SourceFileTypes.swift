@@ -1,0 +1,39 @@
+/// Which file names are photos, and of which format: the one list the scanner,
+/// the format sniffer (a TIFF-shaped RAW is told from a TIFF by its name) and
+/// the README follow.
+public enum SourceFileTypes {
+    /// Extensions (lower case, no dot) of each still format.
+    public static let extensionsByFormat: [(format: SourceFormat, extensions: [String])] = [
+        (.jpeg, ["jpg", "jpeg", "jpe"]),
+        (.png, ["png"]),
+        (.gif, ["gif"]),
+        (.webp, ["webp"]),
+        (.heif, ["heic", "heif", "hif", "avif"]),
+        (.tiff, ["tif", "tiff"]),
+        // The RAW formats libraw reads that cameras of the last twenty years write.
+        (.raw, ["3fr", "arw", "cr2", "cr3", "crw", "dcr", "dng", "erf", "fff", "iiq", "kdc", "mef", "mos", "mrw", "nef",
+                "nrw", "orf", "pef", "raf", "rw2", "rwl", "sr2", "srf", "srw", "x3f"]),
+    ]
+
+    /// Every photo extension.
+    public static let photoExtensions: Set<String> = Set(extensionsByFormat.flatMap(\.extensions))
+
+    /// The RAW extensions.
+    public static let rawExtensions: Set<String> = Set(extensionsByFormat.first { $0.format == .raw }?.extensions ?? [])
+
+    /// The lower-cased extension of `fileName`, or nil (hidden files like `.jpg` have none).
+    public static func fileExtension(of fileName: String) -> String? {
+        guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return nil }
+        return fileName[fileName.index(after: dot)...].lowercased()
+    }
+
+    /// True when `fileName` ends in a photo extension, in any letter case.
+    public static func isPhoto(_ fileName: String) -> Bool {
+        fileExtension(of: fileName).map(photoExtensions.contains) ?? false
+    }
+
+    /// True when `fileName` ends in a RAW extension.
+    public static func isRaw(_ fileName: String) -> Bool {
+        fileExtension(of: fileName).map(rawExtensions.contains) ?? false
+    }
+}

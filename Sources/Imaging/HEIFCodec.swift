@@ -1,0 +1,120 @@
+import CHEIF
+import GalleryCore
+
+/// Decodes the primary image of a HEIF/AVIF file with libheif.
+///
+/// libheif applies the HEIF transforms (`irot`, `imir`, `clap`), so the
+/// pixels come out upright and EXIF Orientation is not applied again. 8-bit
+/// SDR pictures are resized straight from libheif's interleaved buffer (no
+/// copy), with their ICC profile (iPhones: Display P3) carried into the
+/// renditions. Deeper, HDR or ICC-less wide-gamut pictures go through
+/// `SRGBConversion` first.
+public enum HEIFCodec {
+    /// Decodes and calls `body` with the upright pixels and the ICC profile
+    /// to attach. The pixels are valid only during the call.
+    public static func withDecoded<T>(_ bytes: UnsafeRawBufferPointer, maximumPixels: Int,
+                                      _ body: (BorrowedPixels, [UInt8]?) throws(ImagingError) -> T) throws(ImagingError) -> T {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { throw .undecodable("empty file") }
+        guard let context = heif_context_alloc() else { throw .undecodable("libheif could not allocate a context") }
+        defer { heif_context_free(context) }
+        try check(heif_context_read_from_memory_without_copy(context, base, bytes.count, nil))
+        var handleOut: OpaquePointer?
+        try check(heif_context_get_primary_image_handle(context, &handleOut))
+        guard let handle = handleOut else { throw .undecodable("HEIF file has no primary image") }
+        defer { heif_image_handle_release(handle) }
+
+        // The pixel limit, before any decoding: the shown size and the stored
+        // one (the decoder allocates the stored size before cropping).
+        let width = Int(heif_image_handle_get_width(handle)), height = Int(heif_image_handle_get_height(handle))
+        let storedArea = Int(heif_image_handle_get_ispe_width(handle)) * Int(heif_image_handle_get_ispe_height(handle))
+        let area = max(width * height, storedArea)
+        guard width > 0, height > 0 else { throw .undecodable("HEIF image has no size") }
+        guard area <= maximumPixels else { throw .tooLarge(pixels: area, limit: maximumPixels) }
+
+        let icc = iccProfile(handle)
+        let conversion = sRGBConversion(handle, hasICC: icc != nil)
+        let hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
+        let premultiplied = hasAlpha && heif_image_handle_is_premultiplied_alpha(handle) != 0
+        let wide = (conversion?.maximumValue ?? 255) > 255
+        let chroma: heif_chroma = wide ? (hasAlpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
+                                       : (hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
+        var imageOut: OpaquePointer?
+        try check(heif_decode_image(handle, &imageOut, heif_colorspace_RGB, chroma, nil))
+        guard let image = imageOut else { throw .undecodable("libheif returned no image") }
+        defer { heif_image_release(image) }
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+            throw .undecodable("libheif returned no pixels")
+        }
+        let decodedWidth = Int(heif_image_get_width(image, heif_channel_interleaved))
+        let decodedHeight = Int(heif_image_get_height(image, heif_channel_interleaved))
+        guard decodedWidth > 0, decodedHeight > 0 else { throw .undecodable("libheif returned an empty image") }
+        let channels = hasAlpha ? 4 : 3
+        if let conversion, !(conversion.isDepthOnly && !wide && !premultiplied) {
+            let converted = conversion.convert(base: UnsafeRawPointer(plane), width: decodedWidth, height: decodedHeight,
+                                               rowBytes: Int(stride), channels: channels, premultiplied: premultiplied)
+            let keepICC = conversion.isDepthOnly ? icc : nil
+            return try converted.withBorrowedPixels { (pixels) throws(ImagingError) in try body(pixels, keepICC) }
+        }
+        let pixels = BorrowedPixels(base: plane, width: decodedWidth, height: decodedHeight, rowBytes: Int(stride),
+                                    channels: channels, hasAlpha: hasAlpha && anyTransparent(plane, decodedWidth, decodedHeight, Int(stride)))
+        return try body(pixels, icc)
+    }
+
+    /// The embedded ICC profile (`prof`/`rICC`), if any.
+    static func iccProfile(_ handle: OpaquePointer) -> [UInt8]? {
+        let type = heif_image_handle_get_color_profile_type(handle)
+        guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else { return nil }
+        let size = heif_image_handle_get_raw_color_profile_size(handle)
+        guard size > 0, size < 4 << 20 else { return nil }
+        var profile = [UInt8](repeating: 0, count: size)
+        guard heif_image_handle_get_raw_color_profile(handle, &profile).code == heif_error_Ok else { return nil }
+        return profile
+    }
+
+    /// The conversion the picture needs, or nil for plain 8-bit pixels
+    /// whose look the ICC profile (or sRGB) already gives.
+    static func sRGBConversion(_ handle: OpaquePointer, hasICC: Bool) -> SRGBConversion? {
+        let bits = Int(heif_image_handle_get_luma_bits_per_pixel(handle))
+        var transfer = SRGBConversion.Transfer.sdr
+        var primaries = SRGBConversion.Primaries.bt709
+        var nclxOut: UnsafeMutablePointer<heif_color_profile_nclx>?
+        if heif_image_handle_get_nclx_color_profile(handle, &nclxOut).code == heif_error_Ok, let nclx = nclxOut {
+            defer { heif_nclx_color_profile_free(nclx) }
+            let n = nclx.pointee
+            switch n.transfer_characteristics {
+            case heif_transfer_characteristic_ITU_R_BT_2100_0_PQ: transfer = .pq
+            case heif_transfer_characteristic_ITU_R_BT_2100_0_HLG: transfer = .hlg
+            case heif_transfer_characteristic_linear: transfer = .linear
+            default: break
+            }
+            // With an ICC profile the profile says what the RGB values mean.
+            if !hasICC || transfer != .sdr, n.color_primaries != heif_color_primaries_unspecified,
+               n.color_primary_red_y > 0, n.color_primary_green_y > 0, n.color_primary_blue_y > 0, n.color_primary_white_y > 0 {
+                primaries = .init(red: [Double(n.color_primary_red_x), Double(n.color_primary_red_y)],
+                                  green: [Double(n.color_primary_green_x), Double(n.color_primary_green_y)],
+                                  blue: [Double(n.color_primary_blue_x), Double(n.color_primary_blue_y)],
+                                  white: [Double(n.color_primary_white_x), Double(n.color_primary_white_y)])
+            }
+        }
+        let depth = bits > 8 ? min(bits, 16) : 8
+        let conversion = SRGBConversion(transfer: transfer, primaries: primaries, maximumValue: (1 << depth) - 1)
+        if depth == 8, conversion.isDepthOnly { return nil }
+        return conversion
+    }
+
+    static func anyTransparent(_ base: UnsafePointer<UInt8>, _ width: Int, _ height: Int, _ stride: Int) -> Bool {
+        for y in 0..<height {
+            let row = base + y * stride
+            for x in 0..<width where row[x * 4 + 3] != 255 { return true }
+        }
+        return false
+    }
+
+    /// Turns a libheif status into an `ImagingError` with libheif's own reason.
+    static func check(_ error: heif_error) throws(ImagingError) {
+        guard error.code != heif_error_Ok else { return }
+        let reason = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
+        throw .undecodable("libheif cannot decode it: \(reason)")
+    }
+}
