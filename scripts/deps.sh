@@ -20,7 +20,8 @@ case "$mode" in
 esac
 
 # Names that exist on Debian and Ubuntu alike (libjpeg-dev, not libjpeg62-turbo-dev).
-build_packages=(libjpeg-dev libwebp-dev libexif-dev libgif-dev libpng-dev pkg-config)
+# libheif-dev brings libheif1 and with it the HEVC (libde265) and AV1 (dav1d, aom) decoders.
+build_packages=(libjpeg-dev libwebp-dev libexif-dev libgif-dev libpng-dev libheif-dev libtiff-dev libraw-dev pkg-config)
 # Chromium is `chromium` on Debian; Ubuntu ships it as `chromium-browser`.
 distro="$(. /etc/os-release 2>/dev/null && echo "${ID:-debian}")"
 if [ "$distro" = ubuntu ]; then
@@ -28,7 +29,9 @@ if [ "$distro" = ubuntu ]; then
 else
   browser_packages=(chromium chromium-driver)
 fi
-test_packages=("${browser_packages[@]}" python3-venv)
+# The camera-format tests make their HEIC/AVIF, TIFF and EXIF fixtures with
+# heif-enc/heif-info, tiffcp and exiftool.
+test_packages=("${browser_packages[@]}" python3-venv libheif-examples libtiff-tools libimage-exiftool-perl)
 
 wanted=("${build_packages[@]}")
 [ "$mode" = test ] && wanted+=("${test_packages[@]}")

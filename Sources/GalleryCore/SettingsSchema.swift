@@ -53,10 +53,12 @@ public struct SettingsSchema: Sendable {
                                          help: "Keep raw HTML in album descriptions (album.yml); off: it shows as text.")
     public let followSymlinks = Setting<Bool>("follow_symlinks", .boolean, default: false,
                                               help: "Follow symbolic links in the photo folder (never to outside it; loops end).")
+    public let rawPairs = Setting<RawPairs>("raw_pairs", .choice(["prefer_jpeg": .preferJPEG, "both": .both]), default: .preferJPEG,
+                                            help: "A RAW file beside a JPEG/HEIC of the same name (RAW+JPEG shooting): publish the JPEG/HEIC only (prefer_jpeg) or both.")
     public let publishOriginals = Setting<Bool>("publish_originals", .boolean, default: false,
-                                                help: "Publish the original files for download, GPS, XMP and IPTC removed losslessly.")
+                                                help: "Publish the original files for download, GPS, XMP and IPTC removed losslessly (HEIC, TIFF and RAW: a full-size JPEG instead, with no metadata).")
     public let keepLocation = Setting<Bool>("keep_location", .boolean, default: false,
-                                            help: "With publish_originals: keep the location data in the published originals.")
+                                            help: "With publish_originals: keep the location data in the published JPEG, PNG, GIF and WebP originals.")
 
     /// Every setting, in declaration order.
     public static let all: [any AnySetting] = Mirror(reflecting: shared).children.compactMap { $0.value as? any AnySetting }
@@ -88,6 +90,14 @@ public struct SettingsSchema: Sendable {
         }
         return seen
     }()
+}
+
+/// What to publish when a RAW file and a JPEG/HEIC share a name in one folder.
+public enum RawPairs: String, Sendable, Equatable {
+    /// The JPEG/HEIC only: the camera's own rendering, one item per shot.
+    case preferJPEG
+    /// Both, as two items.
+    case both
 }
 
 /// How moments are grouped, as chosen in gallery.yml (see `MomentGrouping`).

@@ -17,6 +17,8 @@ public struct BuildReport: Sendable {
     public var skipped: [SkippedPhoto] = []
     /// Files of types gallerygen does not publish (paths below SOURCE).
     public var ignored: [String] = []
+    /// RAW files left out for the JPEG/HEIC of the same name (raw_pairs: prefer_jpeg).
+    public var pairedRaw: [String] = []
     /// Renditions encoded in this build.
     public var renditionsMade = 0
     /// Renditions that were already up to date.
@@ -46,8 +48,16 @@ public struct BuildReport: Sendable {
         text += " (\(Self.count(renditionsMade, "rendition")) made, \(renditionsReused) up to date), \(Self.count(pages, "page"))"
         if !skipped.isEmpty { text += "; skipped \(Self.count(skipped.count, "unreadable file"))" }
         text += String(format: " in %.1f s", seconds)
+        if let line = pairedRawSummary { text += "\n" + line }
         if let line = ignoredSummary { text += "\n" + line }
         return text
+    }
+
+    /// "Showed 2 RAW files through the JPEG or HEIC of the same name beside it …", or nil.
+    public var pairedRawSummary: String? {
+        guard !pairedRaw.isEmpty else { return nil }
+        return "Showed \(Self.count(pairedRaw.count, "RAW file")) through the JPEG or HEIC of the same name beside it"
+            + " (raw_pairs: prefer_jpeg; set raw_pairs: both to publish them too)"
     }
 
     /// "Ignored 3 files of types gallerygen does not publish: 2 .psd, 1 .txt", or

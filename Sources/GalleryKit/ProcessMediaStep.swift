@@ -19,7 +19,7 @@ struct ProcessMediaStep: BuildStep {
         let ignored = IgnoredFiles()
         let walker = Thread {
             var batch: [SourceFile] = []
-            scanner.walk(ScanOptions(followSymlinks: settings.followSymlinks)) { event in
+            scanner.walk(ScanOptions(followSymlinks: settings.followSymlinks, pairRaw: settings.rawPairs == .preferJPEG)) { event in
                 switch event {
                 case .photo(let file):
                     progress.photoFound()
@@ -32,6 +32,8 @@ struct ProcessMediaStep: BuildStep {
                     progress.message("skipped folder \(DisplayText.oneLine(path.isEmpty ? "." : path)): \(reason)")
                 case .ignored(let path):
                     ignored.add(path)
+                case .pairedRaw(let path):
+                    ignored.addPairedRaw(path)
                 case .album:
                     break  // sidecars were read before any image work
                 }
@@ -93,6 +95,7 @@ struct ProcessMediaStep: BuildStep {
         // Scan order depends on job timing; the site must not.
         context.items = items.sorted { $0.source.relativePath < $1.source.relativePath }
         report.ignored = ignored.paths
+        report.pairedRaw = ignored.pairedRaw
         context.report = report
         for item in items { context.producedFiles.formUnion(item.renditions.map(\.path)) }
     }
@@ -103,8 +106,11 @@ struct ProcessMediaStep: BuildStep {
 final class IgnoredFiles: @unchecked Sendable {
     private let lock = NSLock()
     private var found: [String] = []
+    private var paired: [String] = []
 
     func add(_ path: String) { lock.withLock { found.append(path) } }
+    func addPairedRaw(_ path: String) { lock.withLock { paired.append(path) } }
 
     var paths: [String] { lock.withLock { found } }
+    var pairedRaw: [String] { lock.withLock { paired } }
 }

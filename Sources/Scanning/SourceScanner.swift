@@ -13,6 +13,9 @@ public enum ScanEvent: Sendable {
     /// A regular file of a type gallerygen does not publish (hidden files and
     /// gallerygen's own files are not reported): `path` below SOURCE.
     case ignored(path: String)
+    /// A RAW file left out because a JPEG/HEIC of the same name beside it
+    /// stands for the same shot (`ScanOptions.pairRaw`).
+    case pairedRaw(path: String)
 }
 
 /// How a walk goes.
@@ -23,10 +26,36 @@ public struct ScanOptions: Sendable {
     /// `lstat` for entries the directory listing already says are files.
     public var foldersOnly = false
 
+    /// Leave out a RAW file when a JPEG or HEIC of the same base name (any
+    /// letter case) is in the same folder: RAW+JPEG shooting makes both of
+    /// every shot.
+    public var pairRaw = false
+
     /// Creates options.
-    public init(followSymlinks: Bool = false, foldersOnly: Bool = false) {
+    public init(followSymlinks: Bool = false, foldersOnly: Bool = false, pairRaw: Bool = false) {
         self.followSymlinks = followSymlinks
         self.foldersOnly = foldersOnly
+        self.pairRaw = pairRaw
+    }
+
+    /// The formats a RAW file's twin can have.
+    static let twinFormats: Set<SourceFormat> = [.jpeg, .heif]
+
+    /// Base names (lower case, without extension) of the JPEG/HEIC files among `names`.
+    static func twinBaseNames(_ names: [String]) -> Set<String> {
+        var bases: Set<String> = []
+        for name in names {
+            guard let ext = SourceFileTypes.fileExtension(of: name),
+                  SourceFileTypes.extensionsByFormat.contains(where: { twinFormats.contains($0.format) && $0.extensions.contains(ext) })
+            else { continue }
+            bases.insert(baseName(name))
+        }
+        return bases
+    }
+
+    static func baseName(_ name: String) -> String {
+        guard let dot = name.lastIndex(of: ".") else { return name.lowercased() }
+        return name[..<dot].lowercased()
     }
 }
 
@@ -54,7 +83,8 @@ public struct SourceScanner: Sendable {
         var visited: Set<DirectoryID> = []
         let real = root.resolvingSymlinksInPath().path
         Self.walk(raw: Array(root.path.utf8), url: root, components: [], excluded: excluded,
-                  follow: options.followSymlinks ? real : nil, foldersOnly: options.foldersOnly, visited: &visited, emit: emit)
+                  follow: options.followSymlinks ? real : nil, foldersOnly: options.foldersOnly, pairRaw: options.pairRaw,
+                  visited: &visited, emit: emit)
     }
 
     /// A folder's identity, to stop symlink loops.
@@ -66,7 +96,7 @@ public struct SourceScanner: Sendable {
     /// Walks by raw path bytes, so names that are not valid UTF-8 are still
     /// reached; `follow` is SOURCE's real path when symlinks are followed.
     static func walk(raw: [UInt8], url: URL, components: [String], excluded: Set<String>, follow root: String?,
-                     foldersOnly: Bool, visited: inout Set<DirectoryID>, emit: (ScanEvent) -> Void) {
+                     foldersOnly: Bool, pairRaw: Bool, visited: inout Set<DirectoryID>, emit: (ScanEvent) -> Void) {
         let cPath = raw.map { CChar(bitPattern: $0) } + [0]
         var info = stat()
         if stat(cPath, &info) == 0 {
@@ -91,6 +121,7 @@ public struct SourceScanner: Sendable {
         }
         closedir(directory)
         var folders: [(name: String, raw: [UInt8], url: URL)] = []
+        let twins = pairRaw && !foldersOnly ? ScanOptions.twinBaseNames(entries.map(\.name).filter { !$0.hasPrefix(".") }) : []
         for entry in entries.sorted(by: { NaturalOrder.less($0.name, $1.name) }) where !entry.name.hasPrefix(".") {
             let childRaw = raw + [47] + entry.raw
             let childC = childRaw.map { CChar(bitPattern: $0) } + [0]
@@ -114,6 +145,8 @@ public struct SourceScanner: Sendable {
                 if !SourceLayout.isToolFile(entry.name, inRoot: components.isEmpty) {
                     emit(.ignored(path: (components + [entry.name]).joined(separator: "/")))
                 }
+            } else if pairRaw, SourceFileTypes.isRaw(entry.name), twins.contains(ScanOptions.baseName(entry.name)) {
+                emit(.pairedRaw(path: (components + [entry.name]).joined(separator: "/")))
             } else {
                 let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
                 let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
@@ -123,7 +156,7 @@ public struct SourceScanner: Sendable {
         }
         for folder in folders {
             walk(raw: folder.raw, url: folder.url, components: components + [folder.name], excluded: excluded, follow: root,
-                 foldersOnly: foldersOnly, visited: &visited, emit: emit)
+                 foldersOnly: foldersOnly, pairRaw: pairRaw, visited: &visited, emit: emit)
         }
     }
 }

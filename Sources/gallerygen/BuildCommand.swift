@@ -66,6 +66,9 @@ struct BuildCommand: AsyncParsableCommand {
         let report = try await GalleryBuilder().build(resolved, quiet: quiet)
         if verbose {
             for path in report.ignored { FileHandle.standardError.write(Data("ignored \(DisplayText.oneLine(path))\n".utf8)) }
+            for path in report.pairedRaw {
+                FileHandle.standardError.write(Data("RAW shown through its JPEG/HEIC twin: \(DisplayText.oneLine(path))\n".utf8))
+            }
             for step in report.stepSeconds {
                 FileHandle.standardError.write(Data(String(format: "step %@: %.2f s\n", step.name, step.seconds).utf8))
             }

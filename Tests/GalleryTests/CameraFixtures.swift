@@ -1,0 +1,425 @@
+import Foundation
+import GalleryCore
+import Imaging
+
+/// HEIF, TIFF and RAW test files, made in code and with the tools
+/// `scripts/deps.sh test` installs (heif-enc from libheif-examples, tiffcp
+/// from libtiff-tools, exiftool), so no binary fixture is committed.
+enum CameraFixtures {
+    struct ToolFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Runs a tool from PATH; a missing tool fails the test with the install hint.
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String]) throws -> String {
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let path else { throw ToolFailure(description: "\(tool) is not installed: run `bash scripts/deps.sh test`") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            throw ToolFailure(description: "\(tool) \(arguments.joined(separator: " ")) failed: \(text)")
+        }
+        return text
+    }
+
+    // MARK: PNG input for heif-enc
+
+    /// A PNG of any bit depth and colour type from raw rows (no filtering, stored deflate).
+    static func png(width: Int, height: Int, bitDepth: UInt8, colourType: UInt8, rows: [UInt8]) -> [UInt8] {
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + data
+            return Fixtures.be32(UInt32(data.count)) + typed + Fixtures.be32(Fixtures.crc32(typed))
+        }
+        let rowBytes = rows.count / height
+        var raw: [UInt8] = []
+        for y in 0..<height { raw.append(0); raw += rows[(y * rowBytes)..<((y + 1) * rowBytes)] }
+        var zlib: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        repeat {
+            let n = min(65_535, raw.count - offset)
+            zlib += [offset + n >= raw.count ? 1 : 0, UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8((~n >> 8) & 0xFF)]
+            zlib += raw[offset..<offset + n]
+            offset += n
+        } while offset < raw.count
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in raw { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
+        zlib += Fixtures.be32(b << 16 | a)
+        let header = Fixtures.be32(UInt32(width)) + Fixtures.be32(UInt32(height)) + [bitDepth, colourType, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", [])
+    }
+
+    /// A 16-bit RGB PNG of one colour per quadrant (top-left, top-right, bottom-left, bottom-right).
+    static func png16(width: Int, height: Int, quadrants: [(UInt16, UInt16, UInt16)]) -> [UInt8] {
+        var rows: [UInt8] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                let q = quadrants[(y < height / 2 ? 0 : 2) + (x < width / 2 ? 0 : 1)]
+                for v in [q.0, q.1, q.2] { rows += [UInt8(v >> 8), UInt8(v & 0xFF)] }
+            }
+        }
+        return png(width: width, height: height, bitDepth: 16, colourType: 2, rows: rows)
+    }
+
+    /// Encodes `png` with heif-enc (HEVC, or AV1 for `.avif`) into `name` in `folder`.
+    static func heif(_ png: [UInt8], in folder: URL, name: String, arguments: [String] = []) throws -> URL {
+        let input = folder.appendingPathComponent(name + ".input.png")
+        try Data(png).write(to: input)
+        defer { try? FileManager.default.removeItem(at: input) }
+        let output = folder.appendingPathComponent(name)
+        try run("heif-enc", ["-q", "90"] + arguments + ["-o", output.path, input.path])
+        return output
+    }
+
+    // MARK: ISO BMFF editing
+
+    /// Adds a property box (`irot`, `colr`, …) to item 1 of a HEIF written by
+    /// heif-enc: the box goes at the end of `ipco`, item 1's `ipma` entry
+    /// gets its index, and every size and `iloc` offset after the insertion
+    /// moves with it.
+    static func addProperty(_ file: [UInt8], box: [UInt8], essential: Bool) throws -> [UInt8] {
+        var bytes = file
+        func u32(_ o: Int) -> Int { Int(bytes[o]) << 24 | Int(bytes[o + 1]) << 16 | Int(bytes[o + 2]) << 8 | Int(bytes[o + 3]) }
+        func put32(_ o: Int, _ v: Int) { for i in 0..<4 { bytes[o + i] = UInt8((v >> (24 - 8 * i)) & 0xFF) } }
+        func find(_ type: String, in range: Range<Int>) -> Int? {
+            var o = range.lowerBound
+            while o + 8 <= range.upperBound {
+                let size = u32(o)
+                if String(decoding: bytes[(o + 4)..<(o + 8)], as: UTF8.self) == type { return o }
+                guard size >= 8 else { return nil }
+                o += size
+            }
+            return nil
+        }
+        guard let meta = find("meta", in: 0..<bytes.count) else { throw ToolFailure(description: "no meta box") }
+        let metaChildren = (meta + 12)..<(meta + u32(meta))
+        guard let iprp = find("iprp", in: metaChildren), let iloc = find("iloc", in: metaChildren) else {
+            throw ToolFailure(description: "no iprp/iloc")
+        }
+        let iprpChildren = (iprp + 8)..<(iprp + u32(iprp))
+        guard let ipco = find("ipco", in: iprpChildren), let ipma = find("ipma", in: iprpChildren), ipco < ipma, iloc < iprp else {
+            throw ToolFailure(description: "unexpected box order")
+        }
+        // Count the properties already in ipco: the new one is index count + 1.
+        var count = 0
+        var o = ipco + 8
+        while o < ipco + u32(ipco) { count += 1; o += u32(o) }
+        let ipcoEnd = ipco + u32(ipco)
+        // ipma (version 0, flags 0 here): entry_count (32 bit), then item_ID
+        // (16 bit), n, n × (essential bit + 7-bit index). Edited first: it
+        // comes after ipco, so the ipco insertion below does not move it yet.
+        guard bytes[ipma + 8] == 0, bytes[ipma + 11] & 1 == 0 else { throw ToolFailure(description: "unexpected ipma layout") }
+        let itemEntry = ipma + 16
+        let associations = Int(bytes[itemEntry + 2])
+        bytes[itemEntry + 2] = UInt8(associations + 1)
+        bytes.insert((essential ? 0x80 : 0) | UInt8(count + 1), at: itemEntry + 3 + associations)
+        put32(ipma, u32(ipma) + 1)
+        bytes.insert(contentsOf: box, at: ipcoEnd)
+        let grown = 1 + box.count
+        put32(ipco, u32(ipco) + box.count)
+        put32(iprp, u32(iprp) + grown)
+        put32(meta, u32(meta) + grown)
+        // iloc (version 0 or 1, before iprp so not moved): offsets are
+        // absolute and the data (mdat) comes after meta.
+        let version = bytes[iloc + 8]
+        let offsetSize = Int(bytes[iloc + 12] >> 4), lengthSize = Int(bytes[iloc + 12] & 0xF), baseSize = Int(bytes[iloc + 13] >> 4)
+        guard offsetSize == 4, version < 2, baseSize == 0 || baseSize == 4 else { throw ToolFailure(description: "unexpected iloc layout") }
+        var p = iloc + 14
+        let items = Int(bytes[p]) << 8 | Int(bytes[p + 1])
+        p += 2
+        for _ in 0..<items {
+            p += 2  // item ID
+            if version == 1 { p += 2 }  // construction method
+            p += 2  // data reference index
+            if baseSize == 4 { put32(p, u32(p) + grown); p += 4 }
+            let extents = Int(bytes[p]) << 8 | Int(bytes[p + 1])
+            p += 2
+            for _ in 0..<extents {
+                if baseSize == 0 { put32(p, u32(p) + grown) }
+                p += offsetSize + lengthSize
+            }
+        }
+        return bytes
+    }
+
+    /// Adds an `irot` (anticlockwise quarter turns) to item 1.
+    static func addRotation(_ file: [UInt8], quarterTurns: UInt8) throws -> [UInt8] {
+        try addProperty(file, box: [0, 0, 0, 9] + Array("irot".utf8) + [quarterTurns & 3], essential: true)
+    }
+
+    /// Adds an `nclx` colour box (heif-enc 1.15 writes none for HEVC).
+    static func addNCLX(_ file: [UInt8], primaries: UInt16, transfer: UInt16, matrix: UInt16) throws -> [UInt8] {
+        let body: [UInt8] = Array("colr".utf8) + Array("nclx".utf8) + [UInt8(primaries >> 8), UInt8(primaries & 0xFF),
+                                                                      UInt8(transfer >> 8), UInt8(transfer & 0xFF),
+                                                                      UInt8(matrix >> 8), UInt8(matrix & 0xFF), 0x80]
+        return try addProperty(file, box: Fixtures.be32(UInt32(body.count + 4)) + body, essential: false)
+    }
+
+    /// Overwrites every `ispe` box's size (a header that lies about its size).
+    static func claimSize(_ file: [UInt8], width: UInt32, height: UInt32) throws -> [UInt8] {
+        var bytes = file
+        let found = (0..<(bytes.count - 16)).filter { bytes[$0..<($0 + 4)].elementsEqual("ispe".utf8) }
+        guard !found.isEmpty else { throw ToolFailure(description: "no ispe box") }
+        for at in found { bytes.replaceSubrange((at + 8)..<(at + 16), with: Fixtures.be32(width) + Fixtures.be32(height)) }
+        return bytes
+    }
+
+    // MARK: TIFF
+
+    /// A TIFF entry value.
+    enum Value {
+        case bytes([UInt8]), ascii(String), shorts([UInt16]), longs([UInt32]), rationals([(UInt32, UInt32)])
+        case srationals([(Int32, Int32)])
+
+        var type: UInt16 {
+            switch self {
+            case .bytes: return 1
+            case .ascii: return 2
+            case .shorts: return 3
+            case .longs: return 4
+            case .rationals: return 5
+            case .srationals: return 10
+            }
+        }
+
+        var count: Int {
+            switch self {
+            case .bytes(let b): return b.count
+            case .ascii(let s): return s.utf8.count + 1
+            case .shorts(let v): return v.count
+            case .longs(let v): return v.count
+            case .rationals(let v): return v.count
+            case .srationals(let v): return v.count
+            }
+        }
+
+        var encoded: [UInt8] {
+            switch self {
+            case .bytes(let b): return b
+            case .ascii(let s): return Array(s.utf8) + [0]
+            case .shorts(let v): return v.flatMap(Fixtures.le16)
+            case .longs(let v): return v.flatMap(Fixtures.le32)
+            case .rationals(let v): return v.flatMap { Fixtures.le32($0.0) + Fixtures.le32($0.1) }
+            case .srationals(let v): return v.flatMap { Fixtures.le32(UInt32(bitPattern: $0.0)) + Fixtures.le32(UInt32(bitPattern: $0.1)) }
+            }
+        }
+    }
+
+    /// Assembles a little-endian TIFF: data first, directories after it (as
+    /// libtiff writes them, so they can sit megabytes into the file).
+    struct TIFFBuilder {
+        var bytes: [UInt8] = Array("II".utf8) + Fixtures.le16(42) + Fixtures.le32(0)
+
+        /// Appends data and returns its offset.
+        mutating func append(_ data: [UInt8]) -> UInt32 {
+            if bytes.count % 2 == 1 { bytes.append(0) }
+            let offset = UInt32(bytes.count)
+            bytes += data
+            return offset
+        }
+
+        /// Appends a directory (its large values first) and returns its offset.
+        mutating func directory(_ entries: [UInt16: Value]) -> UInt32 {
+            var large: [UInt16: UInt32] = [:]
+            for (tag, value) in entries where value.encoded.count > 4 { large[tag] = append(value.encoded) }
+            if bytes.count % 2 == 1 { bytes.append(0) }
+            let offset = UInt32(bytes.count)
+            bytes += Fixtures.le16(UInt16(entries.count))
+            for tag in entries.keys.sorted() {
+                let value = entries[tag]!
+                bytes += Fixtures.le16(tag) + Fixtures.le16(value.type) + Fixtures.le32(UInt32(value.count))
+                if let at = large[tag] { bytes += Fixtures.le32(at) } else {
+                    bytes += value.encoded + [UInt8](repeating: 0, count: 4 - value.encoded.count)
+                }
+            }
+            bytes += Fixtures.le32(0)
+            return offset
+        }
+
+        mutating func setFirstDirectory(_ offset: UInt32) {
+            bytes.replaceSubrange(4..<8, with: Fixtures.le32(offset))
+        }
+    }
+
+    /// EXIF sub-directory tags of a camera photo taken at `date` with `offset`.
+    static func exifTags(date: String, offset: String) -> [UInt16: Value] {
+        [0x9003: .ascii(date), 0x9011: .ascii(offset), 0x829A: .rationals([(1, 125)]), 0x829D: .rationals([(56, 10)]),
+         0x8827: .shorts([200])]
+    }
+
+    /// GPS tags (which must never reach the site).
+    static let gpsTags: [UInt16: Value] = [0x0001: .ascii("N"), 0x0002: .rationals([(48, 1), (51, 1), (2964, 100)]),
+                                           0x0003: .ascii("E"), 0x0004: .rationals([(2, 1), (17, 1), (4000, 100)])]
+
+    /// The TIFF layouts the tests cover.
+    enum Layout: String, CaseIterable {
+        case rgb8, rgb16, grey8, palette, cmyk, rgbaUnassociated
+    }
+
+    /// An uncompressed single-strip TIFF of the quadrant pattern in `layout`,
+    /// with an Orientation tag, camera tags and EXIF + GPS directories after the pixels.
+    static func tiff(_ image: RGBAImage, layout: Layout, orientation: UInt16 = 1, date: String = "2023:08:14 09:15:00",
+                     offset: String = "-04:00") -> [UInt8] {
+        var builder = TIFFBuilder()
+        var pixels: [UInt8] = []
+        var tags: [UInt16: Value] = [:]
+        let palette: [(UInt8, UInt8, UInt8)] = [(230, 20, 20), (20, 200, 20), (20, 20, 230), (245, 245, 245)]
+        for i in stride(from: 0, to: image.pixels.count, by: 4) {
+            let r = image.pixels[i], g = image.pixels[i + 1], b = image.pixels[i + 2]
+            switch layout {
+            case .rgb8: pixels += [r, g, b]
+            case .rgb16: for v in [r, g, b] { pixels += Fixtures.le16(UInt16(v) * 257) }
+            case .grey8:
+                let luma: Int = (Int(r) * 299 + Int(g) * 587 + Int(b) * 114) / 1000
+                pixels.append(UInt8(luma))
+            case .palette:
+                func distance(_ c: (UInt8, UInt8, UInt8)) -> Int {
+                    let dr: Int = abs(Int(c.0) - Int(r)), dg: Int = abs(Int(c.1) - Int(g)), db: Int = abs(Int(c.2) - Int(b))
+                    return dr + dg + db
+                }
+                let index: Int = palette.indices.min { distance(palette[$0]) < distance(palette[$1]) }!
+                pixels.append(UInt8(index))
+            case .cmyk: pixels += [255 - r, 255 - g, 255 - b, 0]
+            case .rgbaUnassociated: pixels += [r, g, b, i / 4 % image.width < image.width / 8 ? 0 : 255]
+            }
+        }
+        let samples: Int, bits: Int, photometric: UInt16
+        switch layout {
+        case .rgb8: (samples, bits, photometric) = (3, 8, 2)
+        case .rgb16: (samples, bits, photometric) = (3, 16, 2)
+        case .grey8: (samples, bits, photometric) = (1, 8, 1)
+        case .palette: (samples, bits, photometric) = (1, 8, 3)
+        case .cmyk: (samples, bits, photometric) = (4, 8, 5)
+        case .rgbaUnassociated: (samples, bits, photometric) = (4, 8, 2)
+        }
+        if layout == .palette {
+            var map = [UInt16](repeating: 0, count: 768)
+            for (i, c) in palette.enumerated() { map[i] = UInt16(c.0) * 257; map[256 + i] = UInt16(c.1) * 257; map[512 + i] = UInt16(c.2) * 257 }
+            tags[320] = .shorts(map)
+        }
+        if layout == .cmyk { tags[332] = .shorts([1]) }
+        if layout == .rgbaUnassociated { tags[338] = .shorts([2]) }
+        let stripOffset = builder.append(pixels)
+        let exif = builder.directory(exifTags(date: date, offset: offset))
+        let gps = builder.directory(gpsTags)
+        tags[256] = .longs([UInt32(image.width)])
+        tags[257] = .longs([UInt32(image.height)])
+        tags[258] = .shorts([UInt16](repeating: UInt16(bits), count: samples))
+        tags[259] = .shorts([1])
+        tags[262] = .shorts([photometric])
+        tags[271] = .ascii("Epson")
+        tags[272] = .ascii("Perfection V600")
+        tags[273] = .longs([stripOffset])
+        tags[274] = .shorts([orientation])
+        tags[277] = .shorts([UInt16(samples)])
+        tags[278] = .longs([UInt32(image.height)])
+        tags[279] = .longs([UInt32(pixels.count)])
+        tags[284] = .shorts([1])
+        tags[0x8769] = .longs([exif])
+        tags[0x8825] = .longs([gps])
+        builder.setFirstDirectory(builder.directory(tags))
+        return builder.bytes
+    }
+
+    // MARK: DNG
+
+    /// A DNG of `image` through an RGGB Bayer filter (16-bit, uncompressed),
+    /// optionally with the camera's full-size JPEG preview in a sub-directory.
+    static func dng(_ image: RGBAImage, orientation: UInt16 = 1, preview: [UInt8]? = nil,
+                    date: String = "2022:05:01 18:45:10", offset: String = "+01:00") -> [UInt8] {
+        var builder = TIFFBuilder()
+        var cfa: [UInt8] = []
+        cfa.reserveCapacity(image.width * image.height * 2)
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let i = (y * image.width + x) * 4
+                let channel = (y % 2 == 0) ? (x % 2 == 0 ? 0 : 1) : (x % 2 == 0 ? 1 : 2)
+                // Mid-range: demosaicing must neither clip nor lose the pattern.
+                cfa += Fixtures.le16(UInt16(image.pixels[i + channel]) * 200)
+            }
+        }
+        let stripOffset = builder.append(cfa)
+        let exif = builder.directory(exifTags(date: date, offset: offset))
+        var subIFDs: [UInt32] = []
+        if let preview {
+            let jpegOffset = builder.append(preview)
+            var previewTags: [UInt16: Value] = [:]
+            previewTags[254] = .longs([1])
+            previewTags[256] = .longs([UInt32(image.width)])
+            previewTags[257] = .longs([UInt32(image.height)])
+            previewTags[258] = .shorts([8, 8, 8])
+            previewTags[259] = .shorts([7])
+            previewTags[262] = .shorts([6])
+            previewTags[273] = .longs([jpegOffset])
+            previewTags[277] = .shorts([3])
+            previewTags[278] = .longs([UInt32(image.height)])
+            previewTags[279] = .longs([UInt32(preview.count)])
+            subIFDs.append(builder.directory(previewTags))
+        }
+        let colourMatrix: [(Int32, Int32)] = [(3240, 10000), (-1580, 10000), (-500, 10000), (-970, 10000), (18760, 10000),
+                                              (420, 10000), (550, 10000), (-2040, 10000), (10570, 10000)]
+        var tags: [UInt16: Value] = [:]
+        tags[254] = .longs([0])
+        tags[256] = .longs([UInt32(image.width)])
+        tags[257] = .longs([UInt32(image.height)])
+        tags[258] = .shorts([16])
+        tags[259] = .shorts([1])
+        tags[262] = .shorts([32803])
+        tags[271] = .ascii("Fixture")
+        tags[272] = .ascii("Bayer One")
+        tags[273] = .longs([stripOffset])
+        tags[274] = .shorts([orientation])
+        tags[277] = .shorts([1])
+        tags[278] = .longs([UInt32(image.height)])
+        tags[279] = .longs([UInt32(cfa.count)])
+        tags[284] = .shorts([1])
+        tags[33421] = .shorts([2, 2])
+        tags[33422] = .bytes([0, 1, 1, 2])
+        tags[50706] = .bytes([1, 4, 0, 0])
+        tags[50708] = .ascii("Fixture Bayer One")
+        tags[50717] = .longs([65535])
+        tags[50721] = .srationals(colourMatrix)
+        tags[50778] = .shorts([21])
+        tags[50728] = .rationals([(1, 1), (1, 1), (1, 1)])
+        tags[0x8769] = .longs([exif])
+        if !subIFDs.isEmpty { tags[330] = .longs(subIFDs) }
+        builder.setFirstDirectory(builder.directory(tags))
+        return builder.bytes
+    }
+
+    // MARK: Looking at results
+
+    /// The colour at the centre of each quadrant (top-left, top-right, bottom-left, bottom-right).
+    static func quadrantColours(_ image: RGBAImage) -> [(Int, Int, Int)] {
+        [(1, 1), (3, 1), (1, 3), (3, 3)].map { qx, qy in
+            let x = image.width * qx / 4, y = image.height * qy / 4
+            let i = (y * image.width + x) * 4
+            return (Int(image.pixels[i]), Int(image.pixels[i + 1]), Int(image.pixels[i + 2]))
+        }
+    }
+
+    /// True when `got` is within `tolerance` of `want` in every channel.
+    static func close(_ got: (Int, Int, Int), _ want: (Int, Int, Int), tolerance: Int = 40) -> Bool {
+        abs(got.0 - want.0) <= tolerance && abs(got.1 - want.1) <= tolerance && abs(got.2 - want.2) <= tolerance
+    }
+
+    /// The quadrant pattern's colours, in `quadrantColours` order.
+    static let quadrantPattern: [(Int, Int, Int)] = [(230, 20, 20), (20, 200, 20), (20, 20, 230), (245, 245, 245)]
+
+    /// Decodes a WebP or JPEG rendition.
+    static func decode(_ bytes: [UInt8]) throws -> RGBAImage {
+        try bytes.withUnsafeBytes { raw in
+            if raw.first == 0xFF { return try JPEGCodec.decode(raw, scaleDenominator: 1, maximumPixels: 1 << 30).image }
+            return try WebPCodec.decode(raw, maximumPixels: 1 << 30).image
+        }
+    }
+}
