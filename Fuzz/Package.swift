@@ -15,6 +15,10 @@ let package = Package(
                           swiftSettings: fuzzFlags),
         .executableTarget(name: "FuzzGIF", dependencies: ["FuzzSupport", .product(name: "GalleryEngine", package: "gallerygen")],
                           swiftSettings: fuzzFlags),
+        .executableTarget(name: "FuzzHEIF", dependencies: ["FuzzSupport", .product(name: "GalleryEngine", package: "gallerygen")],
+                          swiftSettings: fuzzFlags),
+        .executableTarget(name: "FuzzTIFF", dependencies: ["FuzzSupport", .product(name: "GalleryEngine", package: "gallerygen")],
+                          swiftSettings: fuzzFlags),
         .executableTarget(name: "FuzzJPEG", dependencies: ["FuzzSupport", .product(name: "GalleryEngine", package: "gallerygen")],
                           swiftSettings: fuzzFlags),
     ]

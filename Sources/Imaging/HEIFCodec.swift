@@ -79,8 +79,10 @@ public enum HEIFCodec {
         var transfer = SRGBConversion.Transfer.sdr
         var primaries = SRGBConversion.Primaries.bt709
         var nclxOut: UnsafeMutablePointer<heif_color_profile_nclx>?
-        if heif_image_handle_get_nclx_color_profile(handle, &nclxOut).code == heif_error_Ok, let nclx = nclxOut {
-            defer { heif_nclx_color_profile_free(nclx) }
+        let status = heif_image_handle_get_nclx_color_profile(handle, &nclxOut)
+        // libheif allocates the profile before it validates it: free it on failure too.
+        defer { if let nclxOut { heif_nclx_color_profile_free(nclxOut) } }
+        if status.code == heif_error_Ok, let nclx = nclxOut {
             let n = nclx.pointee
             switch n.transfer_characteristics {
             case heif_transfer_characteristic_ITU_R_BT_2100_0_PQ: transfer = .pq

@@ -17,6 +17,9 @@ import Testing
             _ = try? JPEGCodec.decode(raw, scaleDenominator: 8, maximumPixels: 1 << 22)
             _ = try? WebPCodec.decode(raw, maximumPixels: 1 << 22)
             _ = try? PNGCodec.decode(raw, maximumPixels: 1 << 22)
+            _ = try? HEIFCodec.withDecoded(raw, maximumPixels: 1 << 22) { _, _ in }
+            _ = try? TIFFCodec.decode(raw, maximumPixels: 1 << 22)
+            _ = try? MetadataReader.read(raw, fileName: "input.tif", modificationDate: Date())
         }
         _ = try? LocationStripper.strip(bytes)
     }
