@@ -22,7 +22,7 @@ for target in metadata:FuzzMetadata gif:FuzzGIF jpeg:FuzzJPEG heif:FuzzHEIF tiff
   work="$(mktemp -d)"; cp Seeds/"$seeds"/* "$work"/ 2>/dev/null || true; rm -f "$work"/*.md
   echo "== $name for ${seconds}s"
   LSAN_OPTIONS="suppressions=$(pwd)/../Tests/lsan-suppressions.txt:print_suppressions=0" \
-  "$bin/$name" -max_total_time="$seconds" -rss_limit_mb=2048 -artifact_prefix=crashes/ -print_final_stats=1 "$work" 2>&1 \
+  "$bin/$name" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -artifact_prefix=crashes/ -print_final_stats=1 "$work" 2>&1 \
     | grep -E "^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY)" || true
   rm -rf "$work"
   # (Not `ls a* b*`: under pipefail one unmatched pattern hid the others.)

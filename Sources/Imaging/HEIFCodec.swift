@@ -31,6 +31,12 @@ public enum HEIFCodec {
         guard width > 0, height > 0 else { throw .undecodable("HEIF image has no size") }
         guard area <= maximumPixels else { throw .tooLarge(pixels: area, limit: maximumPixels) }
 
+        // libheif sizes a grid's canvas and a stream's pictures by what they
+        // declare, not by the header checked above: cap every side at the
+        // header's (plus codec padding) so a lying file is refused, not
+        // allocated (found by FuzzHEIF).
+        let longestSide = max(width, height, Int(heif_image_handle_get_ispe_width(handle)), Int(heif_image_handle_get_ispe_height(handle)))
+        heif_context_set_maximum_image_size_limit(context, Int32(clamping: longestSide + 64))
         let icc = iccProfile(handle)
         let conversion = sRGBConversion(handle, hasICC: icc != nil)
         let hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0

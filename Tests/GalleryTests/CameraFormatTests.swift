@@ -155,6 +155,29 @@ import Imaging
         #expect(reasons["huge.heic"]?.contains("too large: 200 MP") == true, "\(reasons) \(report.published)")
     }
 
+    /// The coded-size check reads the real SPS of an x265 stream, so a
+    /// stream larger than its header is refused before decoding.
+    @Test func codedSizeIsReadFromTheStream() throws {
+        let name = "coded.heic"
+        let folder = try TemporaryFolder()
+        let url = try CameraFixtures.heif(Fixtures.png(Fixtures.quadrants(width: 200, height: 120)), in: folder.url, name: name,
+                                          arguments: ["--no-alpha"])
+        let bytes = try [UInt8](Data(contentsOf: url))
+        try bytes.withUnsafeBytes { raw in
+            let r = ByteReader(bytes: raw)
+            let meta = try #require(HEIFCodedSize.child("meta", in: 0..<raw.count, r))
+            let iprp = try #require(HEIFCodedSize.child("iprp", in: (meta.lowerBound + 4)..<meta.upperBound, r))
+            let ipco = try #require(HEIFCodedSize.child("ipco", in: iprp, r))
+            let config = try #require(HEIFCodedSize.child("hvcC", in: ipco, r))
+            let coded = try #require(HEIFCodedSize.hevcSize(r, config))
+            #expect(coded.width >= 200 && coded.width <= 264 && coded.height >= 120 && coded.height <= 184, "\(coded)")
+            try HEIFCodedSize.check(raw)
+        }
+        // The same file with every ispe claiming 32×32: the stream is larger, refused before decoding.
+        let lying = try CameraFixtures.claimSize(bytes, width: 32, height: 32)
+        #expect(throws: MetadataError.self) { _ = try lying.withUnsafeBytes { try MetadataReader.read($0, modificationDate: Date()) } }
+    }
+
     // MARK: TIFF
 
     /// Every layout, orientation 6 applied, EXIF read from a directory that
