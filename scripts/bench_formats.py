@@ -18,7 +18,7 @@ usage: scripts/bench_formats.py JPEG_LIBRARY [--count N] [--binary PATH] [--jobs
 
 The converted files are kept in --work (default /tmp/gallerygen-formats-N) and
 reused. Needs Pillow (a virtual environment), heif-enc/heif-convert
-(libheif-examples), dcraw_emu (libraw-bin) for the libraw reference.
+(libheif-examples), simple_dcraw/dcraw_emu (libraw-bin) for the libraw reference.
 """
 import argparse
 import os
@@ -183,11 +183,13 @@ def main():
             script = f'heif-convert -q 85 "$1" {scratch}/"$(basename "$1")".jpg >/dev/null'
             wall, cpu, rss, _ = timed(["xargs", "-P", str(args.jobs), "-n", "1", "sh", "-c", script, "_"], input="\n".join(files))
             print(row(f"heif-convert {fmt} -> JPEG (full size)", len(files), wall, cpu, rss))
-        if fmt.startswith("dng") and shutil.which("dcraw_emu"):
-            flags = "-e" if fmt == "dng" else "-h"
-            script = f'ln -s "$1" {scratch}/ && dcraw_emu {flags} {scratch}/"$(basename "$1")" >/dev/null 2>&1'
+        if fmt.startswith("dng") and shutil.which("simple_dcraw"):
+            # libraw's own samples: simple_dcraw -e writes the embedded preview,
+            # dcraw_emu -h develops at half size (to a PPM on stdout, discarded).
+            tool = "simple_dcraw -e" if fmt == "dng" else "dcraw_emu -h -Z -"
+            script = f'ln -s "$1" {scratch}/ && {tool} {scratch}/"$(basename "$1")" >/dev/null'
             wall, cpu, rss, _ = timed(["xargs", "-P", str(args.jobs), "-n", "1", "sh", "-c", script, "_"], input="\n".join(files))
-            what = "dcraw_emu -e (extract preview)" if fmt == "dng" else "dcraw_emu -h (half-size demosaic)"
+            what = "libraw simple_dcraw -e (extract preview)" if fmt == "dng" else "libraw dcraw_emu -h (half-size develop)"
             print(row(what, len(files), wall, cpu, rss))
         shutil.rmtree(scratch)
 

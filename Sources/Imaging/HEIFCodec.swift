@@ -14,6 +14,76 @@ public enum HEIFCodec {
     /// to attach. The pixels are valid only during the call.
     public static func withDecoded<T>(_ bytes: UnsafeRawBufferPointer, maximumPixels: Int,
                                       _ body: (BorrowedPixels, [UInt8]?) throws(ImagingError) -> T) throws(ImagingError) -> T {
+        return try withPrimaryImage(bytes, maximumPixels: maximumPixels) { (handle, _, _) throws(ImagingError) in
+            try decodeRGB(handle, body)
+        }
+    }
+
+    /// The planar fast path for the common case (8-bit, opaque, SDR, BT.601
+    /// YCbCr, like the JPEG fast path): libheif hands out its Y, Cb and Cr
+    /// planes at 4:2:0 with no RGB conversion, each plane is resampled as its
+    /// rows are read, and the results go straight to the encoders.
+    /// `encode(index, image, icc)` encodes the rendition of `sizes[index]`.
+    /// Returns nil, having decoded nothing, when the picture needs the RGB path.
+    public static func planarRenditions(_ bytes: UnsafeRawBufferPointer, maximumPixels: Int, sizes: [PixelSize],
+                                        ranges: [YCbCrImage.Range],
+                                        encode: (Int, YCbCrImage, [UInt8]?) throws(ImagingError) -> [UInt8]) throws(ImagingError) -> [[UInt8]]? {
+        try withPrimaryImage(bytes, maximumPixels: maximumPixels) { (handle, _, _) throws(ImagingError) -> [[UInt8]]? in
+            let icc = iccProfile(handle)
+            guard heif_image_handle_has_alpha_channel(handle) == 0, heif_image_handle_get_luma_bits_per_pixel(handle) == 8,
+                  sRGBConversion(handle, hasICC: icc != nil) == nil else { return nil }
+            // The matrix decides whether the planes are the BT.601 YCbCr the
+            // encoders take: the colr box's, else (asked before decoding) the
+            // stream's own, which libheif reports on the decoded image.
+            var nclxOut: UnsafeMutablePointer<heif_color_profile_nclx>?
+            let status = heif_image_handle_get_nclx_color_profile(handle, &nclxOut)
+            defer { if let nclxOut { heif_nclx_color_profile_free(nclxOut) } }
+            if status.code == heif_error_Ok, let nclx = nclxOut, !isBT601(nclx.pointee.matrix_coefficients) { return nil }
+            var imageOut: OpaquePointer?
+            try check(heif_decode_image(handle, &imageOut, heif_colorspace_YCbCr, heif_chroma_420, nil))
+            guard let image = imageOut else { throw .undecodable("libheif returned no image") }
+            defer { heif_image_release(image) }
+            var fullRange = true
+            var decodedNCLX: UnsafeMutablePointer<heif_color_profile_nclx>?
+            let decodedStatus = heif_image_get_nclx_color_profile(image, &decodedNCLX)
+            defer { if let decodedNCLX { heif_nclx_color_profile_free(decodedNCLX) } }
+            if decodedStatus.code == heif_error_Ok, let nclx = decodedNCLX {
+                guard isBT601(nclx.pointee.matrix_coefficients) else { return nil }  // rare: decoded again as RGB
+                fullRange = nclx.pointee.full_range_flag != 0
+            }
+            let channels = [heif_channel_Y, heif_channel_Cb, heif_channel_Cr]
+            var planes: [(base: UnsafePointer<UInt8>, stride: Int, size: PixelSize)] = []
+            for channel in channels {
+                var stride: Int32 = 0
+                guard let base = heif_image_get_plane_readonly(image, channel, &stride) else { return nil }
+                let size = PixelSize(width: Int(heif_image_get_width(image, channel)), height: Int(heif_image_get_height(image, channel)))
+                guard size.width > 0, size.height > 0, Int(stride) >= size.width else { return nil }
+                planes.append((base, Int(stride), size))
+            }
+            // The 4:2:0 layout the resamplers assume.
+            guard planes[1].size == YCbCrImage.chromaSize(of: planes[0].size), planes[2].size == planes[1].size else { return nil }
+            let layout = JPEGCodec.PlaneLayout(size: planes[0].size, planes: planes.map(\.size))
+            return try PlanarRenditionMaker.make(sizes: sizes, ranges: ranges, orientation: .up, sourceRange: fullRange ? .full : .limited,
+                                                 stream: { (start, row) throws(ImagingError) in
+                start(layout)
+                for (index, plane) in planes.enumerated() {
+                    for y in 0..<plane.size.height { row(index, plane.base + y * plane.stride) }
+                }
+                return true
+            }, encode: { (index, picture) throws(ImagingError) in try encode(index, picture, icc) })
+        }
+    }
+
+    /// BT.601 (what JPEG and WebP store), or unspecified (which libheif reads as BT.601).
+    static func isBT601(_ matrix: heif_matrix_coefficients) -> Bool {
+        matrix == heif_matrix_coefficients_ITU_R_BT_601_6 || matrix == heif_matrix_coefficients_ITU_R_BT_470_6_System_B_G
+            || matrix == heif_matrix_coefficients_unspecified
+    }
+
+    /// Opens the file, checks the primary image's size against the pixel
+    /// limit (before any decoding), caps libheif's own limit, and lends the handle.
+    static func withPrimaryImage<T>(_ bytes: UnsafeRawBufferPointer, maximumPixels: Int,
+                                    _ body: (OpaquePointer, Int, Int) throws(ImagingError) -> T) throws(ImagingError) -> T {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw .undecodable("empty file") }
         guard let context = heif_context_alloc() else { throw .undecodable("libheif could not allocate a context") }
         defer { heif_context_free(context) }
@@ -37,6 +107,12 @@ public enum HEIFCodec {
         // allocated (found by FuzzHEIF).
         let longestSide = max(width, height, Int(heif_image_handle_get_ispe_width(handle)), Int(heif_image_handle_get_ispe_height(handle)))
         heif_context_set_maximum_image_size_limit(context, Int32(clamping: longestSide + 64))
+        return try body(handle, width, height)
+    }
+
+    /// Decodes to interleaved RGB(A) and lends the pixels.
+    static func decodeRGB<T>(_ handle: OpaquePointer,
+                             _ body: (BorrowedPixels, [UInt8]?) throws(ImagingError) -> T) throws(ImagingError) -> T {
         let icc = iccProfile(handle)
         let conversion = sRGBConversion(handle, hasICC: icc != nil)
         let hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0

@@ -7,12 +7,30 @@ import GalleryCore
 /// at full size; chroma is filtered at its stored resolution, which is also
 /// the resolution the outputs store it at.
 public enum PlanarRenditionMaker {
+    /// A source of planes: calls `start` with the layout, then `row` with
+    /// (plane index, samples) for every row of every plane, each plane's rows
+    /// in order; returns false, having called neither, when it cannot (and
+    /// the caller takes the RGB path). `sourceRange` is the range its samples are in.
+    public typealias PlaneStream = (_ start: (JPEGCodec.PlaneLayout) -> Void,
+                                    _ row: (Int, UnsafePointer<UInt8>) -> Void) throws(ImagingError) -> Bool
+
     /// The renditions of `sizes` (stored orientation), in order, in the
     /// sample `ranges` their encoders take, turned upright and encoded by
     /// `encode`; nil when the JPEG is not planar.
     public static func make(_ bytes: UnsafeRawBufferPointer, scaleDenominator: Int, sizes: [PixelSize], ranges: [YCbCrImage.Range],
                             orientation: Orientation,
                             encode: (Int, YCbCrImage, [UInt8]?) throws(ImagingError) -> [UInt8]) throws(ImagingError) -> [[UInt8]]? {
+        var icc: [UInt8]?
+        let made = try make(sizes: sizes, ranges: ranges, orientation: orientation, sourceRange: .full, stream: { (start, row) throws(ImagingError) in
+            try JPEGCodec.streamPlanes(bytes, scaleDenominator: scaleDenominator, icc: &icc, start: start, row: row)
+        }, encode: { (index, image) throws(ImagingError) in try encode(index, image, icc) })
+        return made
+    }
+
+    /// The same from any plane stream (a JPEG's, a HEIF's).
+    public static func make(sizes: [PixelSize], ranges: [YCbCrImage.Range], orientation: Orientation, sourceRange: YCbCrImage.Range,
+                            stream: PlaneStream,
+                            encode: (Int, YCbCrImage) throws(ImagingError) -> [UInt8]) throws(ImagingError) -> [[UInt8]]? {
         precondition(ranges.count == sizes.count, "one range per size")
         // The resize chain's plan; an output is only derived from one in the
         // same sample range.
@@ -21,12 +39,11 @@ public enum PlanarRenditionMaker {
 
         var resamplers: [[PlaneResampler]] = []   // per streamed size: one per source plane
         var greyscale = false
-        var icc: [UInt8]?
-        let planar = try JPEGCodec.streamPlanes(bytes, scaleDenominator: scaleDenominator, icc: &icc, start: { layout in
+        let planar = try stream({ layout in
             greyscale = layout.planes.count == 1
             resamplers = streamed.map { index in
                 let luma = sizes[index], chroma = YCbCrImage.chromaSize(of: luma)
-                let map = ranges[index].fromFull
+                let map = YCbCrImage.Range.map(from: sourceRange, to: ranges[index])
                 return layout.planes.enumerated().map { plane, source in
                     let target = plane == 0 ? luma : chroma
                     let (scale, offset) = plane == 0 ? map.luma : map.chroma
@@ -34,7 +51,7 @@ public enum PlanarRenditionMaker {
                                           width: target.width, height: target.height, sampleScale: scale, sampleOffset: offset)
                 }
             }
-        }, row: { plane, samples in
+        }, { plane, samples in
             for set in resamplers { set[plane].push(samples) }
         })
         guard planar else { return nil }
@@ -58,7 +75,7 @@ public enum PlanarRenditionMaker {
         var results = [[UInt8]](repeating: [], count: sizes.count)
         for index in sizes.indices {
             guard let image = images[index] else { continue }
-            results[index] = try encode(index, image.oriented(orientation), icc)
+            results[index] = try encode(index, image.oriented(orientation))
         }
         return results
     }

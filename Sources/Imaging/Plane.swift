@@ -74,6 +74,19 @@ public struct YCbCrImage: Sendable {
             case .limited: return ((219 / 255, 16), (224 / 255, 128 - 128 * 224 / 255))
             }
         }
+
+        /// The affine map from samples in `source` range to `target` range.
+        static func map(from source: Range, to target: Range) -> (luma: (Float, Float), chroma: (Float, Float)) {
+            let into = target.fromFull
+            guard source == .limited else { return into }
+            // limited → full, then full → target.
+            func compose(_ inverse: (Float, Float), _ forward: (Float, Float)) -> (Float, Float) {
+                (inverse.0 * forward.0, inverse.1 * forward.0 + forward.1)
+            }
+            let lumaToFull: (Float, Float) = (255 / 219, -16 * 255 / 219)
+            let chromaToFull: (Float, Float) = (255 / 224, 128 - 128 * 255 / 224)
+            return (compose(lumaToFull, into.luma), compose(chromaToFull, into.chroma))
+        }
     }
 
     /// Luma.

@@ -50,6 +50,18 @@ public enum RenditionMaker {
                 return results
             }
         }
+        if format == .heif, orientation == .up {
+            let ranges = stills.map { RenditionEncoder.sampleRange(for: jobs[$0].spec.format) }
+            let planar = try HEIFCodec.planarRenditions(bytes, maximumPixels: maximumPixels, sizes: sizes, ranges: ranges) {
+                (position, image, icc) throws(ImagingError) in
+                let job = jobs[stills[position]]
+                return try RenditionEncoder.encode(image, format: job.spec.format, quality: job.spec.quality, iccProfile: icc)
+            }
+            if let planar {
+                for (position, output) in planar.enumerated() { results[stills[position]] = output }
+                return results
+            }
+        }
         try withStillPixels(bytes, format: format, scaleDenominator: denominator, largestTarget: sizes.max { $0.area < $1.area }!,
                             maximumPixels: maximumPixels) { (pixels, owned, icc) throws(ImagingError) in
             try ResizeChain.resize(pixels, owned: owned, to: sizes) { (position, resized) throws(ImagingError) in

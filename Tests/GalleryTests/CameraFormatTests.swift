@@ -122,6 +122,31 @@ import Imaging
         #expect(q[3] <= 8, "\(transfer): black came out \(q[3])")
     }
 
+    /// The planar path (libheif's YCbCr planes resampled as they are) gives
+    /// the picture the RGB path gives: same range, same matrix, no shift.
+    @Test func planarHEIFMatchesTheRGBPath() throws {
+        let folder = try TemporaryFolder()
+        let url = try CameraFixtures.heif(Fixtures.png(Fixtures.gradient(width: 160, height: 120)), in: folder.url, name: "g.heic",
+                                          arguments: ["--no-alpha"])
+        let bytes = try [UInt8](Data(contentsOf: url))
+        let size = PixelSize(width: 80, height: 60)
+        let planar = try bytes.withUnsafeBytes { raw in
+            try HEIFCodec.planarRenditions(raw, maximumPixels: 1 << 30, sizes: [size], ranges: [.full]) { (_, image, icc) throws(ImagingError) in
+                try JPEGCodec.encode(image, quality: 100, iccProfile: icc)
+            }
+        }
+        let planarImage = try CameraFixtures.decode(try #require(planar?.first))
+        let rgb = try bytes.withUnsafeBytes { raw in
+            try HEIFCodec.withDecoded(raw, maximumPixels: 1 << 30) { (pixels, _) throws(ImagingError) in
+                LanczosResampler.resize(pixels, width: size.width, height: size.height)
+            }
+        }
+        var total = 0
+        for i in 0..<(size.area * 4) where i % 4 != 3 { total += abs(Int(planarImage.pixels[i]) - Int(rgb.pixels[i])) }
+        let mean = Double(total) / Double(size.area * 3)
+        #expect(mean < 3, "planar and RGB renditions differ by \(mean) per sample")
+    }
+
     @Test func heifAlphaIsKept() throws {
         let folder = try TemporaryFolder()
         var image = Fixtures.quadrants(width: 64, height: 48)
