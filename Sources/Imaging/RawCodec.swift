@@ -9,7 +9,7 @@ import GalleryCore
 ///    at the smallest DCT scale that keeps the resampler's headroom.
 /// 2. Otherwise libraw demosaics, at half size when half still covers the
 ///    largest rendition (four times less work), with the camera's white
-///    balance, into 8-bit sRGB.
+///    balance and PPG interpolation, into 8-bit sRGB.
 ///
 /// Either way the pixels are in sensor orientation (`user_flip` 0); libraw's
 /// `flip` is applied after resizing, like EXIF orientation.
@@ -37,6 +37,9 @@ public enum RawCodec {
         raw.pointee.params.use_camera_wb = 1
         raw.pointee.params.output_bps = 8
         raw.pointee.params.output_color = 1  // sRGB
+        // PPG interpolation: about half AHD's CPU (0.8 s against 1.5 s for a
+        // 12 MP develop here) for a difference screen-sized renditions hide.
+        raw.pointee.params.user_qual = 2
         raw.pointee.params.half_size = sensor.width / 2 >= largestTarget.width && sensor.height / 2 >= largestTarget.height ? 1 : 0
         try check(libraw_unpack(raw))
         try check(libraw_dcraw_process(raw))
