@@ -4,8 +4,8 @@ import PackageDescription
 // Layout: the CLI calls GalleryKit (the pipeline), which composes the
 // feature modules (Scanning, Metadata, Imaging, Rendering, BuildCache,
 // Configuration); they share only GalleryCore's value types and never import
-// each other. Each C library is reached from exactly one Swift module per
-// library, and only from Metadata or Imaging. Benchmarking (the codec floor)
+// each other. C libraries are reached only from Metadata (headers: libexif,
+// libwebp's demuxer, libheif, libraw) or Imaging (pixels). Benchmarking (the codec floor)
 // is used by the CLI's hidden `codec-floor` command, not by the pipeline.
 // Every edge below is one the code uses.
 let package = Package(

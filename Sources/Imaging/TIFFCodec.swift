@@ -33,7 +33,7 @@ public enum TIFFCodec {
             if source.firstError == nil {
                 var buffer = [CChar](repeating: 0, count: 512)
                 vsnprintf(&buffer, buffer.count, format, arguments)
-                source.firstError = String(cString: buffer)
+                source.firstError = TIFFCodec.text(buffer)
             }
             return 1
         }, handle)
@@ -71,11 +71,11 @@ public enum TIFFCodec {
 
         var message = [CChar](repeating: 0, count: 1024)
         guard TIFFRGBAImageOK(tiff, &message) != 0 else {
-            throw .undecodable("libtiff cannot read this layout: \(String(cString: message))")
+            throw .undecodable("libtiff cannot read this layout: \(text(message))")
         }
         var image = TIFFRGBAImage()
         guard TIFFRGBAImageBegin(&image, tiff, 0, &message) != 0 else {
-            throw .undecodable("libtiff cannot read this layout: \(String(cString: message))")
+            throw .undecodable("libtiff cannot read this layout: \(text(message))")
         }
         defer { TIFFRGBAImageEnd(&image) }
         let width = Int(image.width), height = Int(image.height)
@@ -118,6 +118,11 @@ public enum TIFFCodec {
         }
         guard found != 0, let data, count > 0, count < 4 << 20 else { return nil }
         return Array(UnsafeRawBufferPointer(start: data, count: Int(count)))
+    }
+
+    /// A NUL-terminated C message buffer as text.
+    static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func reason(_ source: Source, _ fallback: String) -> String {

@@ -164,6 +164,70 @@ enum CameraFixtures {
         return try addProperty(file, box: Fixtures.be32(UInt32(body.count + 4)) + body, essential: false)
     }
 
+    /// The `hvcC` box (whole) and the coded data of item 1 of a file heif-enc wrote.
+    static func hevcItem(_ file: [UInt8]) throws -> (config: [UInt8], data: [UInt8]) {
+        func u16(_ o: Int) -> Int { Int(file[o]) << 8 | Int(file[o + 1]) }
+        func u32(_ o: Int) -> Int { u16(o) << 16 | u16(o + 2) }
+        func find(_ type: String, in range: Range<Int>) -> Range<Int>? {
+            var o = range.lowerBound
+            while o + 8 <= range.upperBound {
+                let size = u32(o)
+                guard size >= 8 else { return nil }
+                if file[(o + 4)..<(o + 8)].elementsEqual(type.utf8) { return o..<(o + size) }
+                o += size
+            }
+            return nil
+        }
+        guard let meta = find("meta", in: 0..<file.count), let iloc = find("iloc", in: (meta.lowerBound + 12)..<meta.upperBound),
+              let iprp = find("iprp", in: (meta.lowerBound + 12)..<meta.upperBound),
+              let ipco = find("ipco", in: (iprp.lowerBound + 8)..<iprp.upperBound),
+              let hvcC = find("hvcC", in: (ipco.lowerBound + 8)..<ipco.upperBound) else { throw ToolFailure(description: "not a heif-enc file") }
+        let version = file[iloc.lowerBound + 8]
+        let offsetSize = Int(file[iloc.lowerBound + 12] >> 4), lengthSize = Int(file[iloc.lowerBound + 12] & 0xF)
+        let baseSize = Int(file[iloc.lowerBound + 13] >> 4)
+        guard offsetSize == 4, lengthSize == 4, version < 2 else { throw ToolFailure(description: "unexpected iloc") }
+        var p = iloc.lowerBound + 16 + 2  // header, sizes, item count; then item 1's ID
+        if version == 1 { p += 2 }
+        p += 2  // data reference index
+        let base = baseSize == 4 ? u32(p) : 0
+        p += baseSize + 2  // base offset, extent count (1)
+        let offset = base + u32(p), length = u32(p + 4)
+        return (Array(file[hvcC]), Array(file[offset..<(offset + length)]))
+    }
+
+    /// A grid HEIF (as iPhones and Samsungs store photos: tiles coded
+    /// separately, a `grid` item composing them) of two tiles side by side.
+    static func gridHEIF(left: [UInt8], right: [UInt8], tile: PixelSize, output: PixelSize) throws -> [UInt8] {
+        let a = try hevcItem(left), b = try hevcItem(right)
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] { Fixtures.be32(UInt32(body.count + 8)) + Array(type.utf8) + body }
+        func full(_ type: String, version: UInt8 = 0, _ body: [UInt8]) -> [UInt8] { box(type, [version, 0, 0, 0] + body) }
+        func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func ispe(_ size: PixelSize) -> [UInt8] { full("ispe", Fixtures.be32(UInt32(size.width)) + Fixtures.be32(UInt32(size.height))) }
+        func infe(_ id: Int, _ type: String) -> [UInt8] { full("infe", version: 2, be16(id) + be16(0) + Array(type.utf8) + [0]) }
+        let ftyp = box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8))
+        let grid: [UInt8] = [0, 0, 0, 1] + be16(output.width) + be16(output.height)
+        let hdlr = full("hdlr", [0, 0, 0, 0] + Array("pict".utf8) + [UInt8](repeating: 0, count: 12) + [0])
+        let pitm = full("pitm", be16(3))
+        let iinf = full("iinf", be16(3) + infe(1, "hvc1") + infe(2, "hvc1") + infe(3, "grid"))
+        let iref = full("iref", box("dimg", be16(3) + be16(2) + be16(1) + be16(2)))
+        let idat = box("idat", grid)
+        let ipco = box("ipco", a.config + ispe(tile) + b.config + ispe(output))
+        let ipma = full("ipma", Fixtures.be32(3) + be16(1) + [2, 0x81, 0x02] + be16(2) + [2, 0x83, 0x02] + be16(3) + [1, 0x04])
+        let iprp = box("iprp", ipco + ipma)
+        // iloc version 1: offsets 4 bytes, lengths 4, no base offset; the
+        // tiles in mdat (offsets filled in once the meta box's size is known),
+        // the grid descriptor in idat (construction method 1).
+        func iloc(_ mdatData: Int) -> [UInt8] {
+            full("iloc", version: 1, [0x44, 0x00] + be16(3)
+                 + be16(1) + be16(0) + be16(0) + be16(1) + Fixtures.be32(UInt32(mdatData)) + Fixtures.be32(UInt32(a.data.count))
+                 + be16(2) + be16(0) + be16(0) + be16(1) + Fixtures.be32(UInt32(mdatData + a.data.count)) + Fixtures.be32(UInt32(b.data.count))
+                 + be16(3) + be16(1) + be16(0) + be16(1) + Fixtures.be32(0) + Fixtures.be32(UInt32(grid.count)))
+        }
+        func meta(_ mdatData: Int) -> [UInt8] { full("meta", hdlr + pitm + iloc(mdatData) + iinf + iref + idat + iprp) }
+        let dataStart = ftyp.count + meta(0).count + 8
+        return ftyp + meta(dataStart) + box("mdat", a.data + b.data)
+    }
+
     /// Overwrites every `ispe` box's size (a header that lies about its size).
     static func claimSize(_ file: [UInt8], width: UInt32, height: UInt32) throws -> [UInt8] {
         var bytes = file

@@ -147,6 +147,26 @@ import Imaging
         #expect(mean < 3, "planar and RGB renditions differ by \(mean) per sample")
     }
 
+    /// A grid image (tiles coded separately, as phones store them) decodes whole.
+    @Test func gridHEIFDecodesWhole() throws {
+        let folder = try TemporaryFolder()
+        let picture = Fixtures.quadrants(width: 128, height: 96)
+        func half(_ x0: Int) -> RGBAImage {
+            RGBAImage(width: 64, height: 96, hasAlpha: false) { out in
+                for y in 0..<96 { for x in 0..<64 { for c in 0..<4 { out[(y * 64 + x) * 4 + c] = picture.pixels[(y * 128 + x0 + x) * 4 + c] } } }
+            }
+        }
+        let left = try CameraFixtures.heif(Fixtures.png(half(0)), in: folder.url, name: "left.heic", arguments: ["--no-alpha"])
+        let right = try CameraFixtures.heif(Fixtures.png(half(64)), in: folder.url, name: "right.heic", arguments: ["--no-alpha"])
+        let grid = try CameraFixtures.gridHEIF(left: try [UInt8](Data(contentsOf: left)), right: try [UInt8](Data(contentsOf: right)),
+                                               tile: PixelSize(width: 64, height: 96), output: PixelSize(width: 128, height: 96))
+        let info = try CameraFixtures.run("heif-info", [try folder.write("grid.heic", grid).path])
+        #expect(info.contains("image: 128x96"), "\(info)")
+        let (metadata, image) = try Self.render(grid, fileName: "grid.heic", box: PixelSize(width: 128, height: 96))
+        #expect(metadata.displaySize == PixelSize(width: 128, height: 96))
+        Self.expectPattern(image, CameraFixtures.quadrantPattern, tolerance: 24, "grid")
+    }
+
     @Test func heifAlphaIsKept() throws {
         let folder = try TemporaryFolder()
         var image = Fixtures.quadrants(width: 64, height: 48)
