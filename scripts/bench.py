@@ -37,10 +37,10 @@ JPEG_EXT = (".jpg", ".jpeg")
 QUALITY = 85  # both tools: sigal's default jpg_options quality, gallerygen's default
 
 
-def run_timed(cmd, cwd=None):
+def run_timed(cmd, cwd=None, input=None):
     """Runs cmd under /usr/bin/time; returns (wall s, cpu s, peak RSS MB, output)."""
     fmt = "__TIME__ %e %U %S %M"
-    proc = subprocess.run(["/usr/bin/time", "-f", fmt] + cmd, cwd=cwd, capture_output=True, text=True)
+    proc = subprocess.run(["/usr/bin/time", "-f", fmt] + cmd, cwd=cwd, input=input, capture_output=True, text=True)
     out = proc.stdout + proc.stderr
     match = re.search(r"__TIME__ ([\d.]+) ([\d.]+) ([\d.]+) (\d+)", out)
     if proc.returncode != 0 or not match:

@@ -22,7 +22,6 @@ reused. Needs Pillow (a virtual environment), heif-enc/heif-convert
 """
 import argparse
 import os
-import re
 import shutil
 import struct
 import subprocess
@@ -31,17 +30,13 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import run_timed  # noqa: E402  (the one timer both benchmarks use)
 
 
 def timed(cmd, **kwargs):
-    fmt = "__TIME__ %e %U %S %M"
-    proc = subprocess.run(["/usr/bin/time", "-f", fmt] + cmd, capture_output=True, text=True, **kwargs)
-    out = proc.stdout + proc.stderr
-    m = re.search(r"__TIME__ ([\d.]+) ([\d.]+) ([\d.]+) (\d+)", out)
-    if proc.returncode != 0 or not m:
-        sys.exit(f"failed: {' '.join(cmd)}\n{out[-1500:]}")
-    wall, user, system, rss = m.groups()
-    return float(wall), float(user) + float(system), int(rss) / 1024, out
+    """(wall s, CPU s, peak RSS MB, output) of cmd, via bench.py's timer."""
+    return run_timed(cmd, **kwargs)
 
 
 def jpegs(library, count):

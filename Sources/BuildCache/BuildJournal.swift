@@ -31,7 +31,8 @@ public final class BuildJournal: @unchecked Sendable {
             if handle == nil {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 if !FileManager.default.fileExists(atPath: url.path) {
-                    FileManager.default.createFile(atPath: url.path, contents: nil)
+                    // A failure shows up as the FileHandle error below.
+                    _ = FileManager.default.createFile(atPath: url.path, contents: nil)
                 }
                 handle = try FileHandle(forWritingTo: url)
                 try handle?.seekToEnd()

@@ -114,6 +114,16 @@ struct PhotoProcessor: Sendable {
         var pathsBySize: [String: String] = [:]
         // Exact capacity: these arrays live as long as the build, one per photo.
         plan.renditions.reserveCapacity(specs.count + (settings.originalSpec == nil ? 0 : 1))
+        /// Records a rendition, and the job to make it unless OUT has it.
+        func add(_ spec: RenditionSpec, size: PixelSize, path: String) {
+            plan.renditions.append(Rendition(spec: spec, size: size, path: path))
+            if output.contains(path) {
+                plan.reused += 1
+            } else {
+                plan.jobs.append(RenditionJob(spec: spec, size: size))
+                plan.jobPaths.append(path)
+            }
+        }
         for spec in specs {
             let size = upright.fitting(in: spec.box)
             let sizeKey = "\(spec.format.rawValue)-\(spec.quality)-\(size)-\(spec.animated)"
@@ -123,13 +133,7 @@ struct PhotoProcessor: Sendable {
             }
             let path = spec.relativePath(contentHash: contentHash, size: size)
             pathsBySize[sizeKey] = path
-            plan.renditions.append(Rendition(spec: spec, size: size, path: path))
-            if output.contains(path) {
-                plan.reused += 1
-            } else {
-                plan.jobs.append(RenditionJob(spec: spec, size: size))
-                plan.jobPaths.append(path)
-            }
+            add(spec, size: size, path: path)
         }
         if let spec = settings.originalSpec {
             if metadata.format.isPublishableAsIs {
@@ -143,14 +147,7 @@ struct PhotoProcessor: Sendable {
                 // so the download is a full-size JPEG made from the pixels
                 // (upright, ICC kept, no metadata at all).
                 let converted = RenditionSpec(role: .original, box: upright, format: .jpeg, quality: Self.convertedOriginalQuality)
-                let path = converted.relativePath(contentHash: contentHash, size: upright)
-                plan.renditions.append(Rendition(spec: converted, size: upright, path: path))
-                if output.contains(path) {
-                    plan.reused += 1
-                } else {
-                    plan.jobs.append(RenditionJob(spec: converted, size: upright))
-                    plan.jobPaths.append(path)
-                }
+                add(converted, size: upright, path: converted.relativePath(contentHash: contentHash, size: upright))
             }
         }
         return plan

@@ -37,30 +37,23 @@ public enum RenditionMaker {
         // Sizes in stored orientation: pixels are turned upright after resizing.
         let sizes = stills.map { orientation.storedSize(ofDisplayed: jobs[$0].size) }
         let denominator = DCTScale.denominator(stored: storedSize, targets: sizes)
-        if format == .jpeg {
-            let ranges = stills.map { RenditionEncoder.sampleRange(for: jobs[$0].spec.format) }
-            let planar = try PlanarRenditionMaker.make(bytes, scaleDenominator: denominator, sizes: sizes, ranges: ranges,
-                                                       orientation: orientation) {
-                (position, image, icc) throws(ImagingError) in
-                let job = jobs[stills[position]]
-                return try RenditionEncoder.encode(image, format: job.spec.format, quality: job.spec.quality, iccProfile: icc)
-            }
-            if let planar {
-                for (position, output) in planar.enumerated() { results[stills[position]] = output }
-                return results
-            }
+        // The planar fast paths (JPEG, and upright 8-bit HEIF): YCbCr planes
+        // resampled as they are read; nil when the file needs the RGB path.
+        let ranges = stills.map { RenditionEncoder.sampleRange(for: jobs[$0].spec.format) }
+        let encodePlanar = { (position: Int, image: YCbCrImage, icc: [UInt8]?) throws(ImagingError) -> [UInt8] in
+            let job = jobs[stills[position]]
+            return try RenditionEncoder.encode(image, format: job.spec.format, quality: job.spec.quality, iccProfile: icc)
         }
-        if format == .heif, orientation == .up {
-            let ranges = stills.map { RenditionEncoder.sampleRange(for: jobs[$0].spec.format) }
-            let planar = try HEIFCodec.planarRenditions(bytes, maximumPixels: maximumPixels, sizes: sizes, ranges: ranges) {
-                (position, image, icc) throws(ImagingError) in
-                let job = jobs[stills[position]]
-                return try RenditionEncoder.encode(image, format: job.spec.format, quality: job.spec.quality, iccProfile: icc)
-            }
-            if let planar {
-                for (position, output) in planar.enumerated() { results[stills[position]] = output }
-                return results
-            }
+        var planar: [[UInt8]]?
+        if format == .jpeg {
+            planar = try PlanarRenditionMaker.make(bytes, scaleDenominator: denominator, sizes: sizes, ranges: ranges,
+                                                   orientation: orientation, encode: encodePlanar)
+        } else if format == .heif, orientation == .up {
+            planar = try HEIFCodec.planarRenditions(bytes, maximumPixels: maximumPixels, sizes: sizes, ranges: ranges, encode: encodePlanar)
+        }
+        if let planar {
+            for (position, output) in planar.enumerated() { results[stills[position]] = output }
+            return results
         }
         try withStillPixels(bytes, format: format, scaleDenominator: denominator, largestTarget: sizes.max { $0.area < $1.area }!,
                             maximumPixels: maximumPixels) { (pixels, owned, icc) throws(ImagingError) in

@@ -119,7 +119,7 @@ import Configuration
         try folder.write("src/a.jpg", try Self.photo(4))
         let out = folder.url.appendingPathComponent("out")
         let log = folder.url.appendingPathComponent("stdout.txt")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = Process()
         process.executableURL = GallerygenBinary.url
         process.arguments = ["build", folder.url.appendingPathComponent("src").path, "-o", out.path, "--watch"] + Self.small

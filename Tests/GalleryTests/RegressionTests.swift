@@ -30,7 +30,7 @@ import Testing
             Fixtures.GIFFrame(left: 10, top: 1, width: 2, height: 2, indices: [0, 0, 0, 0], disposal: 2),
         ])
         var canvases: [[UInt8]] = []
-        try gif.withUnsafeBytes { raw in
+        _ = try gif.withUnsafeBytes { raw in
             try GIFAnimation.forEachFrame(raw, maximumPixels: 1 << 20) { image, _ in canvases.append(image.pixels) }
         }
         #expect(canvases.count == 2 && canvases[1] == canvases[0])
