@@ -7,13 +7,18 @@ import GalleryCore
 ///
 /// libheif sizes its buffers by what the stream says when it decodes, not by
 /// the `ispe` header the pixel limit is checked on, so a file whose header
-/// says 48×32 can make the decoder allocate gigabytes (found by FuzzHEIF). A
-/// coded picture may exceed its `ispe` by the codec's block padding, never
-/// more: anything larger is refused before decoding.
+/// says 48×32 can make the decoder allocate gigabytes (found by FuzzHEIF).
+/// Real files code a little more than they show (block padding, a stereo
+/// pair's second view cropped away), never more than about twice a side, so
+/// a stream more than twice its header's longest side (plus a coding block)
+/// is refused before decoding: what is decoded stays within four times the
+/// area the pixel limit was checked on.
 enum HEIFCodedSize {
-    /// Coded pictures may be this much larger than the largest `ispe` (HEVC
-    /// pads to its coding-block size, at most 64).
+    /// The largest HEVC coding block: padding every coded side may add.
     static let padding = 64
+
+    /// The longest coded side a header whose longest side is `side` allows.
+    static func allowedSide(forHeaderSide side: Int) -> Int { 2 * side + padding }
 
     /// Throws when a stream declares a picture larger than every `ispe`
     /// allows; files without the boxes pass (libheif then refuses them).
@@ -36,7 +41,8 @@ enum HEIFCodedSize {
             }
             offset += size
         }
-        for size in coded where size.width > largest.width + padding || size.height > largest.height + padding {
+        let allowed = allowedSide(forHeaderSide: max(largest.width, largest.height))
+        for size in coded where max(size.width, size.height) > allowed {
             throw .malformed("HEIF stream declares a \(size.width)x\(size.height) picture but its header says at most "
                              + "\(largest.width)x\(largest.height)")
         }

@@ -1,4 +1,5 @@
 import CHEIF
+import Foundation
 import GalleryCore
 
 /// A HEIF/AVIF file's primary image, read through libheif without decoding
@@ -53,6 +54,6 @@ struct HEIFStructure {
     static func check(_ error: heif_error) throws(MetadataError) {
         guard error.code != heif_error_Ok else { return }
         let reason = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
-        throw .malformed("HEIF file not readable by libheif: \(reason)")
+        throw .malformed("HEIF file not readable by libheif: \(reason.trimmingCharacters(in: .whitespacesAndNewlines))")
     }
 }
