@@ -50,6 +50,9 @@ let package = Package(
             plugins: ["EmbedAssets"]
         ),
         .target(name: "BuildCache", dependencies: ["GalleryCore"]),
+        // The one module that starts other programs (ffprobe, ffmpeg), with
+        // wall-clock limits and failures named like a bad file's.
+        .target(name: "External", dependencies: ["GalleryCore"]),
         .target(name: "Benchmarking", dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging"]),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
@@ -68,7 +71,7 @@ let package = Package(
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["EmbedAssetsTool"]),
         .testTarget(
             name: "GalleryTests",
-            dependencies: ["GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Rendering", "BuildCache", "Configuration"],
+            dependencies: ["GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Rendering", "BuildCache", "Configuration", "External"],
             // Read through #filePath, not as bundle resources.
             exclude: ["Regressions", "JPEGVariants"]
         ),

@@ -30,8 +30,8 @@ else
   browser_packages=(chromium chromium-driver)
 fi
 # The camera-format tests make their HEIC/AVIF, TIFF and EXIF fixtures with
-# heif-enc/heif-info, tiffcp and exiftool.
-test_packages=("${browser_packages[@]}" python3-venv libheif-examples libtiff-tools libimage-exiftool-perl)
+# heif-enc/heif-info, tiffcp and exiftool; the video tests their clips with ffmpeg.
+test_packages=("${browser_packages[@]}" python3-venv libheif-examples libtiff-tools libimage-exiftool-perl ffmpeg)
 
 wanted=("${build_packages[@]}")
 [ "$mode" = test ] && wanted+=("${test_packages[@]}")

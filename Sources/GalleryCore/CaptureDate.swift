@@ -111,6 +111,27 @@ public struct CaptureDate: Hashable, Sendable, Codable {
         self.init(wallClockSeconds: seconds, utcOffsetSeconds: offset.flatMap(CaptureDate.parseOffset), source: source)
     }
 
+    /// Parses an ISO 8601 time as QuickTime's `com.apple.quicktime.creationdate`
+    /// writes it: `2024-07-15T00:30:05+0900` (local wall clock and its offset;
+    /// also `+09:00`, or `Z` for UTC). Nil without a usable offset.
+    public init?(iso8601 text: String, source: CaptureDateSource) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.utf8.count >= 20 else { return nil }
+        var rest = Substring(trimmed.dropFirst(19))
+        if rest.first == "." { rest = rest.drop { $0 == "." || $0.isNumber } }  // fractional seconds
+        let offset: Int?
+        if rest == "Z" {
+            offset = 0
+        } else if rest.count == 5, let sign = rest.first, sign == "+" || sign == "-" {
+            offset = CaptureDate.parseOffset("\(sign)\(rest.dropFirst().prefix(2)):\(rest.suffix(2))")
+        } else {
+            offset = CaptureDate.parseOffset(String(rest))
+        }
+        guard let offset else { return nil }
+        self.init(exif: String(trimmed.prefix(19)), offset: nil, source: source)
+        utcOffsetSeconds = offset
+    }
+
     /// Parses `+HH:MM` / `-HH:MM` (EXIF 2.31 OffsetTime*) into seconds.
     public static func parseOffset(_ text: String) -> Int? {
         let t = text.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: "\0")))

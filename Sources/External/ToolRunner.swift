@@ -1,0 +1,132 @@
+import Foundation
+
+/// Why an external program (ffmpeg, ffprobe) gave no usable result, worded
+/// like a bad file: the caller adds the file's name.
+public enum ExternalToolError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The program is not installed (or not where gallery.yml says).
+    case missing(tool: String, hint: String)
+    /// It ran past its wall-clock limit and was killed.
+    case timedOut(tool: String, seconds: Double)
+    /// It exited with a failure status; `message` is its last error line.
+    case failed(tool: String, status: Int32, message: String)
+    /// It was killed by a signal (a crash).
+    case crashed(tool: String, signal: Int32)
+    /// It could not be started.
+    case notStarted(tool: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .missing(let tool, let hint): return "\(tool) is not installed (\(hint))"
+        case .timedOut(let tool, let seconds): return String(format: "%@ took longer than %.0f s and was stopped", tool, seconds)
+        case .failed(let tool, let status, let message):
+            return message.isEmpty ? "\(tool) failed (exit status \(status))" : "\(tool) failed: \(message)"
+        case .crashed(let tool, let signal): return "\(tool) crashed (signal \(signal))"
+        case .notStarted(let tool, let reason): return "\(tool) could not be started: \(reason)"
+        }
+    }
+}
+
+/// What a program printed.
+public struct ToolOutput: Sendable {
+    /// Standard output (at most `ToolRunner.maximumOutput` bytes).
+    public var standardOutput: [UInt8]
+    /// The end of standard error (at most `ToolRunner.maximumErrorTail` bytes).
+    public var standardErrorTail: String
+}
+
+/// Runs external programs with a wall-clock limit, collecting their output
+/// without ever blocking on a full pipe, and names every way they can fail.
+/// The one place gallerygen starts another program.
+public enum ToolRunner {
+    /// Standard output kept (ffprobe's JSON is a few KiB; a poster PNG a few MB).
+    public static let maximumOutput = 64 << 20
+    /// The tail of standard error kept for the message.
+    public static let maximumErrorTail = 16 << 10
+
+    /// Finds `name` on PATH, or checks `configured` (a path from gallery.yml).
+    public static func locate(_ name: String, configured: String? = nil,
+                              environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        let fm = FileManager.default
+        if let configured, !configured.isEmpty {
+            return fm.isExecutableFile(atPath: configured) ? URL(fileURLWithPath: configured) : nil
+        }
+        for folder in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(folder)/\(name)"
+            if fm.isExecutableFile(atPath: candidate) { return URL(fileURLWithPath: candidate) }
+        }
+        return nil
+    }
+
+    /// Runs `executable` with `arguments`, killing it after `timeLimit` seconds.
+    public static func run(_ executable: URL, _ arguments: [String], timeLimit: Double) throws(ExternalToolError) -> ToolOutput {
+        let tool = executable.lastPathComponent
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let collector = OutputCollector()
+        out.fileHandleForReading.readabilityHandler = { handle in collector.appendOutput(handle.availableData) }
+        err.fileHandleForReading.readabilityHandler = { handle in collector.appendError(handle.availableData) }
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+        do {
+            try process.run()
+        } catch {
+            out.fileHandleForReading.readabilityHandler = nil
+            err.fileHandleForReading.readabilityHandler = nil
+            throw .notStarted(tool: tool, reason: error.localizedDescription)
+        }
+        var timedOut = false
+        if finished.wait(timeout: .now() + timeLimit) == .timedOut {
+            timedOut = true
+            kill(process.processIdentifier, SIGKILL)
+            finished.wait()
+        }
+        // Drain what is left in the pipes once the writer is gone.
+        out.fileHandleForReading.readabilityHandler = nil
+        err.fileHandleForReading.readabilityHandler = nil
+        collector.appendOutput(out.fileHandleForReading.readDataToEndOfFile())
+        collector.appendError(err.fileHandleForReading.readDataToEndOfFile())
+        let output = collector.result
+        if timedOut { throw .timedOut(tool: tool, seconds: timeLimit) }
+        switch process.terminationReason {
+        case .uncaughtSignal:
+            throw .crashed(tool: tool, signal: process.terminationStatus)
+        case .exit where process.terminationStatus != 0:
+            let lastLine = output.standardErrorTail.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
+            throw .failed(tool: tool, status: process.terminationStatus, message: String(lastLine.prefix(300)))
+        default:
+            return output
+        }
+    }
+}
+
+/// Collects a child's output from the pipes' handler threads.
+private final class OutputCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var output: [UInt8] = []
+    private var error: [UInt8] = []
+
+    func appendOutput(_ data: Data) {
+        guard !data.isEmpty else { return }
+        lock.withLock {
+            let room = ToolRunner.maximumOutput - output.count
+            if room > 0 { output.append(contentsOf: data.prefix(room)) }
+        }
+    }
+
+    func appendError(_ data: Data) {
+        guard !data.isEmpty else { return }
+        lock.withLock {
+            error.append(contentsOf: data)
+            if error.count > ToolRunner.maximumErrorTail { error.removeFirst(error.count - ToolRunner.maximumErrorTail) }
+        }
+    }
+
+    var result: ToolOutput {
+        lock.withLock { ToolOutput(standardOutput: output, standardErrorTail: String(decoding: error, as: UTF8.self)) }
+    }
+}
