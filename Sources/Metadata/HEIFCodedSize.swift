@@ -24,7 +24,9 @@ enum HEIFCodedSize {
     /// allows; files without the boxes pass (libheif then refuses them).
     static func check(_ bytes: UnsafeRawBufferPointer) throws(MetadataError) {
         let r = ByteReader(bytes: bytes)
-        guard let meta = child("meta", in: 0..<r.count, r), let iprp = child("iprp", in: (meta.lowerBound + 4)..<meta.upperBound, r),
+        // meta is a full box: 4 bytes of version and flags before its children.
+        guard let meta = child("meta", in: 0..<r.count, r), meta.count >= 4,
+              let iprp = child("iprp", in: (meta.lowerBound + 4)..<meta.upperBound, r),
               let ipco = child("ipco", in: iprp, r) else { return }
         var largest = (width: 0, height: 0)
         var coded: [(width: Int, height: Int)] = []
