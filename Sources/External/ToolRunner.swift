@@ -68,16 +68,25 @@ public enum ToolRunner {
         process.standardOutput = out
         process.standardError = err
         let collector = OutputCollector()
-        out.fileHandleForReading.readabilityHandler = { handle in collector.appendOutput(handle.availableData) }
-        err.fileHandleForReading.readabilityHandler = { handle in collector.appendError(handle.availableData) }
         let finished = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in finished.signal() }
         do {
             try process.run()
         } catch {
-            out.fileHandleForReading.readabilityHandler = nil
-            err.fileHandleForReading.readabilityHandler = nil
             throw .notStarted(tool: tool, reason: error.localizedDescription)
+        }
+        // One blocking reader per pipe, so a chatty program never stalls on a
+        // full pipe (Foundation's readabilityHandler leaked under LeakSanitizer).
+        let readers = DispatchGroup()
+        for (pipe, isError) in [(out, false), (err, true)] {
+            let handle = pipe.fileHandleForReading
+            DispatchQueue.global().async(group: readers) {
+                while true {
+                    let chunk = handle.readData(ofLength: 1 << 16)
+                    if chunk.isEmpty { break }
+                    if isError { collector.appendError(chunk) } else { collector.appendOutput(chunk) }
+                }
+            }
         }
         var timedOut = false
         if finished.wait(timeout: .now() + timeLimit) == .timedOut {
@@ -85,11 +94,8 @@ public enum ToolRunner {
             kill(process.processIdentifier, SIGKILL)
             finished.wait()
         }
-        // Drain what is left in the pipes once the writer is gone.
-        out.fileHandleForReading.readabilityHandler = nil
-        err.fileHandleForReading.readabilityHandler = nil
-        collector.appendOutput(out.fileHandleForReading.readDataToEndOfFile())
-        collector.appendError(err.fileHandleForReading.readDataToEndOfFile())
+        // The pipes end when the program is gone.
+        readers.wait()
         let output = collector.result
         if timedOut { throw .timedOut(tool: tool, seconds: timeLimit) }
         switch process.terminationReason {
