@@ -83,7 +83,7 @@ public enum VideoProbe {
 
     static func text(_ value: Any?) -> String? {
         guard let string = value as? String, !string.isEmpty else { return nil }
-        return UntrustedTextLimit.bounded(string)
+        return UntrustedText.clean(Array(string.utf8))
     }
 
     static func number(_ value: Any?) -> Double? {
@@ -91,13 +91,5 @@ public enum VideoProbe {
         if let n = value as? Int { return Double(n) }
         if let s = value as? String { return Double(s) }
         return nil
-    }
-}
-
-/// ffprobe's strings come from the file: kept short and free of control characters.
-enum UntrustedTextLimit {
-    static func bounded(_ text: String) -> String? {
-        let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control }).prefix(120))
-        return cleaned.isEmpty ? nil : cleaned
     }
 }
