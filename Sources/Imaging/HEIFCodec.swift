@@ -15,84 +15,139 @@ public enum HEIFCodec {
     /// to attach. The pixels are valid only during the call.
     public static func withDecoded<T>(_ bytes: UnsafeRawBufferPointer, maximumPixels: Int,
                                       _ body: (BorrowedPixels, [UInt8]?) throws(ImagingError) -> T) throws(ImagingError) -> T {
-        return try withPrimaryImage(bytes, maximumPixels: maximumPixels) { (handle, _, _) throws(ImagingError) in
-            try decodeRGB(handle, body)
+        try withPrimaryImage(bytes, maximumPixels: maximumPixels) { (handle) throws(ImagingError) in
+            try decodeRGB(handle, colour: Colour(handle), body)
+        }
+    }
+
+    /// The renditions of `sizes` from one open and one decode: the planar
+    /// path when the picture allows it (the encoded results are returned),
+    /// else the RGB pixels go to `rgb` (and nil is returned).
+    public static func renditions(_ bytes: UnsafeRawBufferPointer, maximumPixels: Int, sizes: [PixelSize], ranges: [YCbCrImage.Range],
+                                  encode: (Int, YCbCrImage, [UInt8]?) throws(ImagingError) -> [UInt8],
+                                  rgb: (BorrowedPixels, [UInt8]?) throws(ImagingError) -> Void) throws(ImagingError) -> [[UInt8]]? {
+        try withPrimaryImage(bytes, maximumPixels: maximumPixels) { (handle) throws(ImagingError) -> [[UInt8]]? in
+            let colour = Colour(handle)
+            if let planar = try planarRenditions(handle, colour: colour, sizes: sizes, ranges: ranges, encode: encode) { return planar }
+            try decodeRGB(handle, colour: colour, rgb)
+            return nil
+        }
+    }
+
+    /// The planar path alone (nil when the picture needs the RGB path), for tests.
+    static func planarRenditions(_ bytes: UnsafeRawBufferPointer, maximumPixels: Int, sizes: [PixelSize], ranges: [YCbCrImage.Range],
+                                 encode: (Int, YCbCrImage, [UInt8]?) throws(ImagingError) -> [UInt8]) throws(ImagingError) -> [[UInt8]]? {
+        try withPrimaryImage(bytes, maximumPixels: maximumPixels) { (handle) throws(ImagingError) -> [[UInt8]]? in
+            try planarRenditions(handle, colour: Colour(handle), sizes: sizes, ranges: ranges, encode: encode)
+        }
+    }
+
+    /// What the handle says about its colour, read once per file: the ICC
+    /// profile, the `nclx` matrix, and the conversion to sRGB it needs.
+    struct Colour {
+        var icc: [UInt8]?
+        var matrix: heif_matrix_coefficients?
+        /// Nil for plain 8-bit pixels whose look the ICC profile (or sRGB) already gives.
+        var conversion: SRGBConversion?
+
+        init(_ handle: OpaquePointer) {
+            icc = HEIFCodec.iccProfile(handle)
+            let bits = Int(heif_image_handle_get_luma_bits_per_pixel(handle))
+            var transfer = SRGBConversion.Transfer.sdr
+            var primaries = SRGBConversion.Primaries.bt709
+            var nclxOut: UnsafeMutablePointer<heif_color_profile_nclx>?
+            let status = heif_image_handle_get_nclx_color_profile(handle, &nclxOut)
+            // libheif allocates the profile before it validates it: free it on failure too.
+            defer { if let nclxOut { heif_nclx_color_profile_free(nclxOut) } }
+            if status.code == heif_error_Ok, let nclx = nclxOut {
+                let n = nclx.pointee
+                matrix = n.matrix_coefficients
+                switch n.transfer_characteristics {
+                case heif_transfer_characteristic_ITU_R_BT_2100_0_PQ: transfer = .pq
+                case heif_transfer_characteristic_ITU_R_BT_2100_0_HLG: transfer = .hlg
+                case heif_transfer_characteristic_linear: transfer = .linear
+                default: break
+                }
+                // With an ICC profile the profile says what the RGB values mean.
+                if icc == nil || transfer != .sdr, n.color_primaries != heif_color_primaries_unspecified,
+                   n.color_primary_red_y > 0, n.color_primary_green_y > 0, n.color_primary_blue_y > 0, n.color_primary_white_y > 0 {
+                    primaries = .init(red: [Double(n.color_primary_red_x), Double(n.color_primary_red_y)],
+                                      green: [Double(n.color_primary_green_x), Double(n.color_primary_green_y)],
+                                      blue: [Double(n.color_primary_blue_x), Double(n.color_primary_blue_y)],
+                                      white: [Double(n.color_primary_white_x), Double(n.color_primary_white_y)])
+                }
+            }
+            let depth = bits > 8 ? min(bits, 16) : 8
+            let needed = SRGBConversion(transfer: transfer, primaries: primaries, maximumValue: (1 << depth) - 1)
+            conversion = depth == 8 && needed.isDepthOnly ? nil : needed
         }
     }
 
     /// The planar fast path for the common case (opaque, SDR, BT.601 YCbCr,
-    /// 8-bit or deeper; like the JPEG fast path): libheif hands out its Y, Cb and Cr
-    /// planes at 4:2:0 with no RGB conversion, each plane is resampled as its
-    /// rows are read, and the results go straight to the encoders.
+    /// 8-bit or deeper; like the JPEG fast path): libheif hands out its Y, Cb
+    /// and Cr planes at 4:2:0 with no RGB conversion, each plane is resampled
+    /// as its rows are read, and the results go straight to the encoders.
     /// `encode(index, image, icc)` encodes the rendition of `sizes[index]`.
-    /// Returns nil, having decoded nothing, when the picture needs the RGB path.
-    public static func planarRenditions(_ bytes: UnsafeRawBufferPointer, maximumPixels: Int, sizes: [PixelSize],
-                                        ranges: [YCbCrImage.Range],
-                                        encode: (Int, YCbCrImage, [UInt8]?) throws(ImagingError) -> [UInt8]) throws(ImagingError) -> [[UInt8]]? {
-        try withPrimaryImage(bytes, maximumPixels: maximumPixels) { (handle, _, _) throws(ImagingError) -> [[UInt8]]? in
-            let icc = iccProfile(handle)
-            // 8-bit, or deeper SDR that only needs its depth reduced (Sony
-            // HIF): rows are rounded to 8 bits as they are streamed, so no
-            // 16-bit RGB copy (a 33 MP HIF needed 1 GB that way) is made.
-            let bits = Int(heif_image_handle_get_luma_bits_per_pixel(handle))
-            guard heif_image_handle_has_alpha_channel(handle) == 0, (8...16).contains(bits),
-                  sRGBConversion(handle, hasICC: icc != nil).map(\.isDepthOnly) ?? true else { return nil }
-            // The matrix decides whether the planes are the BT.601 YCbCr the
-            // encoders take: the colr box's, else (asked before decoding) the
-            // stream's own, which libheif reports on the decoded image.
-            var nclxOut: UnsafeMutablePointer<heif_color_profile_nclx>?
-            let status = heif_image_handle_get_nclx_color_profile(handle, &nclxOut)
-            defer { if let nclxOut { heif_nclx_color_profile_free(nclxOut) } }
-            if status.code == heif_error_Ok, let nclx = nclxOut, !isBT601(nclx.pointee.matrix_coefficients) { return nil }
-            var imageOut: OpaquePointer?
-            try check(heif_decode_image(handle, &imageOut, heif_colorspace_YCbCr, heif_chroma_420, nil))
-            guard let image = imageOut else { throw .undecodable("libheif returned no image") }
-            defer { heif_image_release(image) }
-            var fullRange = true
-            var decodedNCLX: UnsafeMutablePointer<heif_color_profile_nclx>?
-            let decodedStatus = heif_image_get_nclx_color_profile(image, &decodedNCLX)
-            defer { if let decodedNCLX { heif_nclx_color_profile_free(decodedNCLX) } }
-            if decodedStatus.code == heif_error_Ok, let nclx = decodedNCLX {
-                guard isBT601(nclx.pointee.matrix_coefficients) else { return nil }  // rare: decoded again as RGB
-                fullRange = nclx.pointee.full_range_flag != 0
-            }
-            let channels = [heif_channel_Y, heif_channel_Cb, heif_channel_Cr]
-            var planes: [(base: UnsafePointer<UInt8>, stride: Int, size: PixelSize, depth: Int)] = []
-            for channel in channels {
-                var stride: Int32 = 0
-                guard let base = heif_image_get_plane_readonly(image, channel, &stride) else { return nil }
-                let size = PixelSize(width: Int(heif_image_get_width(image, channel)), height: Int(heif_image_get_height(image, channel)))
-                let depth = Int(heif_image_get_bits_per_pixel_range(image, channel))
-                guard size.width > 0, size.height > 0, (8...16).contains(depth),
-                      Int(stride) >= size.width * (depth > 8 ? 2 : 1) else { return nil }
-                planes.append((base, Int(stride), size, depth))
-            }
-            // The 4:2:0 layout the resamplers assume.
-            guard planes[1].size == YCbCrImage.chromaSize(of: planes[0].size), planes[2].size == planes[1].size else { return nil }
-            let layout = JPEGCodec.PlaneLayout(size: planes[0].size, planes: planes.map(\.size))
-            return try PlanarRenditionMaker.make(sizes: sizes, ranges: ranges, orientation: .up, sourceRange: fullRange ? .full : .limited,
-                                                 stream: { (start, row) throws(ImagingError) in
-                start(layout)
-                // Deeper samples (16-bit little-endian words) are rounded to 8 bits row by row.
-                var narrowed = [UInt8](repeating: 0, count: planes[0].size.width)
-                for (index, plane) in planes.enumerated() {
-                    let maximum = (1 << plane.depth) - 1, half = maximum / 2
-                    for y in 0..<plane.size.height {
-                        let source = plane.base + y * plane.stride
-                        guard plane.depth > 8 else { row(index, source); continue }
-                        narrowed.withUnsafeMutableBufferPointer { out in
-                            let words = UnsafeRawPointer(source)
-                            for x in 0..<plane.size.width {
-                                let v = min(Int(words.loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self)), maximum)
-                                out[x] = UInt8((v * 255 + half) / maximum)
-                            }
-                            row(index, UnsafePointer(out.baseAddress!))
+    /// Nil when the picture needs the RGB path (before decoding, except for a
+    /// stream whose own matrix turns out not to be BT.601: rare, decoded again).
+    static func planarRenditions(_ handle: OpaquePointer, colour: Colour, sizes: [PixelSize], ranges: [YCbCrImage.Range],
+                                 encode: (Int, YCbCrImage, [UInt8]?) throws(ImagingError) -> [UInt8]) throws(ImagingError) -> [[UInt8]]? {
+        // 8-bit, or deeper SDR that only needs its depth reduced (Sony HIF):
+        // rows are rounded to 8 bits as they are streamed, so no 16-bit RGB
+        // copy (a 33 MP HIF needed 1 GB that way) is made.
+        let bits = Int(heif_image_handle_get_luma_bits_per_pixel(handle))
+        guard heif_image_handle_has_alpha_channel(handle) == 0, (8...16).contains(bits),
+              colour.conversion.map(\.isDepthOnly) ?? true, colour.matrix.map(isBT601) ?? true else { return nil }
+        let icc = colour.icc
+        var imageOut: OpaquePointer?
+        try check(heif_decode_image(handle, &imageOut, heif_colorspace_YCbCr, heif_chroma_420, nil))
+        guard let image = imageOut else { throw .undecodable("libheif returned no image") }
+        defer { heif_image_release(image) }
+        // Without a colr box, the stream's own matrix and range, which libheif reports on the decoded image.
+        var fullRange = true
+        var decodedNCLX: UnsafeMutablePointer<heif_color_profile_nclx>?
+        let decodedStatus = heif_image_get_nclx_color_profile(image, &decodedNCLX)
+        defer { if let decodedNCLX { heif_nclx_color_profile_free(decodedNCLX) } }
+        if decodedStatus.code == heif_error_Ok, let nclx = decodedNCLX {
+            guard isBT601(nclx.pointee.matrix_coefficients) else { return nil }
+            fullRange = nclx.pointee.full_range_flag != 0
+        }
+        let channels = [heif_channel_Y, heif_channel_Cb, heif_channel_Cr]
+        var planes: [(base: UnsafePointer<UInt8>, stride: Int, size: PixelSize, depth: Int)] = []
+        for channel in channels {
+            var stride: Int32 = 0
+            guard let base = heif_image_get_plane_readonly(image, channel, &stride) else { return nil }
+            let size = PixelSize(width: Int(heif_image_get_width(image, channel)), height: Int(heif_image_get_height(image, channel)))
+            let depth = Int(heif_image_get_bits_per_pixel_range(image, channel))
+            guard size.width > 0, size.height > 0, (8...16).contains(depth),
+                  Int(stride) >= size.width * (depth > 8 ? 2 : 1) else { return nil }
+            planes.append((base, Int(stride), size, depth))
+        }
+        // The 4:2:0 layout the resamplers assume.
+        guard planes[1].size == YCbCrImage.chromaSize(of: planes[0].size), planes[2].size == planes[1].size else { return nil }
+        let layout = JPEGCodec.PlaneLayout(size: planes[0].size, planes: planes.map(\.size))
+        return try PlanarRenditionMaker.make(sizes: sizes, ranges: ranges, orientation: .up, sourceRange: fullRange ? .full : .limited,
+                                             stream: { (start, row) throws(ImagingError) in
+            start(layout)
+            // Deeper samples (16-bit little-endian words) are rounded to 8 bits row by row.
+            var narrowed = [UInt8](repeating: 0, count: planes[0].size.width)
+            for (index, plane) in planes.enumerated() {
+                let maximum = (1 << plane.depth) - 1, half = maximum / 2
+                for y in 0..<plane.size.height {
+                    let source = plane.base + y * plane.stride
+                    guard plane.depth > 8 else { row(index, source); continue }
+                    narrowed.withUnsafeMutableBufferPointer { out in
+                        let words = UnsafeRawPointer(source)
+                        for x in 0..<plane.size.width {
+                            let v = min(Int(words.loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self)), maximum)
+                            out[x] = UInt8((v * 255 + half) / maximum)
                         }
+                        row(index, UnsafePointer(out.baseAddress!))
                     }
                 }
-                return true
-            }, encode: { (index, picture) throws(ImagingError) in try encode(index, picture, icc) })
-        }
+            }
+            return true
+        }, encode: { (index, picture) throws(ImagingError) in try encode(index, picture, icc) })
     }
 
     /// BT.601 (what JPEG and WebP store), or unspecified (which libheif reads as BT.601).
@@ -104,7 +159,7 @@ public enum HEIFCodec {
     /// Opens the file, checks the primary image's size against the pixel
     /// limit (before any decoding), caps libheif's own limit, and lends the handle.
     static func withPrimaryImage<T>(_ bytes: UnsafeRawBufferPointer, maximumPixels: Int,
-                                    _ body: (OpaquePointer, Int, Int) throws(ImagingError) -> T) throws(ImagingError) -> T {
+                                    _ body: (OpaquePointer) throws(ImagingError) -> T) throws(ImagingError) -> T {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw .undecodable("empty file") }
         guard let context = heif_context_alloc() else { throw .undecodable("libheif could not allocate a context") }
         defer { heif_context_free(context) }
@@ -134,14 +189,13 @@ public enum HEIFCodec {
         // FuzzHEIF). The same rule as the metadata read's coded-size check.
         let longestSide = max(width, height, Int(heif_image_handle_get_ispe_width(handle)), Int(heif_image_handle_get_ispe_height(handle)))
         heif_context_set_maximum_image_size_limit(context, Int32(clamping: 2 * longestSide + 64))
-        return try body(handle, width, height)
+        return try body(handle)
     }
 
     /// Decodes to interleaved RGB(A) and lends the pixels.
-    static func decodeRGB<T>(_ handle: OpaquePointer,
+    static func decodeRGB<T>(_ handle: OpaquePointer, colour: Colour,
                              _ body: (BorrowedPixels, [UInt8]?) throws(ImagingError) -> T) throws(ImagingError) -> T {
-        let icc = iccProfile(handle)
-        let conversion = sRGBConversion(handle, hasICC: icc != nil)
+        let icc = colour.icc, conversion = colour.conversion
         let hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
         let premultiplied = hasAlpha && heif_image_handle_is_premultiplied_alpha(handle) != 0
         let wide = (conversion?.maximumValue ?? 255) > 255
@@ -179,39 +233,6 @@ public enum HEIFCodec {
         var profile = [UInt8](repeating: 0, count: size)
         guard heif_image_handle_get_raw_color_profile(handle, &profile).code == heif_error_Ok else { return nil }
         return profile
-    }
-
-    /// The conversion the picture needs, or nil for plain 8-bit pixels
-    /// whose look the ICC profile (or sRGB) already gives.
-    static func sRGBConversion(_ handle: OpaquePointer, hasICC: Bool) -> SRGBConversion? {
-        let bits = Int(heif_image_handle_get_luma_bits_per_pixel(handle))
-        var transfer = SRGBConversion.Transfer.sdr
-        var primaries = SRGBConversion.Primaries.bt709
-        var nclxOut: UnsafeMutablePointer<heif_color_profile_nclx>?
-        let status = heif_image_handle_get_nclx_color_profile(handle, &nclxOut)
-        // libheif allocates the profile before it validates it: free it on failure too.
-        defer { if let nclxOut { heif_nclx_color_profile_free(nclxOut) } }
-        if status.code == heif_error_Ok, let nclx = nclxOut {
-            let n = nclx.pointee
-            switch n.transfer_characteristics {
-            case heif_transfer_characteristic_ITU_R_BT_2100_0_PQ: transfer = .pq
-            case heif_transfer_characteristic_ITU_R_BT_2100_0_HLG: transfer = .hlg
-            case heif_transfer_characteristic_linear: transfer = .linear
-            default: break
-            }
-            // With an ICC profile the profile says what the RGB values mean.
-            if !hasICC || transfer != .sdr, n.color_primaries != heif_color_primaries_unspecified,
-               n.color_primary_red_y > 0, n.color_primary_green_y > 0, n.color_primary_blue_y > 0, n.color_primary_white_y > 0 {
-                primaries = .init(red: [Double(n.color_primary_red_x), Double(n.color_primary_red_y)],
-                                  green: [Double(n.color_primary_green_x), Double(n.color_primary_green_y)],
-                                  blue: [Double(n.color_primary_blue_x), Double(n.color_primary_blue_y)],
-                                  white: [Double(n.color_primary_white_x), Double(n.color_primary_white_y)])
-            }
-        }
-        let depth = bits > 8 ? min(bits, 16) : 8
-        let conversion = SRGBConversion(transfer: transfer, primaries: primaries, maximumValue: (1 << depth) - 1)
-        if depth == 8, conversion.isDepthOnly { return nil }
-        return conversion
     }
 
     static func anyTransparent(_ base: UnsafePointer<UInt8>, _ width: Int, _ height: Int, _ stride: Int) -> Bool {

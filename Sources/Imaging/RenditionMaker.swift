@@ -37,26 +37,7 @@ public enum RenditionMaker {
         // Sizes in stored orientation: pixels are turned upright after resizing.
         let sizes = stills.map { orientation.storedSize(ofDisplayed: jobs[$0].size) }
         let denominator = DCTScale.denominator(stored: storedSize, targets: sizes)
-        // The planar fast paths (JPEG, and upright 8-bit HEIF): YCbCr planes
-        // resampled as they are read; nil when the file needs the RGB path.
-        let ranges = stills.map { RenditionEncoder.sampleRange(for: jobs[$0].spec.format) }
-        let encodePlanar = { (position: Int, image: YCbCrImage, icc: [UInt8]?) throws(ImagingError) -> [UInt8] in
-            let job = jobs[stills[position]]
-            return try RenditionEncoder.encode(image, format: job.spec.format, quality: job.spec.quality, iccProfile: icc)
-        }
-        var planar: [[UInt8]]?
-        if format == .jpeg {
-            planar = try PlanarRenditionMaker.make(bytes, scaleDenominator: denominator, sizes: sizes, ranges: ranges,
-                                                   orientation: orientation, encode: encodePlanar)
-        } else if format == .heif, orientation == .up {
-            planar = try HEIFCodec.planarRenditions(bytes, maximumPixels: maximumPixels, sizes: sizes, ranges: ranges, encode: encodePlanar)
-        }
-        if let planar {
-            for (position, output) in planar.enumerated() { results[stills[position]] = output }
-            return results
-        }
-        try withStillPixels(bytes, format: format, scaleDenominator: denominator, largestTarget: sizes.max { $0.area < $1.area }!,
-                            maximumPixels: maximumPixels) { (pixels, owned, icc) throws(ImagingError) in
+        let resizeAndEncode = { (pixels: BorrowedPixels, owned: RGBAImage?, icc: [UInt8]?) throws(ImagingError) in
             try ResizeChain.resize(pixels, owned: owned, to: sizes) { (position, resized) throws(ImagingError) in
                 let index = stills[position]
                 let upright = OrientationTransform.apply(orientation, to: resized)
@@ -64,6 +45,33 @@ public enum RenditionMaker {
                                                              iccProfile: icc)
             }
         }
+        // The planar fast paths (JPEG, and HEIF, which libheif hands out
+        // upright): YCbCr planes resampled as they are read.
+        let ranges = stills.map { RenditionEncoder.sampleRange(for: jobs[$0].spec.format) }
+        let encodePlanar = { (position: Int, image: YCbCrImage, icc: [UInt8]?) throws(ImagingError) -> [UInt8] in
+            let job = jobs[stills[position]]
+            return try RenditionEncoder.encode(image, format: job.spec.format, quality: job.spec.quality, iccProfile: icc)
+        }
+        var planar: [[UInt8]]?
+        switch format {
+        case .jpeg:
+            planar = try PlanarRenditionMaker.make(bytes, scaleDenominator: denominator, sizes: sizes, ranges: ranges,
+                                                   orientation: orientation, encode: encodePlanar)
+        case .heif where orientation == .up:
+            // One open and one decode: planar when the picture allows, else RGB.
+            planar = try HEIFCodec.renditions(bytes, maximumPixels: maximumPixels, sizes: sizes, ranges: ranges, encode: encodePlanar) {
+                (pixels, icc) throws(ImagingError) in try resizeAndEncode(pixels, nil, icc)
+            }
+            if planar == nil { return results }
+        default:
+            break
+        }
+        if let planar {
+            for (position, output) in planar.enumerated() { results[stills[position]] = output }
+            return results
+        }
+        try withStillPixels(bytes, format: format, scaleDenominator: denominator, largestTarget: sizes.max { $0.area < $1.area }!,
+                            maximumPixels: maximumPixels, resizeAndEncode)
         return results
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import GalleryCore
 @testable import GalleryKit
-import Imaging
+@testable import Imaging
 @testable import Metadata
 
 /// HEIC/HEIF/AVIF, TIFF and RAW as first-class photos: upright, dated,
