@@ -35,6 +35,14 @@ public struct RGBAImage: Sendable {
     /// The size.
     public var size: PixelSize { PixelSize(width: width, height: height) }
 
+    /// Undoes premultiplied alpha of the pixel at byte `offset`, rounding
+    /// (decoders that hand out premultiplied colour: libtiff, some HEIFs).
+    public static func unpremultiply(_ pixels: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        let a = Int(pixels[offset + 3])
+        guard a > 0, a < 255 else { return }
+        for c in 0..<3 { pixels[offset + c] = UInt8(min(255, (Int(pixels[offset + c]) * 255 + a / 2) / a)) }
+    }
+
     /// True if some pixel is not fully opaque.
     public static func anyTransparent(_ pixels: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 3

@@ -121,7 +121,7 @@ public struct SRGBConversion: Sendable {
                             }
                             out[o + c] = UInt8(min(255, (min(v, maximumValue) * 255 + half) / maximumValue))
                         }
-                        if premultiplied, hasAlpha { Self.unpremultiply(out, at: o) }
+                        if premultiplied, hasAlpha { RGBAImage.unpremultiply(out, at: o) }
                     }
                 }
             }
@@ -169,16 +169,10 @@ public struct SRGBConversion: Sendable {
                         out[o + c] = encode[index]
                     }
                     out[o + 3] = hasAlpha ? UInt8((sample(3) * 255 + maximumValue / 2) / maximumValue) : 255
-                    if premultiplied, hasAlpha { Self.unpremultiply(out, at: o) }
+                    if premultiplied, hasAlpha { RGBAImage.unpremultiply(out, at: o) }
                 }
             }
         }
-    }
-
-    static func unpremultiply(_ out: UnsafeMutableBufferPointer<UInt8>, at o: Int) {
-        let a = Int(out[o + 3])
-        guard a > 0, a < 255 else { return }
-        for c in 0..<3 { out[o + c] = UInt8(min(255, (Int(out[o + c]) * 255 + a / 2) / a)) }
     }
 
     /// A normalised sample (0…1) as linear light, 1 = SDR reference white

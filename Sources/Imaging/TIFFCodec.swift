@@ -93,11 +93,7 @@ public enum TIFFCodec {
             let raster = UnsafeMutableRawPointer(buffer.baseAddress!).bindMemory(to: UInt32.self, capacity: width * height)
             failed = TIFFRGBAImageGet(&image, raster, UInt32(width), UInt32(height)) == 0
             if hasAlphaSamples {
-                for o in stride(from: 0, to: width * height * 4, by: 4) {
-                    let a = Int(buffer[o + 3])
-                    guard a > 0, a < 255 else { continue }
-                    for c in 0..<3 { buffer[o + c] = UInt8(min(255, (Int(buffer[o + c]) * 255 + a / 2) / a)) }
-                }
+                for o in stride(from: 0, to: width * height * 4, by: 4) { RGBAImage.unpremultiply(buffer, at: o) }
             }
         }
         if failed { throw .damaged(reason(source, "image data could not be read whole")) }
