@@ -183,12 +183,10 @@ public enum HEIFCodec {
         guard area <= maximumPixels else { throw .tooLarge(pixels: area, limit: maximumPixels) }
 
         // libheif sizes a grid's canvas and a stream's pictures by what they
-        // declare, not by the header checked above: cap every side at twice
-        // the header's (plus a coding block; real files code a little more
-        // than they show) so a lying file is refused, not allocated (found by
-        // FuzzHEIF). The same rule as the metadata read's coded-size check.
+        // declare, not by the header checked above: its own size limit is
+        // capped by HEIFSizeRule, so a lying file is refused, not allocated.
         let longestSide = max(width, height, Int(heif_image_handle_get_ispe_width(handle)), Int(heif_image_handle_get_ispe_height(handle)))
-        heif_context_set_maximum_image_size_limit(context, Int32(clamping: 2 * longestSide + 64))
+        heif_context_set_maximum_image_size_limit(context, Int32(clamping: HEIFSizeRule.allowedSide(forHeaderSide: longestSide)))
         return try body(handle)
     }
 

@@ -2,24 +2,11 @@ import GalleryCore
 
 /// The picture sizes the HEVC streams of a HEIF declare (the SPS in each
 /// `hvcC`), read with bounds checks. (An AVIF's `av1C` rarely carries its
-/// sequence header; there libheif's own size limit, which the decoder sets
-/// to the header's longest side, is the guard.)
+/// sequence header; there libheif's own size limit, which the decoder caps
+/// by the same rule, is the guard.)
 ///
-/// libheif sizes its buffers by what the stream says when it decodes, not by
-/// the `ispe` header the pixel limit is checked on, so a file whose header
-/// says 48×32 can make the decoder allocate gigabytes (found by FuzzHEIF).
-/// Real files code a little more than they show (block padding, a stereo
-/// pair's second view cropped away), never more than about twice a side, so
-/// a stream more than twice its header's longest side (plus a coding block)
-/// is refused before decoding: what is decoded stays within four times the
-/// area the pixel limit was checked on.
+/// A stream larger than `HEIFSizeRule` allows is refused before decoding.
 enum HEIFCodedSize {
-    /// The largest HEVC coding block: padding every coded side may add.
-    static let padding = 64
-
-    /// The longest coded side a header whose longest side is `side` allows.
-    static func allowedSide(forHeaderSide side: Int) -> Int { 2 * side + padding }
-
     /// Throws when a stream declares a picture larger than every `ispe`
     /// allows; files without the boxes pass (libheif then refuses them).
     static func check(_ bytes: UnsafeRawBufferPointer) throws(MetadataError) {
@@ -43,7 +30,7 @@ enum HEIFCodedSize {
             }
             offset += size
         }
-        let allowed = allowedSide(forHeaderSide: max(largest.width, largest.height))
+        let allowed = HEIFSizeRule.allowedSide(forHeaderSide: max(largest.width, largest.height))
         for size in coded where max(size.width, size.height) > allowed {
             throw .malformed("HEIF stream declares a \(size.width)x\(size.height) picture but its header says at most "
                              + "\(largest.width)x\(largest.height)")

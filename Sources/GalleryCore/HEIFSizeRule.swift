@@ -1,0 +1,17 @@
+/// How much larger than its header a HEIF's coded pictures may be, one rule
+/// for the metadata read (which refuses a lying stream) and the decoder
+/// (which caps libheif's own size limit with it).
+///
+/// libheif sizes its buffers by what a stream or grid declares, not by the
+/// `ispe` header the pixel limit is checked on, so a file whose header says
+/// 48×32 could make it allocate gigabytes (found by FuzzHEIF). Real files
+/// code a little more than they show (block padding, a stereo pair's second
+/// view cropped away: 160×64 under 64×64), never more than about twice a
+/// side; so what is decoded stays within four times the checked area.
+public enum HEIFSizeRule {
+    /// The largest HEVC coding block: padding any coded side may add.
+    public static let codingBlock = 64
+
+    /// The longest coded or decoded side a header whose longest side is `side` allows.
+    public static func allowedSide(forHeaderSide side: Int) -> Int { 2 * side + codingBlock }
+}
