@@ -161,6 +161,9 @@ public enum HEIFCodec {
     static func withPrimaryImage<T>(_ bytes: UnsafeRawBufferPointer, maximumPixels: Int,
                                     _ body: (OpaquePointer) throws(ImagingError) -> T) throws(ImagingError) -> T {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw .undecodable("empty file") }
+        // libheif's own limit takes one number for both sides; the per-side
+        // check of streams and grid canvases is the guard (HEIFSizeRule).
+        if let violation = HEIFCodedSize.violation(bytes) { throw .undecodable(violation) }
         guard let context = heif_context_alloc() else { throw .undecodable("libheif could not allocate a context") }
         defer { heif_context_free(context) }
         // Grid tiles (iPhones store 48 of them) decoded on the calling thread:

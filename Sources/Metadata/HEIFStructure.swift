@@ -21,7 +21,7 @@ struct HEIFStructure {
 
     init(_ bytes: UnsafeRawBufferPointer) throws(MetadataError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw .empty }
-        try HEIFCodedSize.check(bytes)
+        if let violation = HEIFCodedSize.violation(bytes) { throw .malformed(violation) }
         guard let context = heif_context_alloc() else { throw .malformed("libheif could not allocate a context") }
         defer { heif_context_free(context) }
         try Self.check(heif_context_read_from_memory_without_copy(context, base, bytes.count, nil))

@@ -1,20 +1,20 @@
-import GalleryCore
-
 /// The picture sizes the HEVC streams of a HEIF declare (the SPS in each
 /// `hvcC`), read with bounds checks. (An AVIF's `av1C` rarely carries its
 /// sequence header; there libheif's own size limit, which the decoder caps
 /// by the same rule, is the guard.)
 ///
 /// A stream larger than `HEIFSizeRule` allows is refused before decoding.
-enum HEIFCodedSize {
-    /// Throws when a stream declares a picture larger than every `ispe`
-    /// allows; files without the boxes pass (libheif then refuses them).
-    static func check(_ bytes: UnsafeRawBufferPointer) throws(MetadataError) {
+public enum HEIFCodedSize {
+    /// Why the file's streams or grids declare more than its header allows,
+    /// or nil; files without the boxes pass (libheif then refuses them).
+    /// Checked by the metadata read and again by the decoder, which may be
+    /// handed a file the metadata read never saw.
+    public static func violation(_ bytes: UnsafeRawBufferPointer) -> String? {
         let r = ByteReader(bytes: bytes)
         // meta is a full box: 4 bytes of version and flags before its children.
         guard let meta = child("meta", in: 0..<r.count, r), meta.count >= 4,
               let iprp = child("iprp", in: (meta.lowerBound + 4)..<meta.upperBound, r),
-              let ipco = child("ipco", in: iprp, r) else { return }
+              let ipco = child("ipco", in: iprp, r) else { return nil }
         var largest = (width: 0, height: 0)
         var coded: [(width: Int, height: Int)] = []
         var offset = ipco.lowerBound
@@ -30,11 +30,78 @@ enum HEIFCodedSize {
             }
             offset += size
         }
-        let allowed = HEIFSizeRule.allowedSide(forHeaderSide: max(largest.width, largest.height))
-        for size in coded where max(size.width, size.height) > allowed {
-            throw .malformed("HEIF stream declares a \(size.width)x\(size.height) picture but its header says at most "
-                             + "\(largest.width)x\(largest.height)")
+        coded += gridSizes(r, meta: (meta.lowerBound + 4)..<meta.upperBound)
+        // Each dimension on its own: a 17456x32 header must not allow a
+        // square canvas (found by FuzzHEIF: a grid asking for 767 MB).
+        let allowedWidth = HEIFSizeRule.allowedSide(forHeaderSide: largest.width)
+        let allowedHeight = HEIFSizeRule.allowedSide(forHeaderSide: largest.height)
+        for size in coded where size.width > allowedWidth || size.height > allowedHeight {
+            return "HEIF stream declares a \(size.width)x\(size.height) picture but its header says at most "
+                + "\(largest.width)x\(largest.height)"
         }
+        return nil
+    }
+
+    /// The canvas sizes the `grid` items' descriptors declare (ISO/IEC
+    /// 23008-12 6.6.2.3), found through `iinf` (item types) and `iloc`
+    /// (where each item's data is: in `idat`, or at a file offset).
+    static func gridSizes(_ r: ByteReader, meta: Range<Int>) -> [(width: Int, height: Int)] {
+        guard let iinf = child("iinf", in: meta, r), let iloc = child("iloc", in: meta, r) else { return [] }
+        // iinf: version, flags, entry count (16 or 32 bits), then infe boxes (version 2: 16-bit IDs, 3: 32-bit).
+        guard let iinfVersion = r.u8(iinf.lowerBound) else { return [] }
+        var offset = iinf.lowerBound + 4 + (iinfVersion == 0 ? 2 : 4)
+        var grids: Set<Int> = []
+        var entries = 0
+        while offset + 8 <= iinf.upperBound, entries < 65_536 {
+            entries += 1
+            guard let size = r.u32be(offset), size >= 8, offset + size <= iinf.upperBound else { break }
+            if r.matches(offset + 4, "infe"), let version = r.u8(offset + 8), version >= 2 {
+                let idAt = offset + 12, idSize = version == 2 ? 2 : 4
+                if let id = idSize == 2 ? r.u16be(idAt) : r.u32be(idAt), r.matches(idAt + idSize + 2, "grid") { grids.insert(id) }
+            }
+            offset += size
+        }
+        guard !grids.isEmpty, let version = r.u8(iloc.lowerBound), version <= 2,
+              let sizes = r.u8(iloc.lowerBound + 4), let more = r.u8(iloc.lowerBound + 5) else { return [] }
+        let offsetSize = sizes >> 4, lengthSize = sizes & 0xF, baseSize = more >> 4, indexSize = version >= 1 ? more & 0xF : 0
+        func value(_ at: Int, _ width: Int) -> Int? {
+            switch width {
+            case 0: return 0
+            case 4: return r.u32be(at)
+            case 8: guard let high = r.u32be(at), let low = r.u32be(at + 4), high < 1 << 20 else { return nil }; return high << 32 | low
+            default: return nil
+            }
+        }
+        let idat = child("idat", in: meta, r)
+        var p = iloc.lowerBound + 6
+        guard let count = version < 2 ? r.u16be(p) : r.u32be(p) else { return [] }
+        p += version < 2 ? 2 : 4
+        var found: [(width: Int, height: Int)] = []
+        for _ in 0..<min(count, 65_536) {
+            guard let id = version < 2 ? r.u16be(p) : r.u32be(p) else { break }
+            p += version < 2 ? 2 : 4
+            var method = 0
+            if version >= 1 { guard let m = r.u16be(p) else { break }; method = m & 0xF; p += 2 }
+            p += 2  // data reference index
+            guard let base = value(p, baseSize), let extents = r.u16be(p + baseSize) else { break }
+            p += baseSize + 2
+            var first: Int?
+            for index in 0..<extents {
+                p += indexSize
+                guard let extentOffset = value(p, offsetSize) else { return found }
+                if index == 0 { first = base + extentOffset }
+                p += offsetSize + lengthSize
+            }
+            guard grids.contains(id), let start = first else { continue }
+            let at: Int? = method == 0 ? start : (method == 1 ? idat.map { $0.lowerBound + start } : nil)
+            // Descriptor: version, flags (bit 0: 32-bit sizes), rows-1, columns-1, width, height.
+            guard let at, let flags = r.u8(at + 1) else { continue }
+            let wide = flags & 1 == 1
+            let width = wide ? r.u32be(at + 4) : r.u16be(at + 4)
+            let height = wide ? r.u32be(at + 8) : r.u16be(at + 6)
+            if let width, let height { found.append((width, height)) }
+        }
+        return found
     }
 
     /// The payload range of the first box of `type` among the boxes in `range`.
@@ -98,7 +165,7 @@ enum HEIFCodedSize {
 }
 
 /// Reads bits most significant first; every read is bounds-checked.
-struct BitReader {
+public struct BitReader {
     let bytes: [UInt8]
     var position = 0
 
