@@ -37,7 +37,7 @@ let package = Package(
         ),
         .target(
             name: "GalleryKit",
-            dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging", "Rendering", "BuildCache", "Configuration"]
+            dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging", "Rendering", "BuildCache", "Configuration", "External"]
         ),
         .target(name: "Configuration", dependencies: ["GalleryCore", .product(name: "Yams", package: "Yams")]),
         .target(name: "GalleryCore"),

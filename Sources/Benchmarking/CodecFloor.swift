@@ -23,7 +23,7 @@ public enum CodecFloor {
     public static func measure(source: URL, settings: BuildSettings) throws -> Result {
         var files: [SourceFile] = []
         SourceScanner(root: source).walk { event in
-            if case .photo(let file) = event { files.append(file) }
+            if case .media(let file) = event, SourceFileTypes.isPhoto(file.fileName) { files.append(file) }
         }
         var result = Result(decodeSeconds: 0, encodeSeconds: 0, photos: 0)
         for file in files {

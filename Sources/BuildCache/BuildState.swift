@@ -12,15 +12,40 @@ public struct CachedPhoto: Codable, Sendable, Equatable {
     public var contentHash: String
     /// Metadata, without GPS: the state lives in OUT, which is published.
     public var metadata: PhotoMetadata
+    /// A Live Photo still's clip, as it was when last read.
+    public var clip: CachedClip?
 
     /// Creates an entry (GPS is dropped).
-    public init(size: Int64, modified: Int64, contentHash: String, metadata: PhotoMetadata) {
+    public init(size: Int64, modified: Int64, contentHash: String, metadata: PhotoMetadata, clip: CachedClip? = nil) {
         self.size = size
         self.modified = modified
         self.contentHash = contentHash
         var stripped = metadata
         stripped.gps = nil
+        stripped.livePhotoIdentifier = nil
         self.metadata = stripped
+        self.clip = clip
+    }
+}
+
+/// What the previous build knew about a Live Photo's clip (the `.MOV` beside the still).
+public struct CachedClip: Codable, Sendable, Equatable {
+    /// File size in bytes.
+    public var size: Int64
+    /// Modification time in nanoseconds since 1970.
+    public var modified: Int64
+    /// Content hash of the clip's bytes (its playback file's name follows from it).
+    public var contentHash: String
+    /// False when the clip turned out not to be this still's motion (too
+    /// long, or another Live Photo's identifier): it is published on its own.
+    public var belongsToStill: Bool
+
+    /// Creates an entry.
+    public init(size: Int64, modified: Int64, contentHash: String, belongsToStill: Bool) {
+        self.size = size
+        self.modified = modified
+        self.contentHash = contentHash
+        self.belongsToStill = belongsToStill
     }
 }
 
@@ -39,7 +64,7 @@ public struct CachedPhoto: Codable, Sendable, Equatable {
 /// An unreadable file or another version means a full rebuild, never a wrong site.
 public struct BuildState: Codable, Sendable, Equatable {
     /// Format version; bump when the layout or meaning changes.
-    public static let currentVersion = 3
+    public static let currentVersion = 4
     /// The folder in OUT that holds build state.
     public static let folderName = ".gallerygen"
 

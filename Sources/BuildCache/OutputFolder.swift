@@ -103,6 +103,39 @@ public final class OutputFolder: @unchecked Sendable {
         mutex.withLock { written.append(path) }
     }
 
+    /// Has `make` write `path` (relative to OUT) through a temporary name in
+    /// the same folder (a child program, ffmpeg, writes it), then renames it
+    /// into place: journaled first, and a failed or killed run leaves no half
+    /// file under the real name (the temporary one is removed now, or by the
+    /// next build's clean-up).
+    public func produce(_ path: String, by make: (URL) throws -> Void) throws {
+        do {
+            try journal.record(path)
+        } catch {
+            throw OutputError.writeFailed(url.appendingPathComponent(BuildState.folderName).path, reason: OutputError.reason(error))
+        }
+        let target = url.appendingPathComponent(path)
+        let folder = target.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(AtomicFile.temporaryName(for: target.lastPathComponent))
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw OutputError.writeFailed(target.path, reason: OutputError.reason(error))
+        }
+        do {
+            try make(temporary)
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+        guard rename(temporary.path, target.path) == 0 else {
+            let reason = OutputError.reason(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))
+            unlink(temporary.path)
+            throw OutputError.writeFailed(target.path, reason: reason)
+        }
+        mutex.withLock { written.append(path) }
+    }
+
     /// Writes unless the file already holds exactly these bytes: a page whose
     /// bytes did not change keeps its modification time.
     public func writeIfChanged(_ bytes: [UInt8], to path: String) throws(OutputError) {

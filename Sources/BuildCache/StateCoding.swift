@@ -97,7 +97,7 @@ struct StateReader {
 
 extension CachedPhoto {
     /// Stable codes for the formats (never reorder).
-    private static let formats: [SourceFormat] = [.jpeg, .png, .gif, .webp, .heif, .tiff, .raw]
+    private static let formats: [SourceFormat] = [.jpeg, .png, .gif, .webp, .heif, .tiff, .raw, .video]
     private static let dateSources: [CaptureDateSource] = [.original, .digitized, .modified, .fileTime]
 
     func write(to writer: inout StateWriter) {
@@ -120,6 +120,62 @@ extension CachedPhoto {
         writer.optional(m.camera.exposureTime) { $0.double($1) }
         writer.optional(m.camera.iso) { $0.int($1) }
         writer.int(m.frameCount)
+        writer.optional(m.motion) { Self.write($1, to: &$0) }
+        writer.optional(m.embeddedClip) { $0.int($1.lowerBound); $0.int($1.upperBound) }
+        writer.optional(clip) { w, clip in
+            w.int(clip.size)
+            w.int(clip.modified)
+            w.string(clip.contentHash)
+            w.byte(clip.belongsToStill ? 1 : 0)
+        }
+    }
+
+    private static func write(_ date: CaptureDate, to writer: inout StateWriter) {
+        writer.int(date.wallClockSeconds)
+        writer.optional(date.utcOffsetSeconds) { $0.int($1) }
+        writer.byte(UInt8(dateSources.firstIndex(of: date.source)!))
+    }
+
+    private static func readDate(_ reader: inout StateReader) throws(StateFormatError) -> CaptureDate {
+        let wallClock = try reader.int()
+        let offset = try reader.optional { (r: inout StateReader) throws(StateFormatError) in Int(try r.int()) }
+        let sourceCode = Int(try reader.byte())
+        guard sourceCode < dateSources.count else { throw StateFormatError(reason: "bad date source") }
+        return CaptureDate(wallClockSeconds: wallClock, utcOffsetSeconds: offset, source: dateSources[sourceCode])
+    }
+
+    private static func write(_ facts: VideoFacts, to writer: inout StateWriter) {
+        writer.double(facts.duration)
+        writer.int(facts.storedSize.width)
+        writer.int(facts.storedSize.height)
+        writer.int(facts.rotation)
+        writer.string(facts.videoCodec)
+        writer.string(facts.pixelFormat)
+        writer.int(facts.bitDepth)
+        writer.optional(facts.colorTransfer) { $0.string($1) }
+        writer.optional(facts.profile) { $0.string($1) }
+        writer.optional(facts.audioCodec) { $0.string($1) }
+        writer.optional(facts.captureDate) { write($1, to: &$0) }
+        writer.optional(facts.contentIdentifier) { $0.string($1) }
+        writer.optional(facts.camera.make) { $0.string($1) }
+        writer.optional(facts.camera.model) { $0.string($1) }
+    }
+
+    private static func readVideoFacts(_ reader: inout StateReader) throws(StateFormatError) -> VideoFacts {
+        func text(_ r: inout StateReader) throws(StateFormatError) -> String { try r.string() }
+        let duration = try reader.double()
+        let width = try reader.natural(), height = try reader.natural()
+        let rotation = try reader.natural()
+        let codec = try reader.string(), pixelFormat = try reader.string()
+        let depth = try reader.natural()
+        var facts = VideoFacts(duration: duration, storedSize: PixelSize(width: width, height: height), rotation: rotation,
+                               videoCodec: codec, pixelFormat: pixelFormat, bitDepth: depth,
+                               colorTransfer: try reader.optional(text), profile: try reader.optional(text),
+                               audioCodec: try reader.optional(text),
+                               captureDate: try reader.optional { (r: inout StateReader) throws(StateFormatError) in try readDate(&r) })
+        facts.contentIdentifier = try reader.optional(text)
+        facts.camera = CameraFacts(make: try reader.optional(text), model: try reader.optional(text))
+        return facts
     }
 
     init(reading reader: inout StateReader) throws(StateFormatError) {
@@ -141,11 +197,20 @@ extension CachedPhoto {
                                  exposureTime: try reader.optional(number),
                                  iso: try reader.optional { (r: inout StateReader) throws(StateFormatError) in Int(try r.int()) })
         let frameCount = try reader.natural()
-        let metadata = PhotoMetadata(format: Self.formats[formatCode], storedSize: PixelSize(width: width, height: height),
+        var metadata = PhotoMetadata(format: Self.formats[formatCode], storedSize: PixelSize(width: width, height: height),
                                      orientation: orientation,
                                      captureDate: CaptureDate(wallClockSeconds: wallClock, utcOffsetSeconds: offset,
                                                               source: Self.dateSources[sourceCode]),
                                      camera: camera, frameCount: frameCount)
-        self.init(size: size, modified: modified, contentHash: contentHash, metadata: metadata)
+        metadata.motion = try reader.optional { (r: inout StateReader) throws(StateFormatError) in try Self.readVideoFacts(&r) }
+        metadata.embeddedClip = try reader.optional { (r: inout StateReader) throws(StateFormatError) -> Range<Int> in
+            let lower = try r.natural(), upper = try r.natural()
+            guard lower <= upper else { throw StateFormatError(reason: "bad clip range") }
+            return lower..<upper
+        }
+        let clip = try reader.optional { (r: inout StateReader) throws(StateFormatError) -> CachedClip in
+            CachedClip(size: try r.int(), modified: try r.int(), contentHash: try r.string(), belongsToStill: try r.byte() == 1)
+        }
+        self.init(size: size, modified: modified, contentHash: contentHash, metadata: metadata, clip: clip)
     }
 }

@@ -57,8 +57,10 @@ public enum ToolRunner {
         return nil
     }
 
-    /// Runs `executable` with `arguments`, killing it after `timeLimit` seconds.
-    public static func run(_ executable: URL, _ arguments: [String], timeLimit: Double) throws(ExternalToolError) -> ToolOutput {
+    /// Runs `executable` with `arguments`, killing it after `timeLimit`
+    /// seconds; `onOutput` sees standard output as it arrives (ffmpeg's progress).
+    public static func run(_ executable: URL, _ arguments: [String], timeLimit: Double,
+                           onOutput: (@Sendable (Data) -> Void)? = nil) throws(ExternalToolError) -> ToolOutput {
         let tool = executable.lastPathComponent
         let process = Process()
         process.executableURL = executable
@@ -84,7 +86,12 @@ public enum ToolRunner {
                 while true {
                     let chunk = handle.readData(ofLength: 1 << 16)
                     if chunk.isEmpty { break }
-                    if isError { collector.appendError(chunk) } else { collector.appendOutput(chunk) }
+                    if isError {
+                        collector.appendError(chunk)
+                    } else {
+                        collector.appendOutput(chunk)
+                        onOutput?(chunk)
+                    }
                 }
             }
         }

@@ -25,7 +25,7 @@ public enum VideoProbe {
         let pixelFormat = text(video["pix_fmt"]) ?? "unknown"
         let duration = number(format["duration"]) ?? number(video["duration"]) ?? 0
         let tags = (format["tags"] as? [String: Any] ?? [:]).merging(video["tags"] as? [String: Any] ?? [:]) { first, _ in first }
-        return VideoFacts(
+        var facts = VideoFacts(
             duration: duration.isFinite && duration > 0 ? duration : 0,
             storedSize: PixelSize(width: width, height: height),
             rotation: rotation(video),
@@ -37,6 +37,10 @@ public enum VideoProbe {
             audioCodec: audio.flatMap { text($0["codec_name"]) },
             captureDate: captureDate(tags)
         )
+        facts.contentIdentifier = text(tags["com.apple.quicktime.content.identifier"])
+        facts.camera = CameraFacts(make: text(tags["com.apple.quicktime.make"]) ?? text(tags["com.android.manufacturer"]),
+                                   model: text(tags["com.apple.quicktime.model"]) ?? text(tags["com.android.model"]))
+        return facts
     }
 
     /// Cover art in an MP4/MKV is a "video" stream too; it is not the clip.

@@ -46,6 +46,18 @@ public struct BuildSettings: Sendable {
             + values.previewBoxes.map { RenditionSpec(role: .preview, box: $0, format: values.format, quality: values.quality) }
     }
 
+    /// The playback file of a video (and of a Live/Motion Photo's motion).
+    public var videoSpec: RenditionSpec {
+        RenditionSpec(role: .video, box: values.videoMaxSize, format: .mp4, quality: values.videoQuality, videoPreset: values.videoPreset)
+    }
+
+    /// The box a video's poster frame is taken at: the largest preview box,
+    /// the biggest still any page shows of it.
+    public var posterBox: PixelSize {
+        let boxes = values.previewBoxes + values.thumbnailBoxes
+        return PixelSize(width: boxes.map(\.width).max() ?? 2560, height: boxes.map(\.height).max() ?? 1920)
+    }
+
     /// The published original's spec, when originals are published.
     public var originalSpec: RenditionSpec? {
         values.publishOriginals

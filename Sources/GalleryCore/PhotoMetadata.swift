@@ -16,6 +16,9 @@ public enum SourceFormat: String, Sendable, Codable {
     case tiff
     /// A camera RAW file (CR2, CR3, NEF, ARW, RAF, RW2, ORF, DNG, PEF, …).
     case raw
+    /// A video in any container ffmpeg reads (MP4, MOV, WebM, MKV, AVI, MTS…):
+    /// decided by ffprobe, not by the first bytes.
+    case video
 
     /// The usual file extension, without the dot.
     public var fileExtension: String {
@@ -23,6 +26,7 @@ public enum SourceFormat: String, Sendable, Codable {
         case .jpeg: return "jpg"
         case .heif: return "heic"
         case .tiff: return "tif"
+        case .video: return "mp4"
         default: return rawValue
         }
     }
@@ -33,7 +37,7 @@ public enum SourceFormat: String, Sendable, Codable {
     public var isPublishableAsIs: Bool {
         switch self {
         case .jpeg, .png, .gif, .webp: return true
-        case .heif, .tiff, .raw: return false
+        case .heif, .tiff, .raw, .video: return false
         }
     }
 }
@@ -111,6 +115,13 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
     public var gps: GPSCoordinate?
     /// Number of frames (1 for stills).
     public var frameCount: Int
+    /// A video's own facts; for a Live or Motion Photo, its motion clip's.
+    public var motion: VideoFacts?
+    /// Where a Motion Photo's MP4 sits inside the file (the still ends where it begins).
+    public var embeddedClip: Range<Int>?
+    /// An iPhone still's Live Photo identifier, matched against its clip's
+    /// (read while the file is processed; not kept in the build cache).
+    public var livePhotoIdentifier: String?
 
     /// Creates metadata.
     public init(format: SourceFormat, storedSize: PixelSize, orientation: Orientation, captureDate: CaptureDate,
@@ -131,7 +142,11 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
     public var isAnimated: Bool { frameCount > 1 && (format == .gif || format == .webp) }
 
     /// The kind of item this metadata describes.
-    public var kind: MediaKind { isAnimated ? .animation : .still }
+    public var kind: MediaKind {
+        if format == .video { return .video }
+        if motion != nil { return .motionStill }
+        return isAnimated ? .animation : .still
+    }
 
     /// Frames × canvas pixels: what re-encoding the animation costs
     /// (saturating: a hostile frame count must not overflow).

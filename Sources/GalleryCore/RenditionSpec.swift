@@ -4,9 +4,17 @@ public enum OutputFormat: String, Sendable, Codable, CaseIterable {
     case webp
     /// Baseline JPEG with optimised Huffman tables.
     case jpeg
+    /// MP4 with H.264 (8-bit 4:2:0) and AAC: what every browser plays.
+    case mp4
 
     /// File extension, without the dot.
-    public var fileExtension: String { self == .webp ? "webp" : "jpg" }
+    public var fileExtension: String {
+        switch self {
+        case .webp: return "webp"
+        case .jpeg: return "jpg"
+        case .mp4: return "mp4"
+        }
+    }
 }
 
 /// What a rendition is for.
@@ -19,6 +27,8 @@ public enum RenditionRole: String, Sendable, Codable {
     case poster
     /// The original file for download (location removed unless asked to keep it).
     case original
+    /// The browser-safe playback file of a video, or of a Live/Motion Photo's motion.
+    case video
 }
 
 /// One requested rendition: a role, a bounding box and an encoding. Together with
@@ -37,16 +47,19 @@ public struct RenditionSpec: Hashable, Sendable, Codable {
     public var animated: Bool
     /// For `.original`: publish the file unchanged, location included.
     public var keepsLocation: Bool
+    /// For `.video`: the x264 preset of a transcode (`quality` is its CRF).
+    public var videoPreset: String
 
     /// Creates a spec.
     public init(role: RenditionRole, box: PixelSize, format: OutputFormat, quality: Int, animated: Bool = false,
-                keepsLocation: Bool = false) {
+                keepsLocation: Bool = false, videoPreset: String = "") {
         self.role = role
         self.box = box
         self.format = format
         self.quality = quality
         self.animated = animated
         self.keepsLocation = keepsLocation
+        self.videoPreset = videoPreset
     }
 
     /// The animated variant of this spec: always WebP (JPEG cannot move).
@@ -57,12 +70,17 @@ public struct RenditionSpec: Hashable, Sendable, Codable {
     /// Everything that changes the output bytes, as a stable string. The resampler
     /// version is included so an improved resampler republishes every image.
     public var key: String {
-        role == .original ? "original-\(keepsLocation ? "with" : "without")-location"
-            : "r\(Self.pipelineVersion)-\(box)-\(format.rawValue)-q\(quality)" + (animated ? "-anim" : "")
+        switch role {
+        case .original: return "original-\(keepsLocation ? "with" : "without")-location"
+        case .video: return "v\(Self.videoPipelineVersion)-\(box)-h264-crf\(quality)-\(videoPreset)"
+        default: return "r\(Self.pipelineVersion)-\(box)-\(format.rawValue)-q\(quality)" + (animated ? "-anim" : "")
+        }
     }
 
     /// Bumped whenever decoding, resampling or encoding changes the bytes produced.
     public static let pipelineVersion = 1
+    /// Bumped whenever the ffmpeg commands change the playback files produced.
+    public static let videoPipelineVersion = 1
 
     /// The published path (relative to the site root) of this rendition, `size`
     /// pixels, of a source whose content hash is `contentHash`. Sharded by two hex

@@ -93,6 +93,13 @@ extension SettingType where Value == [PixelSize] {
     }
 }
 
+extension SettingType where Value == PixelSize {
+    /// One `WxH` bounding box.
+    public static var box: SettingType {
+        .scalar("a WxH box, e.g. 1920x1080", valueName: "WxH", read: { PixelSize(parsing: Substring($0)) }, write: \.description)
+    }
+}
+
 extension SettingType {
     /// One of a fixed list of words (case-insensitive); the first word naming
     /// a value is the one written back.

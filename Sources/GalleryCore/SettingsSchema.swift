@@ -60,6 +60,19 @@ public struct SettingsSchema: Sendable {
     public let keepLocation = Setting<Bool>("keep_location", .boolean, default: false,
                                             help: "With publish_originals: keep the location data in the published JPEG, PNG, GIF and WebP originals.")
 
+    public let ffmpeg = Setting<String>("ffmpeg", .text, default: "", defaultNote: "found on PATH", affectsOutput: false,
+                                        help: "The ffmpeg program that makes videos' posters and playback files (ffprobe is taken from beside it).")
+    public let videoMaxSize = Setting<PixelSize>("video_max_size", .box, default: PixelSize(width: 1920, height: 1080),
+                                                   help: "Largest size of a published video (the box turns with the clip: portrait stays portrait).")
+    public let videoQuality = Setting<Int>("video_quality", .integer(0...51), default: 23,
+                                           help: "H.264 quality of transcoded videos (x264 CRF: lower is better and bigger).")
+    public let videoPreset = Setting<String>("video_preset", .choice(["ultrafast": "ultrafast", "superfast": "superfast", "veryfast": "veryfast",
+                                                                      "faster": "faster", "fast": "fast", "medium": "medium", "slow": "slow",
+                                                                      "slower": "slower", "veryslow": "veryslow"]),
+                                             default: "veryfast", help: "x264 speed preset of transcodes: slower makes smaller files at the same quality.")
+    public let maxVideoSeconds = Setting<Int>("max_video_seconds", .integer(1...86_400), default: 1800,
+                                              help: "Videos longer than this (in seconds) are refused with a message.")
+
     /// Every setting, in declaration order.
     public static let all: [any AnySetting] = Mirror(reflecting: shared).children.compactMap { $0.value as? any AnySetting }
 

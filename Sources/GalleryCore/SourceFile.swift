@@ -1,6 +1,6 @@
 import Foundation
 
-/// A photo file found in the source tree, before it is read.
+/// A photo or video file found in the source tree, before it is read.
 public struct SourceFile: Hashable, Sendable {
     /// Absolute path on disk.
     public var url: URL
@@ -16,6 +16,17 @@ public struct SourceFile: Hashable, Sendable {
     /// Modification time in nanoseconds since 1970, exactly as the file system
     /// reports it (the cache compares this, not a rounded Date).
     public var modifiedNanoseconds: Int64
+
+    /// The Live Photo motion clip (a `.MOV` of the same name beside a
+    /// JPEG/HEIC), found by the scanner. Kept in an array because a struct
+    /// cannot hold an optional of itself.
+    private var clip: [SourceFile] = []
+
+    /// The Live Photo motion clip that goes with this still, if any.
+    public var livePhotoClip: SourceFile? {
+        get { clip.first }
+        set { clip = newValue.map { [$0] } ?? [] }
+    }
 
     /// Creates a record.
     public init(url: URL, relativeComponents: [String], byteCount: Int64, modificationDate: Date, modifiedNanoseconds: Int64? = nil,

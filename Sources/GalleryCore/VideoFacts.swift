@@ -21,6 +21,11 @@ public struct VideoFacts: Hashable, Sendable, Codable {
     public var audioCodec: String?
     /// When it was recorded, if the file says.
     public var captureDate: CaptureDate?
+    /// Apple's `com.apple.quicktime.content.identifier`: the same UUID as in
+    /// the Live Photo still's maker note.
+    public var contentIdentifier: String?
+    /// The recording device (QuickTime or Android make and model tags).
+    public var camera: CameraFacts = CameraFacts()
 
     /// Creates facts.
     public init(duration: Double, storedSize: PixelSize, rotation: Int, videoCodec: String, pixelFormat: String, bitDepth: Int,
@@ -44,4 +49,36 @@ public struct VideoFacts: Hashable, Sendable, Codable {
 
     /// HDR transfer (PQ or HLG): needs tone mapping to look right in SDR.
     public var isHDR: Bool { colorTransfer == "smpte2084" || colorTransfer == "arib-std-b67" }
+}
+
+extension PixelSize {
+    /// The size a video is published at: fitted into `box` turned to the
+    /// clip's orientation (so a portrait phone clip in a 1920x1080 box keeps
+    /// 1080x1920), with even sides as 4:2:0 video needs.
+    public func fittingVideo(in box: PixelSize) -> PixelSize {
+        let turned = (width >= height) == (box.width >= box.height) ? box : PixelSize(width: box.height, height: box.width)
+        let fitted = fitting(in: turned)
+        return PixelSize(width: max(2, fitted.width / 2 * 2), height: max(2, fitted.height / 2 * 2))
+    }
+}
+
+extension VideoFacts {
+    /// Browser-safe as it is: H.264 High/Main/Baseline, 8-bit 4:2:0, SDR, and
+    /// already within `box` — then the playback file is a remux (`-c copy`).
+    public func videoStreamPlaysAsIs(in box: PixelSize) -> Bool {
+        let profiles: Set<String> = ["High", "Main", "Baseline", "Constrained Baseline"]
+        return videoCodec == "h264" && pixelFormat == "yuv420p" && bitDepth == 8 && !isHDR
+            && profile.map(profiles.contains) ?? false
+            && displaySize.fittingVideo(in: box) == displaySize
+    }
+
+    /// AAC audio is copied; other audio is converted, no audio stays silent.
+    public var audioPlaysAsIs: Bool { audioCodec == nil || audioCodec == "aac" }
+
+    /// "0:07", "1:02:03": a clip's length for badges and facts.
+    public var durationLabel: String {
+        let total = Int(duration.rounded())
+        let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
+        return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
+    }
 }

@@ -11,8 +11,10 @@ public struct SkippedPhoto: Sendable, Equatable {
 
 /// What a build did, for the summary line and for tests.
 public struct BuildReport: Sendable {
-    /// Photos published.
+    /// Items published (photos and videos).
     public var published = 0
+    /// Of those, videos.
+    public var videos = 0
     /// Photos that could not be read.
     public var skipped: [SkippedPhoto] = []
     /// Files of types gallerygen does not publish (paths below SOURCE).
@@ -44,7 +46,8 @@ public struct BuildReport: Sendable {
 
     /// The closing summary: one line, plus one accounting for ignored files.
     public var summary: String {
-        var text = "Built \(Self.count(published, "photo"))"
+        var text = "Built \(Self.count(published - videos, "photo"))"
+        if videos > 0 { text += " and \(Self.count(videos, "video"))" }
         text += " (\(Self.count(renditionsMade, "rendition")) made, \(renditionsReused) up to date), \(Self.count(pages, "page"))"
         if !skipped.isEmpty { text += "; skipped \(Self.count(skipped.count, "unreadable file"))" }
         text += String(format: " in %.1f s", seconds)

@@ -1,4 +1,5 @@
 import BuildCache
+import External
 import Foundation
 import GalleryCore
 import Imaging
@@ -8,29 +9,34 @@ import Scanning
 /// What became of one source file.
 enum PhotoOutcome: Sendable {
     /// Published, with the number of renditions encoded now and reused, the
-    /// cache entry for the next build, and a note for the user (e.g. an
-    /// animation published as a still).
-    case published(MediaItem, made: Int, reused: Int, cache: CachedPhoto, note: String?)
+    /// cache entry for the next build, a note for the user (e.g. an
+    /// animation published as a still), and a clip found beside the still
+    /// that turned out not to be its Live Photo motion (to publish on its own).
+    case published(MediaItem, made: Int, reused: Int, cache: CachedPhoto, note: String?, detachedClip: SourceFile? = nil)
     /// Left out, with the reason.
     case skipped(SourceFile, reason: String)
 }
 
-/// Turns one source file into a published photo. An unchanged file (same size
+/// Turns one source file into a published item. An unchanged file (same size
 /// and modification time as in the cache) whose renditions are all in OUT is
 /// not even opened. Otherwise: one read, a content hash, metadata from the
 /// headers, and, only for renditions not already in OUT, one decode feeding
-/// every missing size.
+/// every missing size. A video's stills come from its poster frame and its
+/// playback file from ffmpeg; a Live or Motion Photo is a still plus the
+/// playback file of its motion.
 struct PhotoProcessor: Sendable {
     let settings: BuildSettings
     let specs: [RenditionSpec]
     let cache: [String: CachedPhoto]
     let output: OutputFolder
+    let video: VideoWork
 
-    init(settings: BuildSettings, cache: [String: CachedPhoto], output: OutputFolder) {
+    init(settings: BuildSettings, cache: [String: CachedPhoto], output: OutputFolder, video: VideoWork) {
         self.settings = settings
         self.specs = settings.renditionSpecs
         self.cache = cache
         self.output = output
+        self.video = video
     }
 
     /// What a file needs, decided from the cache without opening it.
@@ -49,15 +55,30 @@ struct PhotoProcessor: Sendable {
     func triage(_ file: SourceFile) -> Triage {
         guard let cached = cache[BuildState.key(for: file.relativePath)], cached.size == file.byteCount,
               cached.modified == file.modifiedNanoseconds else { return .unknown }
-        let plan = plan(contentHash: cached.contentHash, metadata: cached.metadata)
-        guard plan.jobs.isEmpty, plan.originalPath == nil else { return .incomplete(cached, plan) }
+        // A Live Photo's clip must be the one that was read, too.
+        switch (file.livePhotoClip, cached.clip) {
+        case (nil, nil): break
+        case let (clip?, known?) where clip.byteCount == known.size && clip.modifiedNanoseconds == known.modified: break
+        default: return .unknown
+        }
+        // A video needs ffmpeg for anything missing: without it, it is read (and skipped) again.
+        let plan = plan(contentHash: cached.contentHash, metadata: cached.metadata, clipHash: cached.clip?.contentHash)
+        guard plan.jobs.isEmpty, plan.originalPath == nil, plan.videoPath == nil else { return .incomplete(cached, plan) }
         let photo = MediaItem(source: file, contentHash: cached.contentHash, metadata: cached.metadata, renditions: plan.renditions)
-        return .unchanged(.published(photo, made: 0, reused: plan.reused, cache: cached, note: plan.note))
+        let detached = cached.clip?.belongsToStill == false ? file.livePhotoClip : nil
+        return .unchanged(.published(photo, made: 0, reused: plan.reused, cache: cached, note: plan.note, detachedClip: detached))
     }
 
     /// Reads the file and makes what is missing. `known` (from `triage`)
     /// spares hashing the file, reading its metadata and planning again.
     func process(_ file: SourceFile, known: (CachedPhoto, Plan)? = nil) -> PhotoOutcome {
+        if SourceFileTypes.isVideo(file.fileName) {
+            do {
+                return try processVideo(file, known: known)
+            } catch {
+                return .skipped(file, reason: ErrorText.describe(error))
+            }
+        }
         let data: [UInt8]
         do {
             data = try SourceFileReader.read(file)
@@ -70,6 +91,8 @@ struct PhotoProcessor: Sendable {
             } catch let error as MetadataError {
                 return .skipped(file, reason: error.description)
             } catch let error as ImagingError {
+                return .skipped(file, reason: error.description)
+            } catch let error as ExternalToolError {
                 return .skipped(file, reason: error.description)
             } catch {
                 return .skipped(file, reason: String(describing: error))
@@ -86,13 +109,17 @@ struct PhotoProcessor: Sendable {
         var note: String?
         /// The original to publish, when missing from OUT.
         var originalPath: String?
+        /// The playback file to make, when missing from OUT.
+        var videoPath: String?
     }
 
     /// JPEG quality of the full-size download made for formats that cannot be
     /// published as they are: high enough to print from.
     static let convertedOriginalQuality = 92
 
-    func plan(contentHash: String, metadata: PhotoMetadata) -> Plan {
+    /// What an item publishes; `clipHash` names a Live Photo's playback file
+    /// (its clip's content hash; a video's and a Motion Photo's is the file's own).
+    func plan(contentHash: String, metadata: PhotoMetadata, clipHash: String? = nil) -> Plan {
         let upright = metadata.displaySize
         var plan = Plan()
         var specs = self.specs
@@ -135,7 +162,14 @@ struct PhotoProcessor: Sendable {
             pathsBySize[sizeKey] = path
             add(spec, size: size, path: path)
         }
-        if let spec = settings.originalSpec {
+        if let motion = metadata.motion {
+            let spec = settings.videoSpec
+            let size = motion.displaySize.fittingVideo(in: spec.box)
+            let path = spec.relativePath(contentHash: clipHash ?? contentHash, size: size)
+            plan.renditions.append(Rendition(spec: spec, size: size, path: path))
+            if output.contains(path) { plan.reused += 1 } else { plan.videoPath = path }
+        }
+        if let spec = settings.originalSpec, metadata.kind != .video {
             if metadata.format.isPublishableAsIs {
                 let path = spec.relativePath(contentHash: contentHash, size: metadata.storedSize,
                                              originalExtension: metadata.format.fileExtension)
@@ -154,13 +188,27 @@ struct PhotoProcessor: Sendable {
     }
 
     private func process(_ file: SourceFile, bytes: UnsafeRawBufferPointer, known: (CachedPhoto, Plan)?) throws -> PhotoOutcome {
-        let contentHash: String, metadata: PhotoMetadata, plan: Plan
+        let contentHash: String, plan: Plan
+        var metadata: PhotoMetadata
+        var clip: CachedClip?
+        var notes: [String] = []
         if let (cached, knownPlan) = known {
-            (contentHash, metadata, plan) = (cached.contentHash, cached.metadata, knownPlan)
+            (contentHash, metadata, plan, clip) = (cached.contentHash, cached.metadata, knownPlan, cached.clip)
         } else {
             contentHash = StableHash.of(bytes)
             metadata = try MetadataReader.read(bytes, fileName: file.relativePath, modificationDate: file.modificationDate)
-            plan = self.plan(contentHash: contentHash, metadata: metadata)
+            if let liveClip = file.livePhotoClip {
+                (metadata.motion, clip) = examineLiveClip(liveClip, still: metadata, notes: &notes)
+            } else if let range = metadata.embeddedClip {
+                do {
+                    metadata.motion = try video.withEmbeddedClip(bytes, range: range) { url in
+                        try video.facts(of: url, displayName: file.displayPath)
+                    }
+                } catch {
+                    notes.append("its Motion Photo clip is not published: \(ErrorText.describe(error))")
+                }
+            }
+            plan = self.plan(contentHash: contentHash, metadata: metadata, clipHash: clip?.contentHash)
         }
         guard metadata.storedSize.area <= settings.maximumPixels else {
             throw ImagingError.tooLarge(pixels: metadata.storedSize.area, limit: settings.maximumPixels)
@@ -173,13 +221,105 @@ struct PhotoProcessor: Sendable {
                 try encodedBytes.withUnsafeBytes { raw in try output.write(raw, to: path) }
             }
         }
+        // A Motion Photo's still ends where its clip begins: the published
+        // original leaves the clip (and the clip's own metadata) out.
+        let still = metadata.embeddedClip.map { UnsafeRawBufferPointer(rebasing: bytes[0..<$0.lowerBound]) } ?? bytes
         if let path = plan.originalPath {
             // The original, byte for byte, except where it was taken.
-            let copy = settings.keepLocation ? Array(bytes) : try LocationStripper.strip(Array(bytes))
+            let copy = settings.keepLocation ? Array(still) : try LocationStripper.strip(Array(still))
             try copy.withUnsafeBytes { raw in try output.write(raw, to: path) }
         }
-        let photo = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: plan.renditions)
+        var renditions = plan.renditions
+        if let path = plan.videoPath, let motion = metadata.motion {
+            do {
+                if let liveClip = file.livePhotoClip {
+                    try video.makePlayback(from: liveClip.url, facts: motion, path: path, displayName: liveClip.displayPath)
+                } else if let range = metadata.embeddedClip {
+                    try video.withEmbeddedClip(bytes, range: range) { url in
+                        try video.makePlayback(from: url, facts: motion, path: path, displayName: file.displayPath)
+                    }
+                }
+            } catch {
+                // The still is published; its motion is tried again next build.
+                notes.append("its motion is not published: \(ErrorText.describe(error))")
+                renditions.removeAll { $0.path == path }
+                metadata.motion = nil
+            }
+        }
+        let photo = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: renditions)
+        var cached = CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata, clip: clip)
+        if metadata.motion == nil, plan.videoPath != nil {
+            // Not cached as done: a later build (with ffmpeg back) tries the motion again.
+            cached.size = -1
+        }
+        let made = plan.jobs.count + (plan.originalPath == nil ? 0 : 1) + (plan.videoPath != nil && metadata.motion != nil ? 1 : 0)
+        notes += plan.note.map { [$0] } ?? []
+        let detached = clip?.belongsToStill == false ? file.livePhotoClip : nil
+        return .published(photo, made: made, reused: plan.reused, cache: cached, note: notes.isEmpty ? nil : notes.joined(separator: "; "),
+                          detachedClip: detached)
+    }
+
+    /// Decides whether `clip` (a video named like the still beside it) is
+    /// the still's Live Photo motion: short, and with the same Apple content
+    /// identifier when both carry one. Its facts when it is; when it is not,
+    /// it is published on its own (`CachedClip.belongsToStill` false).
+    private func examineLiveClip(_ clipFile: SourceFile, still: PhotoMetadata, notes: inout [String]) -> (VideoFacts?, CachedClip?) {
+        do {
+            let hash = try SourceFileReader.contentHash(of: clipFile)
+            func entry(_ belongs: Bool) -> CachedClip {
+                CachedClip(size: clipFile.byteCount, modified: clipFile.modifiedNanoseconds, contentHash: hash, belongsToStill: belongs)
+            }
+            let facts: VideoFacts
+            do {
+                facts = try video.facts(of: clipFile.url, displayName: clipFile.displayPath)
+            } catch let error as ExternalToolError {
+                if case .missing = error {
+                    notes.append("its Live Photo motion (\(clipFile.fileName)) is not published: \(error)")
+                    return (nil, nil)
+                }
+                return (nil, entry(false))  // published (and skipped with its reason) on its own
+            }
+            let identifiersDiffer = still.livePhotoIdentifier != nil && facts.contentIdentifier != nil
+                && still.livePhotoIdentifier != facts.contentIdentifier
+            guard facts.duration <= VideoWork.longestLivePhotoClip, !identifiersDiffer else { return (nil, entry(false)) }
+            return (facts, entry(true))
+        } catch {
+            // Unreadable: published on its own, which names the error, and
+            // examined again next build (no size matches -1).
+            return (nil, CachedClip(size: -1, modified: 0, contentHash: "", belongsToStill: false))
+        }
+    }
+
+    /// A video: hashed in chunks (it can be gigabytes), probed by ffprobe,
+    /// its stills made from one poster frame, its playback file by ffmpeg.
+    private func processVideo(_ file: SourceFile, known: (CachedPhoto, Plan)?) throws -> PhotoOutcome {
+        _ = try video.requireTools()
+        let contentHash: String, metadata: PhotoMetadata, plan: Plan
+        if let (cached, knownPlan) = known {
+            (contentHash, metadata, plan) = (cached.contentHash, cached.metadata, knownPlan)
+        } else {
+            contentHash = try SourceFileReader.contentHash(of: file)
+            let facts = try video.facts(of: file.url, displayName: file.displayPath)
+            metadata = VideoWork.metadata(of: facts, file: file)
+            plan = self.plan(contentHash: contentHash, metadata: metadata)
+        }
+        guard let facts = metadata.motion else { throw VideoWorkError.notAVideo }
+        if !plan.jobs.isEmpty {
+            let posterSize = facts.displaySize.fitting(in: settings.posterBox)
+            let png = try video.poster(of: file.url, facts: facts, size: posterSize)
+            let encoded = try png.withUnsafeBytes { bytes in
+                try RenditionMaker.make(bytes, format: .png, storedSize: posterSize, orientation: .up, jobs: plan.jobs,
+                                        maximumPixels: settings.maximumPixels)
+            }
+            for (path, encodedBytes) in zip(plan.jobPaths, encoded) {
+                try encodedBytes.withUnsafeBytes { raw in try output.write(raw, to: path) }
+            }
+        }
+        if let path = plan.videoPath {
+            try video.makePlayback(from: file.url, facts: facts, path: path, displayName: file.displayPath)
+        }
+        let item = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: plan.renditions)
         let cached = CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata)
-        return .published(photo, made: plan.jobs.count + (plan.originalPath == nil ? 0 : 1), reused: plan.reused, cache: cached, note: plan.note)
+        return .published(item, made: plan.jobs.count + (plan.videoPath == nil ? 0 : 1), reused: plan.reused, cache: cached, note: nil)
     }
 }

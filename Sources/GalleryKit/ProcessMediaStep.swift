@@ -11,7 +11,9 @@ struct ProcessMediaStep: BuildStep {
     func run(_ context: inout BuildContext) async throws {
         let settings = context.settings
         let progress = context.progress
-        let processor = PhotoProcessor(settings: settings, cache: context.previousState.photos, output: try context.openOutput())
+        let output = try context.openOutput()
+        let video = VideoWork(settings: settings, output: output, progress: progress)
+        let processor = PhotoProcessor(settings: settings, cache: context.previousState.photos, output: output, video: video)
         let scanner = SourceScanner(root: settings.source, excluding: [settings.output])
         // Files travel in small batches: one stream hand-off per photo was a
         // measurable share of a no-op rebuild of 30,000 photos.
@@ -21,7 +23,7 @@ struct ProcessMediaStep: BuildStep {
             var batch: [SourceFile] = []
             scanner.walk(ScanOptions(followSymlinks: settings.followSymlinks, pairRaw: settings.rawPairs == .preferJPEG)) { event in
                 switch event {
-                case .photo(let file):
+                case .media(let file):
                     progress.photoFound()
                     batch.append(file)
                     if batch.count == 32 {
@@ -48,11 +50,18 @@ struct ProcessMediaStep: BuildStep {
         var items: [MediaItem] = []
         var cache: [String: CachedPhoto] = [:]
         var report = context.report
+        // Clips named like a still that were not its Live Photo motion.
+        var detachedClips: [SourceFile] = []
         func record(_ outcome: PhotoOutcome) {
             progress.photoDone()
             switch outcome {
-            case .published(let photo, let made, let reused, let entry, let note):
+            case .published(let photo, let made, let reused, let entry, let note, let detached):
                 if let note { progress.message("note: \(photo.source.displayPath): \(note)") }
+                if let detached {
+                    progress.photoFound()
+                    detachedClips.append(detached)
+                }
+                if photo.kind == .video { report.videos += 1 }
                 items.append(photo)
                 cache[BuildState.key(for: photo.source.relativePath)] = entry
                 report.published += 1
@@ -65,27 +74,32 @@ struct ProcessMediaStep: BuildStep {
         }
         await withTaskGroup(of: PhotoOutcome.self) { group in
             var inFlight = 0
-            for await batch in stream {
-                for file in batch {
-                    // An unchanged photo with every rendition in place costs a
-                    // plan and a few existence checks: cheaper than a task.
-                    let known: (CachedPhoto, PhotoProcessor.Plan)?
-                    switch processor.triage(file) {
-                    case .unchanged(let outcome):
-                        record(outcome)
-                        continue
-                    case .incomplete(let cached, let plan): known = (cached, plan)
-                    case .unknown: known = nil
-                    }
-                    if inFlight >= settings.jobs, let outcome = await group.next() {
-                        record(outcome)
-                        inFlight -= 1
-                    }
-                    group.addTask { processor.process(file, known: known) }
-                    inFlight += 1
+            func schedule(_ file: SourceFile) async {
+                // An unchanged photo with every rendition in place costs a
+                // plan and a few existence checks: cheaper than a task.
+                let known: (CachedPhoto, PhotoProcessor.Plan)?
+                switch processor.triage(file) {
+                case .unchanged(let outcome):
+                    record(outcome)
+                    return
+                case .incomplete(let cached, let plan): known = (cached, plan)
+                case .unknown: known = nil
                 }
+                if inFlight >= settings.jobs, let outcome = await group.next() {
+                    record(outcome)
+                    inFlight -= 1
+                }
+                group.addTask { processor.process(file, known: known) }
+                inFlight += 1
             }
-            for await outcome in group { record(outcome) }
+            for await batch in stream {
+                for file in batch { await schedule(file) }
+            }
+            while true {
+                while !detachedClips.isEmpty { await schedule(detachedClips.removeFirst()) }
+                guard let outcome = await group.next() else { break }
+                record(outcome)
+            }
         }
         progress.finish()
         // The previous cache has served; its replacement is `cache`. Holding

@@ -14,6 +14,8 @@ final class ProgressReporter: @unchecked Sendable {
     private var lastDraw = Date.distantPast
     private var lastPlain = Date()
     private var lineVisible = false
+    /// Playback files being made: clip name and fraction done, oldest first.
+    private var videos: [(name: String, fraction: Double)] = []
 
     init(quiet: Bool) {
         self.quiet = quiet
@@ -30,7 +32,7 @@ final class ProgressReporter: @unchecked Sendable {
     func scanDone() {
         lock.withLock {
             scanFinished = true
-            if !interactive && !quiet { emit("Found \(found) photos") }
+            if !interactive && !quiet { emit("Found \(found) photos and videos") }
             drawIfDue(force: true)
         }
     }
@@ -38,6 +40,29 @@ final class ProgressReporter: @unchecked Sendable {
     func photoDone() {
         lock.withLock {
             done += 1
+            drawIfDue()
+        }
+    }
+
+    /// A playback file is being made of `name` (transcodes take minutes: the
+    /// live line names the clip and its percentage).
+    func videoStarted(_ name: String) {
+        lock.withLock {
+            videos.append((name, 0))
+            drawIfDue(force: true)
+        }
+    }
+
+    func videoProgress(_ name: String, fraction: Double) {
+        lock.withLock {
+            if let index = videos.firstIndex(where: { $0.name == name }) { videos[index].fraction = fraction }
+            drawIfDue()
+        }
+    }
+
+    func videoFinished(_ name: String) {
+        lock.withLock {
+            if let index = videos.firstIndex(where: { $0.name == name }) { videos.remove(at: index) }
             drawIfDue()
         }
     }
@@ -69,11 +94,15 @@ final class ProgressReporter: @unchecked Sendable {
     private func status() -> String {
         let elapsed = Date().timeIntervalSince(start)
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
-        var text = "\(done)/\(found)\(scanFinished ? "" : "+") photos"
+        var text = "\(done)/\(found)\(scanFinished ? "" : "+") items"
         if done > 0 { text += String(format: " · %.1f/s", rate) }
         if scanFinished, rate > 0, done < found {
             let remaining = Int(Double(found - done) / rate)
             text += String(format: " · ETA %d:%02d", remaining / 60, remaining % 60)
+        }
+        if let video = videos.first {
+            text += " · video \(video.name) \(Int(video.fraction * 100))%"
+            if videos.count > 1 { text += " (+\(videos.count - 1))" }
         }
         return text
     }

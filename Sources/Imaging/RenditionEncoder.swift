@@ -13,6 +13,7 @@ public enum RenditionEncoder {
         switch format {
         case .webp: return try WebPCodec.encode(image, quality: quality, method: webpMethod, iccProfile: iccProfile)
         case .jpeg: return try JPEGCodec.encode(image, quality: quality, progressive: false, iccProfile: iccProfile)
+        case .mp4: throw .encodeFailed("a still cannot be encoded as MP4 (videos are made by ffmpeg)")
         }
     }
 
@@ -26,6 +27,7 @@ public enum RenditionEncoder {
         switch format {
         case .webp: return try WebPCodec.encode(image, quality: quality, method: webpMethod, iccProfile: iccProfile)
         case .jpeg: return try JPEGCodec.encode(image, quality: quality, iccProfile: iccProfile)
+        case .mp4: throw .encodeFailed("a still cannot be encoded as MP4 (videos are made by ffmpeg)")
         }
     }
 }

@@ -106,6 +106,7 @@ public enum RenditionMaker {
         case .webp: return try WebPCodec.decode(bytes, maximumPixels: maximumPixels)
         case .gif: return try GIFAnimation.decodeFirstFrame(bytes, maximumPixels: maximumPixels)
         case .tiff: return try TIFFCodec.decode(bytes, maximumPixels: maximumPixels)
+        case .video: throw .undecodable("a video's pictures come from ffmpeg")
         case .heif, .raw:
             var copy: DecodedImage?
             try withStillPixels(bytes, format: format, scaleDenominator: scaleDenominator,

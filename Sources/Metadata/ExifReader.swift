@@ -12,6 +12,8 @@ struct ExifFacts {
     var modifiedOffset: String?
     var camera = CameraFacts()
     var gps: GPSCoordinate?
+    /// An iPhone's Live Photo identifier (Apple maker note tag 0x11).
+    var appleContentIdentifier: String?
     /// A date found outside the EXIF tags (libraw's, for RAW files), used
     /// after them.
     var rawDate: CaptureDate?
@@ -130,6 +132,9 @@ enum ExifReader {
         facts.camera.fNumber = real(exifIFD, Tag.fNumber)
         facts.camera.focalLength = real(exifIFD, Tag.focalLength)
         if let iso = number(exifIFD, Tag.iso), iso > 0 { facts.camera.iso = iso }
+        if let note = entry(exifIFD, 0x927C), let data = note.pointee.data, note.pointee.size > 0 {
+            facts.appleContentIdentifier = appleContentIdentifier(UnsafeRawBufferPointer(start: data, count: Int(note.pointee.size)))
+        }
 
         if let lat = entry(gpsIFD, Tag.latitude), let lon = entry(gpsIFD, Tag.longitude),
            let latDeg = degrees(lat, rational), let lonDeg = degrees(lon, rational) {
@@ -149,5 +154,22 @@ enum ExifReader {
         let m = rational(e, 1) ?? 0, s = rational(e, 2) ?? 0
         let value = d + m / 60 + s / 3600
         return value.isFinite ? value : nil
+    }
+
+    /// Tag 0x11 of an Apple maker note (`Apple iOS\0`, version, `MM`, then a
+    /// big-endian IFD whose offsets count from the note's start): the UUID the
+    /// Live Photo's clip repeats as `com.apple.quicktime.content.identifier`.
+    static func appleContentIdentifier(_ note: UnsafeRawBufferPointer) -> String? {
+        let r = ByteReader(bytes: note)
+        guard r.matches(0, "Apple iOS\0"), r.matches(12, "MM"), let count = r.u16be(14) else { return nil }
+        for index in 0..<min(count, 256) {
+            let entry = 16 + index * 12
+            guard let tag = r.u16be(entry), let type = r.u16be(entry + 2), let length = r.u32be(entry + 4) else { return nil }
+            guard tag == 0x11, type == 2, length > 1, length <= 256 else { continue }
+            let start = length <= 4 ? entry + 8 : (r.u32be(entry + 8) ?? -1)
+            guard let body = r.slice(start, length) else { return nil }
+            return UntrustedText.clean(Array(body))
+        }
+        return nil
     }
 }

@@ -61,9 +61,12 @@ public enum MetadataReader {
                 if rawFacts.camera.make == nil { rawFacts.camera = libraw.camera }
             }
             facts = rawFacts
+        case .video:
+            // The sniffer never says video: videos are read by ffprobe.
+            throw .malformed("a video is read by ffprobe, not as a photo")
         }
         guard size.width <= 1 << 20, size.height <= 1 << 20 else { throw .invalidSize(width: size.width, height: size.height) }
-        return PhotoMetadata(
+        var metadata = PhotoMetadata(
             format: format,
             storedSize: size,
             orientation: orientation ?? facts?.orientation ?? .up,
@@ -72,5 +75,8 @@ public enum MetadataReader {
             gps: facts?.gps,
             frameCount: frames
         )
+        metadata.livePhotoIdentifier = facts?.appleContentIdentifier
+        metadata.embeddedClip = MotionPhoto.clipRange(in: bytes, format: format)
+        return metadata
     }
 }

@@ -22,6 +22,10 @@
 /// - `data-animated="true"` (`animated`): the item moves; `data-poster`
 ///   (`posterLarge`): its still for reduced motion.
 /// - `data-original` (`original`): the published original, for the download link.
+/// - `data-video` (`video`): a video's (or a Live/Motion Photo's motion's)
+///   playback file; `data-live="true"` (`live`): the file is the motion of a
+///   still, played while pressed, not a clip with controls. The viewer never
+///   fetches a neighbour's video bytes, only its poster (the previews).
 /// - `.pager a[rel=next]`: the next page, which the viewer fetches to go on.
 /// - The grid's row height is the CSS variable `--row-base` (`rowHeight`;
 ///   `--row-mobile` on phones, `mobileRowHeight`), and `--gap` its spacing;
@@ -110,6 +114,12 @@ public struct Thumbnail: Sendable {
     public var original: String?
     public var poster: String?
     public var posterLarge: String?
+    /// The playback file (a video, or a still's motion).
+    public var video: String?
+    /// The item is a Live or Motion Photo (a still whose `video` is its motion).
+    public var live = false
+    /// A video's length for the badge ("0:07").
+    public var duration: String?
 }
 
 /// The pager of a paged album or timeline.
@@ -194,10 +204,26 @@ public struct PhotoPageModel: Sendable {
         public var name: String
     }
 
+    /// A video's player: `<video controls>` over its poster.
+    public struct Player: Sendable {
+        public var src: String
+        public var poster: String
+        public var width: Int
+        public var height: Int
+    }
+    /// A Live or Motion Photo's motion, played over the still while pressed or hovered.
+    public struct Motion: Sendable {
+        public var src: String
+        public var width: Int
+        public var height: Int
+    }
+
     public var chrome: PageChrome
     public var breadcrumbs: [TitledLink]
     public var hasBreadcrumbs: Bool
     public var photo: Preview?
+    public var video: Player?
+    public var motion: Motion?
     public var facts: [Fact]
     public var original: Download?
     public var datetime: String

@@ -9,7 +9,10 @@ public enum PhotoFacts {
         var facts: [(String, String)] = []
         let date = m.captureDate
         let when = HumanDate.day(date.localDay) + ", " + HumanDate.time(date)
-        facts.append((date.source == .fileTime ? "File date" : "Taken", when))
+        let isVideo = photo.kind == .video
+        facts.append((date.source == .fileTime ? "File date" : isVideo ? "Recorded" : "Taken", when))
+        if isVideo, let motion = m.motion { facts.append(("Duration", motion.durationLabel)) }
+        if photo.kind == .motionStill { facts.append(("Motion", m.embeddedClip == nil ? "Live Photo" : "Motion Photo")) }
         if let camera = m.camera.cameraName { facts.append(("Camera", camera)) }
         if let lens = m.camera.lens { facts.append(("Lens", lens)) }
         if let focal = m.camera.focalLength { facts.append(("Focal length", "\(trim(focal)) mm")) }

@@ -41,7 +41,7 @@ public struct SiteRenderer: Sendable {
             guard let album = gallery.albums[path], let paths = map.albumPages[path] else { continue }
             // The same for every page of the album: computed once.
             let everything = gallery.photos(under: path)
-            let summary = (count: Self.photos(everything.count), dates: dateRange(everything))
+            let summary = (count: Self.count(everything), dates: dateRange(everything))
             for number in paths.indices {
                 try emit(paths[number]) { () throws(ThemeError) in try renderAlbumPage(album, number: number, summary: summary) }
             }
@@ -105,7 +105,7 @@ public struct SiteRenderer: Sendable {
                 sizes: "(max-width: 600px) \(Int((Double(mobileRowHeight) * aspect).rounded()))px, \(Int((Double(options.rowHeight) * aspect).rounded()))px",
                 width: first.size.width,
                 height: first.size.height,
-                alt: item.source.fileName),
+                alt: Self.alt(item)),
             grow: String(format: "%.4f", aspect),
             lazy: position >= 12,
             animated: item.kind == .animation,
@@ -125,7 +125,22 @@ public struct SiteRenderer: Sendable {
             thumbnail.poster = URLPath.relative(from: pagePath, to: small.path)
             thumbnail.posterLarge = URLPath.relative(from: pagePath, to: large.path)
         }
+        if let playback = item.renditions(.video).first {
+            thumbnail.video = URLPath.relative(from: pagePath, to: playback.path)
+            thumbnail.live = item.kind == .motionStill
+            if item.kind == .video { thumbnail.duration = item.metadata.motion?.durationLabel }
+        }
         return thumbnail
+    }
+
+    /// The text of an item's pictures: its file name, said to be a video or
+    /// a Live Photo when it is one.
+    static func alt(_ item: MediaItem) -> String {
+        switch item.kind {
+        case .video: return "Video: " + item.source.fileName
+        case .motionStill: return "Live Photo: " + item.source.fileName
+        case .still, .animation: return item.source.fileName
+        }
     }
 
     func srcset(_ renditions: [Rendition], from pagePath: String) -> String {
@@ -175,6 +190,19 @@ public struct SiteRenderer: Sendable {
     /// "1 photo", "12 photos".
     static func photos(_ count: Int) -> String { count == 1 ? "1 photo" : "\(count) photos" }
 
+    /// "12 photos", "1 video", "12 photos, 3 videos".
+    static func count(_ items: [MediaItem]) -> String {
+        count(items: items.count, videos: items.reduce(0) { $0 + ($1.kind == .video ? 1 : 0) })
+    }
+
+    /// The label of `items` items of which `videos` are videos.
+    static func count(items: Int, videos: Int) -> String {
+        let photoCount = items - videos
+        if videos == 0 { return photos(photoCount) }
+        let videoText = videos == 1 ? "1 video" : "\(videos) videos"
+        return photoCount == 0 ? videoText : photos(photoCount) + ", " + videoText
+    }
+
     // MARK: Pages
 
     func albumPage(_ album: Album, number: Int, summary: (count: String, dates: String?)) -> AlbumPageModel {
@@ -197,7 +225,7 @@ public struct SiteRenderer: Sendable {
                 guard let page = map.albumPages[child]?.first, let childAlbum = gallery.albums[child] else { return nil }
                 let items = gallery.photos(under: child)
                 return AlbumCard(title: childAlbum.title, url: URLPath.relative(from: pagePath, to: page),
-                                 countLabel: Self.photos(items.count), dateRange: dateRange(items) ?? "",
+                                 countLabel: Self.count(items), dateRange: dateRange(items) ?? "",
                                  cover: gallery.cover(of: child).flatMap { thumbnail($0, from: pagePath, position: 0) })
             }
             model.albums = cards
@@ -220,7 +248,7 @@ public struct SiteRenderer: Sendable {
             preview = PhotoPageModel.Preview(
                 image: ImageAttributes(src: URLPath.relative(from: pagePath, to: previews[previews.count > 1 ? 1 : 0].path),
                                        srcset: srcset(previews, from: pagePath), sizes: previewSizes(largest.size),
-                                       width: smallest.size.width, height: smallest.size.height, alt: item.source.fileName),
+                                       width: smallest.size.width, height: smallest.size.height, alt: Self.alt(item)),
                 animated: item.kind == .animation,
                 poster: item.renditions(.poster).last.map { URLPath.relative(from: pagePath, to: $0.path) })
         }
@@ -235,6 +263,18 @@ public struct SiteRenderer: Sendable {
             datetime: HumanDate.machine(item.metadata.captureDate),
             back: TitledLink(title: album.path.isRoot ? gallery.title : album.title,
                              url: URLPath.relative(from: pagePath, to: albumPage) + "#" + (map.photoAnchors[key] ?? "")))
+        if let playback = item.renditions(.video).first {
+            if item.kind == .video, let poster = previews.dropFirst(previews.count > 1 ? 1 : 0).first {
+                // The middle preview: sharp on a laptop, and what the neighbours' preloads fetched.
+                model.video = PhotoPageModel.Player(src: URLPath.relative(from: pagePath, to: playback.path),
+                                                    poster: URLPath.relative(from: pagePath, to: poster.path),
+                                                    width: playback.size.width, height: playback.size.height)
+                model.photo = nil
+            } else if item.kind == .motionStill {
+                model.motion = PhotoPageModel.Motion(src: URLPath.relative(from: pagePath, to: playback.path),
+                                                     width: playback.size.width, height: playback.size.height)
+            }
+        }
         func neighbour(_ i: Int) -> MediaItem? { album.photos.indices.contains(i) ? album.photos[i] : nil }
         if let prev = neighbour(index - 1), let page = map.photoPages[prev.source.relativePath] {
             model.prev = PlainLink(url: URLPath.relative(from: pagePath, to: page))
@@ -280,13 +320,14 @@ public struct SiteRenderer: Sendable {
                 TitledLink(title: album.isRoot ? gallery.title : (gallery.albums[album]?.title ?? album.name),
                            url: URLPath.relative(from: pagePath, to: map.albumPages[album]?.first ?? "index.html"))
             }
-            return MomentSectionModel(datetime: section.datetime, heading: heading, countLabel: Self.photos(section.photos.count),
+            return MomentSectionModel(datetime: section.datetime, heading: heading, countLabel: Self.count(section.photos),
                                       albums: albums, continued: slice.continuesFromPrevious, continues: slice.continuesOnNext,
                                       photos: photos)
         }
         let pager = pager(map.momentPages, current: number, from: pagePath)
         chrome.relLinks = relLinks(pager)
-        return MomentsPageModel(chrome: chrome, photoCountLabel: Self.photos(map.moments.reduce(0) { $0 + $1.photos.count }),
+        return MomentsPageModel(chrome: chrome, photoCountLabel: Self.count(items: map.moments.reduce(0) { $0 + $1.photos.count },
+                                                                             videos: map.moments.reduce(0) { $0 + $1.photos.count { $0.kind == .video } }),
                                 sections: sections, pager: pager)
     }
 

@@ -36,4 +36,33 @@ public enum SourceFileReader {
         if let failure { throw failure }
         return bytes
     }
+
+    /// The content hash of a file of any size (a video can be gigabytes),
+    /// read in chunks: the same hash `StableHash.of` gives the whole bytes
+    /// (the chunks are a multiple of the hash's 16-byte word pair).
+    public static func contentHash(of file: SourceFile) throws -> String {
+        let descriptor = file.rawPath.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        let chunk = 4 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var hasher = StableHash()
+        while true {
+            // Fill the chunk completely (short reads happen) so the split never shifts.
+            var filled = 0
+            while filled < chunk {
+                let n = Foundation.read(descriptor, buffer.baseAddress! + filled, chunk - filled)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                }
+                if n == 0 { break }
+                filled += n
+            }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<filled]))
+            if filled < chunk { break }
+        }
+        return hasher.finalize()
+    }
 }

@@ -6,8 +6,9 @@ public enum ScanEvent: Sendable {
     /// A folder (album) was entered. Emitted before any of its photos, with its
     /// sidecar file when it has one.
     case album(AlbumPath, sidecar: URL?)
-    /// A photo file.
-    case photo(SourceFile)
+    /// A photo or video file; a Live Photo's still carries its clip
+    /// (`SourceFile.livePhotoClip`), which is not reported on its own.
+    case media(SourceFile)
     /// A folder could not be listed (permissions): it is skipped, the walk goes on.
     case unreadable(path: String, reason: String)
     /// A regular file of a type gallerygen does not publish (hidden files and
@@ -38,24 +39,9 @@ public struct ScanOptions: Sendable {
         self.pairRaw = pairRaw
     }
 
-    /// The formats a RAW file's twin can have.
-    static let twinFormats: Set<SourceFormat> = [.jpeg, .heif]
-
-    /// Base names (lower case, without extension) of the JPEG/HEIC files among `names`.
-    static func twinBaseNames(_ names: [String]) -> Set<String> {
-        var bases: Set<String> = []
-        for name in names {
-            guard let ext = SourceFileTypes.fileExtension(of: name),
-                  SourceFileTypes.extensionsByFormat.contains(where: { twinFormats.contains($0.format) && $0.extensions.contains(ext) })
-            else { continue }
-            bases.insert(baseName(name))
-        }
-        return bases
-    }
-
-    static func baseName(_ name: String) -> String {
-        guard let dot = name.lastIndex(of: ".") else { return name.lowercased() }
-        return name[..<dot].lowercased()
+    /// Pairing names (lower case, without extension) of the JPEG/HEIC files among `names`.
+    static func stillPairingNames(_ names: [String]) -> Set<String> {
+        Set(names.filter(SourceFileTypes.isPairingStill).map(SourceFileTypes.pairingName))
     }
 }
 
@@ -121,8 +107,13 @@ public struct SourceScanner: Sendable {
         }
         closedir(directory)
         var folders: [(name: String, raw: [UInt8], url: URL)] = []
-        let twins = pairRaw && !foldersOnly ? ScanOptions.twinBaseNames(entries.map(\.name).filter { !$0.hasPrefix(".") }) : []
-        for entry in entries.sorted(by: { NaturalOrder.less($0.name, $1.name) }) where !entry.name.hasPrefix(".") {
+        let visible = entries.filter { !$0.name.hasPrefix(".") }
+        let stillNames = foldersOnly ? [] : ScanOptions.stillPairingNames(visible.map(\.name))
+        // A video named like a JPEG/HEIC beside it is that still's Live Photo
+        // motion: it travels with the still (the first such video, by name).
+        var liveClips: [String: SourceFile] = [:]
+        var files: [SourceFile] = []
+        for entry in visible.sorted(by: { NaturalOrder.less($0.name, $1.name) }) {
             let childRaw = raw + [47] + entry.raw
             let childC = childRaw.map { CChar(bitPattern: $0) } + [0]
             let childURL = url.appendingPathComponent(entry.name)
@@ -137,23 +128,43 @@ public struct SourceScanner: Sendable {
                 guard target == root || target.hasPrefix(root + "/") else { continue }
                 kind = info.st_mode & S_IFMT
             }
+            let relative = (components + [entry.name]).joined(separator: "/")
             if kind == S_IFDIR {
                 if !excluded.contains(childURL.standardizedFileURL.path) { folders.append((entry.name, childRaw, childURL)) }
+                continue
             } else if kind != S_IFREG || foldersOnly {
                 continue
-            } else if !SourceFileTypes.isPhoto(entry.name) {
-                if !SourceLayout.isToolFile(entry.name, inRoot: components.isEmpty) {
-                    emit(.ignored(path: (components + [entry.name]).joined(separator: "/")))
-                }
-            } else if pairRaw, SourceFileTypes.isRaw(entry.name), twins.contains(ScanOptions.baseName(entry.name)) {
-                emit(.pairedRaw(path: (components + [entry.name]).joined(separator: "/")))
+            }
+            let isVideo = SourceFileTypes.isVideo(entry.name)
+            if !isVideo && !SourceFileTypes.isPhoto(entry.name) {
+                if !SourceLayout.isToolFile(entry.name, inRoot: components.isEmpty) { emit(.ignored(path: relative)) }
+                continue
+            }
+            let pairing = SourceFileTypes.pairingName(entry.name)
+            if pairRaw, SourceFileTypes.isRaw(entry.name), stillNames.contains(pairing) {
+                emit(.pairedRaw(path: relative))
+                continue
+            }
+            let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
+            let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            let file = SourceFile(url: childURL, relativeComponents: components + [entry.name], byteCount: Int64(info.st_size),
+                                  modificationDate: modified, modifiedNanoseconds: nanoseconds, rawPath: childC)
+            if isVideo, stillNames.contains(pairing), liveClips[pairing] == nil {
+                liveClips[pairing] = file
             } else {
-                let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
-                let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-                emit(.photo(SourceFile(url: childURL, relativeComponents: components + [entry.name], byteCount: Int64(info.st_size),
-                                       modificationDate: modified, modifiedNanoseconds: nanoseconds, rawPath: childC)))
+                files.append(file)
             }
         }
+        // Emitted after the listing so a still meets its clip whatever their order.
+        for var file in files {
+            if SourceFileTypes.isPairingStill(file.fileName), let clip = liveClips.removeValue(forKey: SourceFileTypes.pairingName(file.fileName)) {
+                file.livePhotoClip = clip
+            }
+            emit(.media(file))
+        }
+        // A clip whose still turned out to be something else (a second still
+        // of the same name took it already): published on its own.
+        for clip in liveClips.values.sorted(by: { NaturalOrder.less($0.fileName, $1.fileName) }) { emit(.media(clip)) }
         for folder in folders {
             walk(raw: folder.raw, url: folder.url, components: components + [folder.name], excluded: excluded, follow: root,
                  foldersOnly: foldersOnly, pairRaw: pairRaw, visited: &visited, emit: emit)

@@ -53,6 +53,7 @@ import Testing
             switch format {
             case .jpeg: return try JPEGCodec.decode(raw, scaleDenominator: 1, maximumPixels: 1 << 30).image
             case .webp: return try WebPCodec.decode(raw, maximumPixels: 1 << 30).image
+            case .mp4: throw ImagingError.undecodable("not a still format")
             }
         }
     }

@@ -3,6 +3,42 @@
    link to its photo page, so this only enhances. */
 (function () {
   "use strict";
+
+  /* A Live or Motion Photo's motion plays over its still while hovered or
+     pressed (the LIVE button; a click from the keyboard toggles it). Muted:
+     nothing on these pages ever plays sound on its own. */
+  function liveMotion(frame, video, button) {
+    function play() {
+      if (!video.getAttribute("src") && video.dataset.src) video.src = video.dataset.src;
+      try { video.currentTime = 0; } catch (e) { /* not loaded yet */ }
+      var started = video.play();
+      if (started && started.catch) started.catch(function () {});
+      frame.classList.add("live-playing");
+      if (button) button.setAttribute("aria-pressed", "true");
+    }
+    function stop() {
+      video.pause();
+      frame.classList.remove("live-playing");
+      if (button) button.setAttribute("aria-pressed", "false");
+    }
+    video.muted = true;
+    video.addEventListener("ended", stop);
+    if (button) {
+      button.addEventListener("pointerdown", function (event) { event.stopPropagation(); play(); });
+      button.addEventListener("pointerup", stop);
+      button.addEventListener("pointerleave", stop);
+      button.addEventListener("click", function (event) {
+        if (event.detail === 0) { if (frame.classList.contains("live-playing")) stop(); else play(); }
+      });
+    }
+    return { play: play, stop: stop };
+  }
+  Array.prototype.forEach.call(document.querySelectorAll(".live-photo .live-frame"), function (frame) {
+    var live = liveMotion(frame, frame.querySelector(".live-motion"), frame.querySelector(".live-button"));
+    frame.addEventListener("mouseenter", live.play);
+    frame.addEventListener("mouseleave", live.stop);
+  });
+
   var grids = document.querySelectorAll(".photo-grid a[data-srcset]");
   if (!grids.length || !window.PointerEvent || !window.history.pushState) return;
 
@@ -36,7 +72,9 @@
         alt: img ? img.alt : "",
         facts: facts,
         original: a.getAttribute("data-original") ? new URL(a.getAttribute("data-original"), base || location.href).href : null,
-        poster: a.getAttribute("data-poster") ? new URL(a.getAttribute("data-poster"), base || location.href).href : null
+        poster: a.getAttribute("data-poster") ? new URL(a.getAttribute("data-poster"), base || location.href).href : null,
+        video: a.getAttribute("data-video") ? new URL(a.getAttribute("data-video"), base || location.href).href : null,
+        live: a.getAttribute("data-live") === "true"
       });
     });
   }
@@ -86,8 +124,20 @@
     img.decoding = "async";
     img.draggable = false;
     slide.appendChild(img);
+    // A video plays in its slide; a Live Photo's motion lies over the still.
+    var video = element("video", "viewer-video");
+    video.controls = true;
+    video.playsInline = true;
+    video.preload = "none";
+    video.hidden = true;
+    slide.appendChild(video);
+    var motion = element("video", "viewer-motion");
+    motion.playsInline = true;
+    motion.preload = "none";
+    motion.setAttribute("aria-hidden", "true");
+    slide.appendChild(motion);
     track.appendChild(slide);
-    return { slide: slide, img: img, item: -2 };
+    return { slide: slide, img: img, video: video, motion: motion, item: -2 };
   });
   slides.forEach(function (s) {
     s.img.addEventListener("pointerenter", function () {
@@ -105,8 +155,19 @@
   download.hidden = true;
   var pageLink = element("a", "viewer-page");
   pageLink.textContent = "Photo page";
+  var liveButton = button("viewer-live", "Play the Live Photo (hold)", "LIVE");
+  liveButton.setAttribute("aria-pressed", "false");
+  liveButton.hidden = true;
+  var live = null;         // the current slide's motion controls, when it is a Live Photo
   var close = button("viewer-close", "Close viewer", "×");
-  [counter, info, download, pageLink, close].forEach(function (n) { bar.appendChild(n); });
+  [counter, liveButton, info, download, pageLink, close].forEach(function (n) { bar.appendChild(n); });
+  liveButton.addEventListener("pointerdown", function () { if (live) live.play(); });
+  liveButton.addEventListener("pointerup", function () { if (live) live.stop(); });
+  liveButton.addEventListener("pointerleave", function () { if (live) live.stop(); });
+  liveButton.addEventListener("click", function (event) {
+    if (!live || event.detail !== 0) return;
+    if (slides[1].slide.classList.contains("live-playing")) live.stop(); else live.play();
+  });
   var prev = button("viewer-prev", "Previous photo", "‹");
   var next = button("viewer-next", "Next photo", "›");
   var panel = element("dl", "viewer-facts");
@@ -133,11 +194,43 @@
     return Math.max(1, Math.round(width)) + "px";
   }
 
+  /* The srcset candidate a <video poster> (one URL) should use at `sizes`. */
+  function pickCandidate(srcset, cssWidth) {
+    var wanted = cssWidth * (window.devicePixelRatio || 1), best = null;
+    srcset.split(",").forEach(function (part) {
+      var bits = part.trim().split(/\s+/), w = parseInt(bits[1], 10) || 0;
+      if (!best || (best.w < wanted && w > best.w) || (w >= wanted && w < best.w)) best = { url: bits[0], w: w };
+    });
+    return best ? best.url : "";
+  }
+
+  /* Stops a slide's video and motion and lets go of their bytes: a slide
+     swiped away pauses, and a neighbour never fetches video. */
+  function stopMedia(s) {
+    [s.video, s.motion].forEach(function (v) {
+      if (!v.getAttribute("src")) return;
+      v.pause();
+      v.removeAttribute("src");
+      v.load();
+    });
+    s.slide.classList.remove("live-playing");
+  }
+
   function fill(slot, i) {
     var s = slides[slot];
     if (s.item === i && s.sizes === (items[i] && sizesFor(items[i]))) return;
+    if (s.item !== i) stopMedia(s);
     s.item = i;
     var item = items[i];
+    var isVideo = !!(item && item.video && !item.live);
+    s.img.hidden = isVideo;
+    s.video.hidden = !isVideo;
+    if (isVideo) {
+      s.video.poster = pickCandidate(item.srcset, parseInt(sizesFor(item), 10));
+      s.video.width = item.w;
+      s.video.height = item.h;
+      s.video.setAttribute("aria-label", item.alt);
+    }
     if (!item) { s.img.removeAttribute("srcset"); s.img.removeAttribute("src"); s.img.alt = ""; s.slide.hidden = true; return; }
     s.slide.hidden = false;
     s.sizes = sizesFor(item);
@@ -165,6 +258,18 @@
     fill(2, i + 1);
     layout(0, false);
     var item = items[i];
+    // Only the photo shown may fetch video: its metadata now, its bytes when played.
+    var s = slides[1];
+    if (item.video && !item.live && s.video.getAttribute("src") !== item.video) {
+      s.video.preload = "metadata";
+      s.video.src = item.video;
+    }
+    live = null;
+    liveButton.hidden = !(item.video && item.live);
+    if (item.video && item.live) {
+      s.motion.dataset.src = item.video;
+      live = liveMotion(s.slide, s.motion, null);
+    }
     counter.textContent = (i + 1) + " / " + items.length + (nextPageURL ? "+" : "");
     pageLink.href = item.href;
     download.hidden = !item.original;
@@ -283,6 +388,7 @@
     panel.hidden = true;
     info.setAttribute("aria-expanded", "false");
     document.documentElement.classList.remove("viewer-open");
+    slides.forEach(stopMedia);
     Object.keys(preloads).forEach(function (key) { delete preloads[key]; });
     var focusTarget = item && item.link ? item.link : opener;
     if (focusTarget && focusTarget.focus) {
@@ -374,7 +480,8 @@
 
   track.addEventListener("pointerdown", function (event) {
     if (event.button !== 0) return;
-    track.setPointerCapture(event.pointerId);
+    // A video's own controls need their pointer; swiping over it still works.
+    if (event.target.tagName !== "VIDEO") track.setPointerCapture(event.pointerId);
     pointers[event.pointerId] = { x: event.clientX, y: event.clientY };
     var ids = Object.keys(pointers);
     if (ids.length === 2) {
