@@ -2,6 +2,7 @@
 # Installs what gallerygen needs on Debian 12 or Ubuntu 22.04/24.04.
 #
 #   scripts/deps.sh build   the C libraries' -dev packages (to build gallerygen)
+#                           and ffmpeg (which gallerygen runs for videos)
 #   scripts/deps.sh test    those, plus Chromium + chromedriver and python3-venv
 #                           for the browser tests, and a virtual environment in
 #                           .build/venv holding selenium and pytest
@@ -21,7 +22,9 @@ esac
 
 # Names that exist on Debian and Ubuntu alike (libjpeg-dev, not libjpeg62-turbo-dev).
 # libheif-dev brings libheif1 and with it the HEVC (libde265) and AV1 (dav1d, aom) decoders.
-build_packages=(libjpeg-dev libwebp-dev libexif-dev libgif-dev libpng-dev libheif-dev libtiff-dev libraw-dev pkg-config)
+# ffmpeg (with ffprobe) makes videos' posters and playback files; without it
+# videos are listed as skipped and photos still build.
+build_packages=(libjpeg-dev libwebp-dev libexif-dev libgif-dev libpng-dev libheif-dev libtiff-dev libraw-dev pkg-config ffmpeg)
 # Chromium is `chromium` on Debian; Ubuntu ships it as `chromium-browser`.
 distro="$(. /etc/os-release 2>/dev/null && echo "${ID:-debian}")"
 if [ "$distro" = ubuntu ]; then
@@ -30,8 +33,9 @@ else
   browser_packages=(chromium chromium-driver)
 fi
 # The camera-format tests make their HEIC/AVIF, TIFF and EXIF fixtures with
-# heif-enc/heif-info, tiffcp and exiftool; the video tests their clips with ffmpeg.
-test_packages=("${browser_packages[@]}" python3-venv libheif-examples libtiff-tools libimage-exiftool-perl ffmpeg)
+# heif-enc/heif-info, tiffcp and exiftool; the video tests their clips with
+# ffmpeg and check the published ones with exiftool.
+test_packages=("${browser_packages[@]}" python3-venv libheif-examples libtiff-tools libimage-exiftool-perl)
 
 wanted=("${build_packages[@]}")
 [ "$mode" = test ] && wanted+=("${test_packages[@]}")

@@ -77,12 +77,17 @@ public enum ToolRunner {
         } catch {
             throw .notStarted(tool: tool, reason: error.localizedDescription)
         }
-        // One blocking reader per pipe, so a chatty program never stalls on a
-        // full pipe (Foundation's readabilityHandler leaked under LeakSanitizer).
+        // One blocking reader thread per pipe, so a chatty program never
+        // stalls on a full pipe (Foundation's readabilityHandler leaked under
+        // LeakSanitizer). Threads of their own, not Dispatch's pool: with a
+        // few programs running at once, readers blocked in read(2) filled the
+        // pool and the termination callback waited ~0.8 s for a free thread.
         let readers = DispatchGroup()
         for (pipe, isError) in [(out, false), (err, true)] {
             let handle = pipe.fileHandleForReading
-            DispatchQueue.global().async(group: readers) {
+            readers.enter()
+            let reader = Thread {
+                defer { readers.leave() }
                 while true {
                     let chunk = handle.readData(ofLength: 1 << 16)
                     if chunk.isEmpty { break }
@@ -94,6 +99,8 @@ public enum ToolRunner {
                     }
                 }
             }
+            reader.stackSize = 256 << 10
+            reader.start()
         }
         var timedOut = false
         if finished.wait(timeout: .now() + timeLimit) == .timedOut {

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Video throughput of gallerygen next to plain ffmpeg with the same settings.
+
+It makes three sets of phone-like clips with ffmpeg (1080p30 with sensor-like
+noise, so the encoder works as on real footage):
+
+- remux: H.264 High + AAC (what an Android phone or an iPhone set to "Most
+  Compatible" records): gallerygen copies the streams;
+- transcode: HEVC 10-bit, portrait by display matrix (an iPhone's default):
+  libx264 at video_quality/video_preset, turned upright;
+- hdr: 4K HEVC 10-bit HLG (an iPhone's HDR video): tone-mapped to SDR BT.709
+  and scaled to 1080p.
+
+For each set it runs a cold `gallerygen build` of the clips alone (hash,
+probe, poster frame, stills, playback file, pages), then the same build
+again with only the playback files deleted from OUT (what is left is the
+remux or transcode itself), and plain ffmpeg producing the same playback
+files one after another (as many threads as it likes); it reports seconds of
+video per wall second and the ratio of the playback-file run to plain ffmpeg.
+
+usage: scripts/bench_video.py [--work DIR] [--binary PATH] [--jobs N] [--clips N] [--seconds S]
+
+The clips are kept in --work (default /tmp/gallerygen-video-bench) and reused.
+Needs ffmpeg with libx264, libx265 and zscale (Debian's has them) and exiftool.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import run_timed  # noqa: E402  (the one timer every benchmark uses)
+
+TONEMAP = ("zscale=tin=arib-std-b67:pin=bt2020:min=bt2020nc:t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,"
+           "tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv")
+
+
+def ffmpeg(*arguments):
+    subprocess.run(["ffmpeg", "-v", "error", "-y", *arguments], check=True)
+
+
+def make_clips(folder, kind, count, seconds):
+    os.makedirs(folder, exist_ok=True)
+    made = []
+    for i in range(count):
+        source = f"testsrc2=s={'3840x2160' if kind == 'hdr' else '1920x1080'}:r=30:d={seconds},noise=alls=10:allf=t"
+        audio = ["-f", "lavfi", "-i", f"sine=f={300 + 40 * i}:d={seconds}"]
+        name = os.path.join(folder, f"{kind}-{i:02d}.{'mp4' if kind == 'remux' else 'mov'}")
+        made.append(name)
+        if os.path.exists(name):
+            continue
+        if kind == "remux":
+            ffmpeg("-f", "lavfi", "-i", source, *audio, "-c:v", "libx264", "-profile:v", "high", "-preset", "veryfast", "-crf", "20",
+                   "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", name)
+        else:
+            color = ["-color_primaries", "bt2020", "-color_trc", "arib-std-b67", "-colorspace", "bt2020nc"] if kind == "hdr" else []
+            ffmpeg("-f", "lavfi", "-i", source, *audio, "-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p10le",
+                   "-x265-params", "log-level=error", "-tag:v", "hvc1", *color, "-c:a", "aac", "-shortest", name)
+            if kind == "transcode":
+                subprocess.run(["exiftool", "-q", "-overwrite_original", "-Rotation=90", name], check=True)
+    return made
+
+
+def plain_ffmpeg(clips, kind, out, crf, preset):
+    """The same playback files with ffmpeg alone, one clip after another."""
+    os.makedirs(out, exist_ok=True)
+    total = [0.0, 0.0, 0.0]
+    for i, clip in enumerate(clips):
+        common = ["ffmpeg", "-v", "error", "-y", "-i", clip, "-map", "0:v:0", "-map", "0:a:0?", "-map_metadata", "-1"]
+        if kind == "remux":
+            codec = ["-c:v", "copy", "-c:a", "copy"]
+        else:
+            chain = (TONEMAP + "," if kind == "hdr" else "") + ("scale=1920:1080" if kind == "hdr" else "scale=1080:1920")
+            codec = ["-vf", chain + ",setsar=1,format=yuv420p", "-c:v", "libx264", "-profile:v", "high", "-preset", preset,
+                     "-crf", str(crf), "-c:a", "copy"]
+        wall, cpu, rss, _ = run_timed(common + codec + ["-movflags", "+faststart", os.path.join(out, f"{i}.mp4")])
+        total[0] += wall
+        total[1] += cpu
+        total[2] = max(total[2], rss)
+    return total
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--work", default="/tmp/gallerygen-video-bench")
+    parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "gallerygen"))
+    parser.add_argument("--jobs", type=int, default=os.cpu_count())
+    parser.add_argument("--clips", type=int, default=4)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--kinds", default="remux,transcode,hdr")
+    args = parser.parse_args()
+    if not os.path.exists(args.binary):
+        sys.exit(f"no {args.binary}: run `swift build -c release` first")
+    crf, preset = 23, "veryfast"
+    print(f"{args.clips} clips × {args.seconds} s per set, --jobs {args.jobs}, CRF {crf}, preset {preset}")
+    print("| set | tool | video s | wall s | CPU s | video s per wall s | peak RSS MB |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for kind in args.kinds.split(","):
+        count = max(1, args.clips // 2) if kind == "hdr" else args.clips
+        seconds = max(1, args.seconds // 2) if kind == "hdr" else args.seconds
+        clips = make_clips(os.path.join(args.work, "clips", kind), kind, count, seconds)
+        video_seconds = count * seconds
+        out = os.path.join(args.work, "out-" + kind)
+        shutil.rmtree(out, ignore_errors=True)
+        wall, cpu, rss, text = run_timed([args.binary, "build", os.path.dirname(clips[0]), "--output", out, "--jobs", str(args.jobs),
+                                          "--quiet"])
+        print(f"| {kind} | gallerygen, cold build | {video_seconds} | {wall:.2f} | {cpu:.2f} | {video_seconds / wall:.1f} | {rss:.0f} |")
+        for folder, _, files in os.walk(os.path.join(out, "media")):
+            for name in files:
+                if name.endswith(".mp4"):
+                    os.unlink(os.path.join(folder, name))
+        wall, cpu, rss, text = run_timed([args.binary, "build", os.path.dirname(clips[0]), "--output", out, "--jobs", str(args.jobs),
+                                          "--quiet"])
+        ours = video_seconds / wall
+        print(f"| {kind} | gallerygen, playback files only | {video_seconds} | {wall:.2f} | {cpu:.2f} | {ours:.1f} | {rss:.0f} |")
+        plain = os.path.join(args.work, "plain-" + kind)
+        shutil.rmtree(plain, ignore_errors=True)
+        wall, cpu, rss = plain_ffmpeg(clips, kind, plain, crf, preset)
+        theirs = video_seconds / wall
+        print(f"| {kind} | plain ffmpeg | {video_seconds} | {wall:.2f} | {cpu:.2f} | {theirs:.1f} | {rss:.0f} |")
+        print(f"|  | ratio | | | | **{ours / theirs:.2f}×** | |")
+
+
+if __name__ == "__main__":
+    main()
