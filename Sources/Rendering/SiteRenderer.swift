@@ -138,7 +138,7 @@ public struct SiteRenderer: Sendable {
     static func alt(_ item: MediaItem) -> String {
         switch item.kind {
         case .video: return "Video: " + item.source.fileName
-        case .motionStill: return "Live Photo: " + item.source.fileName
+        case .motionStill: return (item.metadata.embeddedClip == nil ? "Live Photo: " : "Motion Photo: ") + item.source.fileName
         case .still, .animation: return item.source.fileName
         }
     }

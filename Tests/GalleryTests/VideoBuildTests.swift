@@ -267,6 +267,43 @@ import Testing
         #expect(!left.contains { $0.hasSuffix(".mp4") || $0.contains(".tmp-") }, "\(left)")
     }
 
+    /// An iPhone still whose maker note carries Live Photo identifier `identifier`.
+    static func appleStill(_ seed: Int, identifier: String) throws -> [UInt8] {
+        let id = Array(identifier.utf8) + [0]
+        var note = Array("Apple iOS\0".utf8) + [0, 1] + Array("MM".utf8) + [0, 1]
+        note += [0, 0x11, 0, 2] + Fixtures.be32(UInt32(id.count)) + Fixtures.be32(UInt32(16 + 12 + 4)) + [0, 0, 0, 0] + id
+        var tiff = CameraFixtures.TIFFBuilder()
+        let exif = tiff.directory([0x927C: .bytes(note)])
+        tiff.setFirstDirectory(tiff.directory([0x0110: .ascii("iPhone 15"), 0x8769: .longs([exif])]))
+        var image = Fixtures.gradient(width: 160, height: 120)
+        for i in stride(from: 0, to: image.pixels.count, by: 4) { image.pixels[i] = UInt8(truncatingIfNeeded: seed * 37) }
+        return try Fixtures.jpeg(image, exif: tiff.bytes)
+    }
+
+    /// Same name is not enough when both files say whose they are: a clip
+    /// with another Live Photo's identifier is a video of its own.
+    @Test func liveIdentifiersDecideThePair() async throws {
+        let folder = try TemporaryFolder()
+        let source = folder.url.appendingPathComponent("src")
+        try folder.write("src/IMG_0600.JPG", try Self.appleStill(1, identifier: "AAAA-1111"))
+        try Self.clip(source.appendingPathComponent("IMG_0600.MOV"), seconds: 1, Self.h264 + [
+            "-metadata", "com.apple.quicktime.content.identifier=BBBB-2222", "-movflags", "use_metadata_tags"])
+        try folder.write("src/IMG_0700.JPG", try Self.appleStill(2, identifier: "CCCC-3333"))
+        try Self.clip(source.appendingPathComponent("IMG_0700.MOV"), seconds: 1, Self.h264 + [
+            "-metadata", "com.apple.quicktime.content.identifier=CCCC-3333", "-movflags", "use_metadata_tags"])
+        var settings = BuildSettings(source: source, output: folder.url.appendingPathComponent("out"))
+        settings.thumbnailBoxes = [PixelSize(width: 120, height: 90)]
+        settings.previewBoxes = [PixelSize(width: 320, height: 240)]
+        for round in 0..<2 {
+            let report = try await GalleryBuilder().build(settings: settings, quiet: true)
+            #expect(report.published == 3 && report.videos == 1 && report.skipped.isEmpty, "round \(round): \(report.summary)")
+            let index = try String(contentsOf: folder.url.appendingPathComponent("out/index.html"), encoding: .utf8)
+            #expect(index.contains("Video: IMG_0600.MOV") && index.contains("Live Photo: IMG_0700.JPG"), "round \(round)")
+            #expect(!index.contains("Live Photo: IMG_0600.JPG") && !index.contains("IMG_0700.MOV"), "round \(round)")
+            if round == 1 { #expect(report.renditionsMade == 0, "the cached decision holds") }
+        }
+    }
+
     @Test func motionPhotoClipsAreFoundOnlyWhereAnMP4Starts() throws {
         let mp4: [UInt8] = [0, 0, 0, 16] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array(repeating: 7, count: 100)
         let still = try Self.photo(9)
