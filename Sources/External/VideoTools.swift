@@ -77,18 +77,20 @@ public struct VideoTools: Sendable {
         facts.duration >= 2 ? 1 : facts.duration / 2
     }
 
-    /// The filters that make SDR BT.709 pictures at `size` (upright: ffmpeg
-    /// turns the frames by the display matrix before these run). HDR (PQ, HLG,
-    /// an iPhone's Dolby Vision, which is HLG underneath) is tone-mapped
-    /// rather than shown washed out; deeper than 8 bits is rounded to 8.
-    public static func pictureFilters(_ facts: VideoFacts, size: PixelSize, scaler: String) -> String {
-        var filters: [String] = []
+    /// The filters that make SDR pictures at `size` in `pixelFormat`
+    /// (upright: ffmpeg turns the frames by the display matrix before these
+    /// run). HDR (PQ, HLG, an iPhone's Dolby Vision, which is HLG underneath)
+    /// is tone-mapped to BT.709 rather than shown washed out, after scaling
+    /// down (a 4K clip is tone-mapped at 1080p: half the time, the same
+    /// look), and zscale itself converts to the output format so the BT.709
+    /// matrix is the one used; deeper than 8 bits is rounded to 8.
+    public static func pictureFilters(_ facts: VideoFacts, size: PixelSize, scaler: String, pixelFormat: String) -> String {
+        var filters = ["scale=\(size.width):\(size.height):flags=\(scaler)", "setsar=1"]
         if facts.isHDR, let transfer = facts.colorTransfer {
             filters += ["zscale=tin=\(transfer):pin=bt2020:min=bt2020nc:t=linear:npl=100", "format=gbrpf32le", "zscale=p=bt709",
                         "tonemap=hable:desat=0", "zscale=t=bt709:m=bt709:r=tv"]
         }
-        filters.append("scale=\(size.width):\(size.height):flags=\(scaler)")
-        filters.append("setsar=1")
+        filters.append("format=\(pixelFormat)")
         return filters.joined(separator: ",")
     }
 
@@ -99,7 +101,7 @@ public struct VideoTools: Sendable {
             // -ss before -i seeks by the index: fast even deep into a long clip.
             let arguments = ["-nostdin", "-hide_banner", "-v", "error", "-ss", String(format: "%.3f", seconds), "-i", Self.fileArgument(file),
                              "-map", "0:v:0", "-frames:v", "1", "-an", "-sn", "-dn",
-                             "-vf", Self.pictureFilters(facts, size: size, scaler: "lanczos") + ",format=rgb24",
+                             "-vf", Self.pictureFilters(facts, size: size, scaler: "lanczos", pixelFormat: "rgb24"),
                              "-f", "image2pipe", "-c:v", "png", "-compression_level", "0", "pipe:1"]
             return try Self.run(ffmpeg, arguments, on: file, timeLimit: 60 + facts.duration).standardOutput
         }
@@ -129,7 +131,7 @@ public struct VideoTools: Sendable {
             arguments += ["-c:v", "copy", "-tag:v", "avc1"]
         case .transcoded:
             let size = facts.displaySize.fittingVideo(in: spec.box)
-            arguments += ["-vf", pictureFilters(facts, size: size, scaler: "bicubic") + ",format=yuv420p",
+            arguments += ["-vf", pictureFilters(facts, size: size, scaler: "bicubic", pixelFormat: "yuv420p"),
                           "-c:v", "libx264", "-profile:v", "high", "-preset", spec.videoPreset, "-crf", String(spec.quality),
                           "-threads", String(max(1, threads)),
                           "-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709"]
