@@ -202,7 +202,7 @@ struct PhotoProcessor: Sendable {
             } else if let range = metadata.embeddedClip {
                 do {
                     metadata.motion = try video.withEmbeddedClip(bytes, range: range) { url in
-                        try video.facts(of: url, displayName: file.displayPath)
+                        try video.facts(of: url)
                     }
                 } catch {
                     notes.append("its Motion Photo clip is not published: \(ErrorText.describe(error))")
@@ -271,7 +271,7 @@ struct PhotoProcessor: Sendable {
             }
             let facts: VideoFacts
             do {
-                facts = try video.facts(of: clipFile.url, displayName: clipFile.displayPath)
+                facts = try video.facts(of: clipFile.url)
             } catch let error as ExternalToolError {
                 if case .missing = error {
                     notes.append("its Live Photo motion (\(clipFile.fileName)) is not published: \(error)")
@@ -299,7 +299,7 @@ struct PhotoProcessor: Sendable {
             (contentHash, metadata, plan) = (cached.contentHash, cached.metadata, knownPlan)
         } else {
             contentHash = try SourceFileReader.contentHash(of: file)
-            let facts = try video.facts(of: file.url, displayName: file.displayPath)
+            let facts = try video.facts(of: file.url)
             metadata = VideoWork.metadata(of: facts, file: file)
             plan = self.plan(contentHash: contentHash, metadata: metadata)
         }

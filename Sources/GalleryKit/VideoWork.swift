@@ -36,8 +36,8 @@ struct VideoWork: Sendable {
     /// The tools, or the reason a video is skipped.
     func requireTools() throws(ExternalToolError) -> VideoTools { try tools.get() }
 
-    /// Probes `file` (a clip on disk): its facts, or a named reason.
-    func facts(of url: URL, displayName: String) throws -> VideoFacts {
+    /// Probes the clip at `url`: its facts, or a named reason.
+    func facts(of url: URL) throws -> VideoFacts {
         let tools = try requireTools()
         guard let facts = try tools.probe(url) else { throw VideoWorkError.notAVideo }
         guard facts.duration <= Double(settings.maxVideoSeconds) else {

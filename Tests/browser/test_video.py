@@ -143,3 +143,22 @@ def test_live_photo_motion_plays_while_held(browser, video_server):
     assert len(links) == 4
     assert len(browser.find_elements(By.CSS_SELECTOR, ".photo-grid a[data-live='true'] .badge-live")) == 1
     assert [b.text for b in browser.find_elements(By.CSS_SELECTOR, ".badge-video")] == ["0:06", "0:03", "0:04"]
+
+
+def test_live_photo_motion_plays_in_the_viewer_while_held(browser, video_server):
+    browser.get(video_server + "/albums/clips/index.html")
+    browser.find_element(By.CSS_SELECTOR, ".photo-grid a[data-live='true']").click()
+    wait_for(browser, "return !document.querySelector('.viewer').hidden")
+    button = browser.find_element(By.CSS_SELECTOR, ".viewer-live")
+    assert button.is_displayed() and button.rect["width"] >= 40, "the LIVE button shows, wide enough for its word"
+    motion = "document.querySelectorAll('.viewer-slide')[1].querySelector('video.viewer-motion')"
+    assert browser.execute_script("return !%s.getAttribute('src')" % motion), "no motion bytes before it is asked for"
+    ActionChains(browser).move_to_element(button).click_and_hold().perform()
+    wait_for(browser, "return %s.currentTime > 0.2" % motion)
+    assert button.get_attribute("aria-pressed") == "true"
+    ActionChains(browser).release().perform()
+    wait_for(browser, "return %s.paused" % motion)
+    assert button.get_attribute("aria-pressed") == "false"
+    # A plain video next to it hides the LIVE button.
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    wait_for(browser, "return document.querySelector('.viewer-live').hidden")

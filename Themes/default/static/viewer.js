@@ -7,19 +7,20 @@
   /* A Live or Motion Photo's motion plays over its still while hovered or
      pressed (the LIVE button; a click from the keyboard toggles it). Muted:
      nothing on these pages ever plays sound on its own. */
-  function liveMotion(frame, video, button) {
+  function liveMotion(frame, video, button, indicator) {
+    indicator = indicator || button;   // what shows aria-pressed (the viewer's bar button)
     function play() {
       if (!video.getAttribute("src") && video.dataset.src) video.src = video.dataset.src;
       try { video.currentTime = 0; } catch (e) { /* not loaded yet */ }
       var started = video.play();
       if (started && started.catch) started.catch(function () {});
       frame.classList.add("live-playing");
-      if (button) button.setAttribute("aria-pressed", "true");
+      if (indicator) indicator.setAttribute("aria-pressed", "true");
     }
     function stop() {
       video.pause();
       frame.classList.remove("live-playing");
-      if (button) button.setAttribute("aria-pressed", "false");
+      if (indicator) indicator.setAttribute("aria-pressed", "false");
     }
     video.muted = true;
     video.addEventListener("ended", stop);
@@ -268,7 +269,7 @@
     liveButton.hidden = !(item.video && item.live);
     if (item.video && item.live) {
       s.motion.dataset.src = item.video;
-      live = liveMotion(s.slide, s.motion, null);
+      live = liveMotion(s.slide, s.motion, null, liveButton);
     }
     counter.textContent = (i + 1) + " / " + items.length + (nextPageURL ? "+" : "");
     pageLink.href = item.href;
