@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import time
 
 import pytest
 from selenium import webdriver
@@ -89,3 +90,14 @@ def no_js_browser():
     driver = make_driver(1280, 800, javascript=False)
     yield driver
     driver.quit()
+
+
+def wait(driver, script, timeout=10.0):
+    """Polls `script` in the page until it returns something true."""
+    end = time.time() + timeout
+    while time.time() < end:
+        value = driver.execute_script(script)
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for: {script}")

@@ -16,7 +16,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import QuietHandler, gallerygen
+from conftest import QuietHandler, gallerygen, wait
 
 
 def ffmpeg(*arguments):
@@ -58,16 +58,6 @@ def video_server(video_site):
     httpd.shutdown()
 
 
-def wait_for(driver, script, timeout=10):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = driver.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError("timed out waiting for: " + script)
-
-
 PLAY_MUTED = "var v = arguments[0]; v.muted = true; v.play(); return true;"
 
 
@@ -79,13 +69,13 @@ def test_a_video_plays_on_its_page_and_portrait_stays_portrait(browser, video_se
     assert video.get_attribute("preload") == "metadata"
     assert video.get_attribute("autoplay") is None, "never autoplays"
     browser.execute_script(PLAY_MUTED, video)
-    wait_for(browser, "return document.querySelector('video.photo-video').currentTime > 0.5")
+    wait(browser, "return document.querySelector('video.photo-video').currentTime > 0.5")
     assert browser.execute_script("return document.querySelector('video.photo-video').videoWidth") == 640
 
     browser.get(video_server + "/albums/clips/b-portrait.html")
     video = browser.find_element(By.CSS_SELECTOR, "video.photo-video")
     browser.execute_script(PLAY_MUTED, video)
-    wait_for(browser, "return document.querySelector('video.photo-video').currentTime > 0.3")
+    wait(browser, "return document.querySelector('video.photo-video').currentTime > 0.3")
     size = browser.execute_script("var v = document.querySelector('video.photo-video'); return [v.videoWidth, v.videoHeight];")
     assert size[0] < size[1], "portrait HEVC became portrait H.264 that Chromium decodes: %r" % size
     box = video.rect
@@ -95,16 +85,16 @@ def test_a_video_plays_on_its_page_and_portrait_stays_portrait(browser, video_se
 def test_the_viewer_plays_videos_inline_and_pauses_them_when_swiped_away(browser, video_server):
     browser.get(video_server + "/albums/clips/index.html")
     browser.find_element(By.CSS_SELECTOR, ".photo-grid a[data-video]").click()
-    wait_for(browser, "return !document.querySelector('.viewer').hidden")
+    wait(browser, "return !document.querySelector('.viewer').hidden")
     current = "document.querySelectorAll('.viewer-slide')[1].querySelector('video.viewer-video')"
-    wait_for(browser, "return %s.getAttribute('src')" % current)
+    wait(browser, "return %s.getAttribute('src')" % current)
     assert browser.execute_script("return %s.hidden" % current) is False
     assert browser.execute_script("return %s.poster" % current), "shows its poster before playing"
     # Neighbours never have a video source: only posters (previews) are fetched for them.
     assert browser.execute_script(
         "return Array.prototype.filter.call(document.querySelectorAll('.viewer video'), function (v) { return v.getAttribute('src'); }).length") == 1
     browser.execute_script("var v = %s; v.muted = true; v.play();" % current)
-    wait_for(browser, "return %s.currentTime > 0.4" % current)
+    wait(browser, "return %s.currentTime > 0.4" % current)
 
     # Dragging (not far enough to change photo) keeps it playing.
     slide = browser.find_elements(By.CSS_SELECTOR, ".viewer-slide")[1]
@@ -117,7 +107,7 @@ def test_the_viewer_plays_videos_inline_and_pauses_them_when_swiped_away(browser
     playing = browser.execute_script("return %s" % current)
     first_source = playing.get_attribute("src")
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
-    wait_for(browser, "return %s.getAttribute('src') && %s.getAttribute('src') !== %r" % (current, current, first_source))
+    wait(browser, "return %s.getAttribute('src') && %s.getAttribute('src') !== %r" % (current, current, first_source))
     assert browser.execute_script("return arguments[0].paused || !arguments[0].getAttribute('src')", playing), "swiped away: paused"
     # Video bytes were fetched for the two items shown, none for their neighbours.
     fetched = browser.execute_script(
@@ -132,11 +122,11 @@ def test_live_photo_motion_plays_while_held(browser, video_server):
     assert motion.get_attribute("preload") == "none" and motion.get_attribute("muted") is not None
     assert browser.execute_script("return arguments[0].paused", motion)
     ActionChains(browser).move_to_element(button).click_and_hold().perform()
-    wait_for(browser, "return document.querySelector('video.live-motion').currentTime > 0.2")
+    wait(browser, "return document.querySelector('video.live-motion').currentTime > 0.2")
     assert browser.execute_script("return document.querySelector('.live-frame').classList.contains('live-playing')")
     assert button.get_attribute("aria-pressed") == "true"
     ActionChains(browser).release().move_by_offset(0, 400).perform()
-    wait_for(browser, "return document.querySelector('video.live-motion').paused")
+    wait(browser, "return document.querySelector('video.live-motion').paused")
     # On the album page it is one item, badged LIVE, and its clip is not listed.
     browser.get(video_server + "/albums/clips/index.html")
     links = browser.find_elements(By.CSS_SELECTOR, ".photo-grid a")
@@ -148,17 +138,17 @@ def test_live_photo_motion_plays_while_held(browser, video_server):
 def test_live_photo_motion_plays_in_the_viewer_while_held(browser, video_server):
     browser.get(video_server + "/albums/clips/index.html")
     browser.find_element(By.CSS_SELECTOR, ".photo-grid a[data-live='true']").click()
-    wait_for(browser, "return !document.querySelector('.viewer').hidden")
+    wait(browser, "return !document.querySelector('.viewer').hidden")
     button = browser.find_element(By.CSS_SELECTOR, ".viewer-live")
     assert button.is_displayed() and button.rect["width"] >= 40, "the LIVE button shows, wide enough for its word"
     motion = "document.querySelectorAll('.viewer-slide')[1].querySelector('video.viewer-motion')"
     assert browser.execute_script("return !%s.getAttribute('src')" % motion), "no motion bytes before it is asked for"
     ActionChains(browser).move_to_element(button).click_and_hold().perform()
-    wait_for(browser, "return %s.currentTime > 0.2" % motion)
+    wait(browser, "return %s.currentTime > 0.2" % motion)
     assert button.get_attribute("aria-pressed") == "true"
     ActionChains(browser).release().perform()
-    wait_for(browser, "return %s.paused" % motion)
+    wait(browser, "return %s.paused" % motion)
     assert button.get_attribute("aria-pressed") == "false"
     # A plain video next to it hides the LIVE button.
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
-    wait_for(browser, "return document.querySelector('.viewer-live').hidden")
+    wait(browser, "return document.querySelector('.viewer-live').hidden")

@@ -5,17 +5,9 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from conftest import wait
+
 ALBUM = "/albums/coolpix-walk/index.html"
-
-
-def wait(driver, script, timeout=5.0):
-    end = time.time() + timeout
-    while time.time() < end:
-        value = driver.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for: {script}")
 
 
 def state(driver):
