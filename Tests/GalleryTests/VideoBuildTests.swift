@@ -304,6 +304,47 @@ import Testing
         }
     }
 
+    /// gallerygen killed (SIGKILL) while ffmpeg writes: no half file under a
+    /// real name, and the next build clears the temporary one and finishes.
+    @Test func aBuildKilledMidTranscodeLeavesNoHalfFile() async throws {
+        let folder = try TemporaryFolder()
+        let source = folder.url.appendingPathComponent("src")
+        try Self.clip(source.appendingPathComponent("clip.webm"), ["-c:v", "libvpx-vp9", "-b:v", "200k", "-deadline", "realtime"])
+        let marker = folder.url.appendingPathComponent("transcoding")
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("tools"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: folder.url.appendingPathComponent("tools/ffprobe"), withDestinationURL: try Self.tool("ffprobe"))
+        let script = """
+            #!/bin/sh
+            for last; do :; done
+            case "$*" in *image2pipe*) exec \(try Self.tool("ffmpeg").path) "$@";; esac
+            printf 'the first half of a video' > "${last#file:}"
+            touch \(marker.path)
+            sleep 3
+            exit 1
+            """
+        let fake = try folder.write("tools/ffmpeg", Array(script.utf8))
+        chmod(fake.path, 0o755)
+        let config = try folder.write("gallery.yml", Array("ffmpeg: \(fake.path)\n".utf8))
+        let out = folder.url.appendingPathComponent("out")
+        let process = Process()
+        process.executableURL = GallerygenBinary.url
+        process.arguments = ["build", source.path, "-o", out.path, "--config", config.path, "--quiet"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<400 where !FileManager.default.fileExists(atPath: marker.path) { try await Task.sleep(nanoseconds: 25_000_000) }
+        #expect(FileManager.default.fileExists(atPath: marker.path), "the transcode started")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        func files() -> [String] { FileManager.default.enumerator(atPath: out.path)?.compactMap { $0 as? String } ?? [] }
+        #expect(!files().contains { $0.hasSuffix(".mp4") }, "no half file under a real name: \(files())")
+        #expect(files().contains { $0.contains(".mp4.tmp-") }, "the temporary file is what was left")
+
+        let report = try await GalleryBuilder().build(settings: BuildSettings(source: source, output: out), quiet: true)
+        #expect(report.videos == 1 && report.skipped.isEmpty, "\(report.summary)")
+        #expect(files().filter { $0.hasSuffix(".mp4") }.count == 1)
+        #expect(!files().contains { $0.contains(".tmp-") }, "\(files())")
+    }
+
     @Test func motionPhotoClipsAreFoundOnlyWhereAnMP4Starts() throws {
         let mp4: [UInt8] = [0, 0, 0, 16] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array(repeating: 7, count: 100)
         let still = try Self.photo(9)
