@@ -91,7 +91,8 @@ final class ProgressReporter: @unchecked Sendable {
         }
     }
 
-    private func status() -> String {
+    /// The live line: items done / found, rate, ETA, and the video being encoded.
+    func status() -> String {
         let elapsed = Date().timeIntervalSince(start)
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         var text = "\(done)/\(found)\(scanFinished ? "" : "+") items"

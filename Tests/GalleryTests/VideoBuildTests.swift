@@ -345,6 +345,28 @@ import Testing
         #expect(!files().contains { $0.contains(".tmp-") }, "\(files())")
     }
 
+    /// A Samsung HEIC Motion Photo (the MP4 in a top-level `mpvd` box) is a
+    /// still with motion; its published original is a JPEG without the clip.
+    @Test func samsungHEICMotionPhotoPlays() async throws {
+        let folder = try TemporaryFolder()
+        let source = folder.url.appendingPathComponent("src")
+        try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+        let heic = try CameraFixtures.heif(Fixtures.png(Fixtures.quadrants(width: 128, height: 96)), in: folder.url, name: "still.heic",
+                                           arguments: ["--no-alpha"])
+        let clip = try Self.clip(folder.url.appendingPathComponent("motion.mp4"), seconds: 1, Self.h264)
+        let mp4 = try [UInt8](Data(contentsOf: clip))
+        let file = try [UInt8](Data(contentsOf: heic)) + Fixtures.be32(UInt32(8 + mp4.count)) + Array("mpvd".utf8) + mp4
+        try folder.write("src/20240716_101500.heic", file)
+        var settings = BuildSettings(source: source, output: folder.url.appendingPathComponent("out"))
+        settings.publishOriginals = true
+        let report = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(report.published == 1 && report.skipped.isEmpty, "\(report.summary)")
+        let page = try String(contentsOf: folder.url.appendingPathComponent("out/albums/20240716-101500.html"), encoding: .utf8)
+        #expect(page.contains("class=\"live-motion\"") && page.contains("Motion Photo"))
+        let mp4s = FileManager.default.enumerator(atPath: settings.output.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".mp4") }
+        #expect(mp4s?.count == 1)
+    }
+
     @Test func motionPhotoClipsAreFoundOnlyWhereAnMP4Starts() throws {
         let mp4: [UInt8] = [0, 0, 0, 16] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array(repeating: 7, count: 100)
         let still = try Self.photo(9)
@@ -400,6 +422,23 @@ import Testing
         for arguments in [remux.arguments, transcode.arguments] {
             #expect(arguments.contains("-map_metadata") && arguments.contains("+faststart") && arguments.last == "file:/out.mp4")
         }
+    }
+
+    /// The live line names the clip being encoded and how far it is.
+    @Test func progressNamesTheClipBeingEncoded() {
+        let progress = ProgressReporter(quiet: true)
+        for _ in 0..<3 { progress.photoFound() }
+        progress.scanDone()
+        progress.photoDone()
+        progress.videoStarted("Trip/IMG_0100.MOV")
+        progress.videoProgress("Trip/IMG_0100.MOV", fraction: 0.427)
+        progress.videoStarted("Trip/clip.webm")
+        #expect(progress.status().hasPrefix("1/3 items"))
+        #expect(progress.status().hasSuffix(" · video Trip/IMG_0100.MOV 42% (+1)"), "\(progress.status())")
+        progress.videoFinished("Trip/IMG_0100.MOV")
+        #expect(progress.status().hasSuffix(" · video Trip/clip.webm 0%"))
+        progress.videoFinished("Trip/clip.webm")
+        #expect(!progress.status().contains("video"))
     }
 
     @Test func progressLinesGiveOutTimes() {
