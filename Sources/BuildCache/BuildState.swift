@@ -14,17 +14,23 @@ public struct CachedPhoto: Codable, Sendable, Equatable {
     public var metadata: PhotoMetadata
     /// A Live Photo still's clip, as it was when last read.
     public var clip: CachedClip?
+    /// The sidecars' names, sizes and times, hashed ("" without sidecars):
+    /// a caption edited in a sidecar is read again, the image is not re-encoded.
+    public var sidecarStamp: String
 
-    /// Creates an entry (GPS is dropped).
-    public init(size: Int64, modified: Int64, contentHash: String, metadata: PhotoMetadata, clip: CachedClip? = nil) {
+    /// Creates an entry (GPS and people's names are dropped: the state is in OUT).
+    public init(size: Int64, modified: Int64, contentHash: String, metadata: PhotoMetadata, clip: CachedClip? = nil,
+                sidecarStamp: String = "") {
         self.size = size
         self.modified = modified
         self.contentHash = contentHash
         var stripped = metadata
         stripped.gps = nil
         stripped.livePhotoIdentifier = nil
+        stripped.words.people = []
         self.metadata = stripped
         self.clip = clip
+        self.sidecarStamp = sidecarStamp
     }
 }
 

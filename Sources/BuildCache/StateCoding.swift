@@ -128,6 +128,13 @@ extension CachedPhoto {
             w.string(clip.contentHash)
             w.byte(clip.belongsToStill ? 1 : 0)
         }
+        writer.string(sidecarStamp)
+        let words = m.words
+        writer.optional(words.title) { $0.string($1) }
+        writer.optional(words.caption) { $0.string($1) }
+        writer.int(words.keywords.count)
+        for keyword in words.keywords { writer.string(keyword) }
+        writer.optional(words.rating) { $0.int($1) }
     }
 
     private static func write(_ date: CaptureDate, to writer: inout StateWriter) {
@@ -211,6 +218,12 @@ extension CachedPhoto {
         let clip = try reader.optional { (r: inout StateReader) throws(StateFormatError) -> CachedClip in
             CachedClip(size: try r.int(), modified: try r.int(), contentHash: try r.string(), belongsToStill: try r.byte() == 1)
         }
-        self.init(size: size, modified: modified, contentHash: contentHash, metadata: metadata, clip: clip)
+        let stamp = try reader.string()
+        var words = PhotoWords(title: try reader.optional(text), caption: try reader.optional(text))
+        let keywordCount = try reader.count()
+        for _ in 0..<keywordCount { words.keywords.append(try reader.string()) }
+        words.rating = try reader.optional { (r: inout StateReader) throws(StateFormatError) in max(-1, min(5, Int(try r.int()))) }
+        metadata.words = words
+        self.init(size: size, modified: modified, contentHash: contentHash, metadata: metadata, clip: clip, sidecarStamp: stamp)
     }
 }

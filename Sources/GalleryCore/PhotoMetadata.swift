@@ -119,6 +119,9 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
     public var motion: VideoFacts?
     /// Where a Motion Photo's MP4 sits inside the file (the still ends where it begins).
     public var embeddedClip: Range<Int>?
+    /// Title, caption, keywords, rating and people the file itself carries
+    /// (XMP, IPTC, EXIF); sidecars are added when the item is processed.
+    public var words = PhotoWords()
     /// An iPhone still's Live Photo identifier, matched against its clip's
     /// (read while the file is processed; not kept in the build cache).
     public var livePhotoIdentifier: String?

@@ -60,6 +60,10 @@ public struct SettingsSchema: Sendable {
     public let keepLocation = Setting<Bool>("keep_location", .boolean, default: false,
                                             help: "With publish_originals: keep the location data in the published JPEG, PNG, GIF and WebP originals.")
 
+    public let includeRejected = Setting<Bool>("include_rejected", .boolean, default: false,
+                                               help: "Publish photos rejected in Lightroom, darktable or Bridge (XMP rating -1); off: they are left out.")
+    public let minRating = Setting<Int>("min_rating", .integer(0...5), default: 0,
+                                        help: "Publish only photos rated at least this many stars (XMP, Windows or a sidecar); 0 publishes all.")
     public let ffmpeg = Setting<String>("ffmpeg", .text, default: "", defaultNote: "found on PATH", affectsOutput: false,
                                         help: "The ffmpeg program that makes videos' posters and playback files (ffprobe is taken from beside it).")
     public let videoMaxSize = Setting<PixelSize>("video_max_size", .box, default: PixelSize(width: 1920, height: 1080),

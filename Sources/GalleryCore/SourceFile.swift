@@ -22,6 +22,11 @@ public struct SourceFile: Hashable, Sendable {
     /// cannot hold an optional of itself.
     private var clip: [SourceFile] = []
 
+    /// Sidecar files with words about this item, found by the scanner:
+    /// `NAME.xmp` / `NAME.ext.xmp` (Lightroom, darktable, digiKam) and
+    /// `NAME.md` / `NAME.txt` (a caption, as sigal reads them).
+    public var sidecars: [SourceFile] = []
+
     /// The Live Photo motion clip that goes with this still, if any.
     public var livePhotoClip: SourceFile? {
         get { clip.first }

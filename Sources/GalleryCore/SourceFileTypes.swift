@@ -23,6 +23,10 @@ public enum SourceFileTypes {
     /// Photo, and with a RAW file of the same name as RAW+JPEG shooting.
     public static let pairingStillFormats: Set<SourceFormat> = [.jpeg, .heif]
 
+    /// Extensions of sidecar files that carry words about the media file of
+    /// the same name: XMP, and a caption in Markdown or plain text.
+    public static let sidecarExtensions: Set<String> = ["xmp", "md", "txt"]
+
     /// Every photo extension.
     public static let photoExtensions: Set<String> = Set(extensionsByFormat.flatMap(\.extensions))
 

@@ -19,6 +19,9 @@ public struct BuildReport: Sendable {
     public var skipped: [SkippedPhoto] = []
     /// Files of types gallerygen does not publish (paths below SOURCE).
     public var ignored: [String] = []
+    /// Items left out by the photographer's own choice (rejected, or rated
+    /// below `min_rating`), with the reason.
+    public var leftOut: [SkippedPhoto] = []
     /// RAW files left out for the JPEG/HEIC of the same name (raw_pairs: prefer_jpeg).
     public var pairedRaw: [String] = []
     /// Renditions encoded in this build.
@@ -50,6 +53,7 @@ public struct BuildReport: Sendable {
         if videos > 0 { text += " and \(Self.count(videos, "video"))" }
         text += " (\(Self.count(renditionsMade, "rendition")) made, \(renditionsReused) up to date), \(Self.count(pages, "page"))"
         if !skipped.isEmpty { text += "; skipped \(Self.count(skipped.count, "unreadable file"))" }
+        if !leftOut.isEmpty { text += "; left out \(leftOut.count) rejected or low-rated" }
         text += String(format: " in %.1f s", seconds)
         if let line = pairedRawSummary { text += "\n" + line }
         if let line = ignoredSummary { text += "\n" + line }

@@ -15,6 +15,9 @@ enum PhotoOutcome: Sendable {
     case published(MediaItem, made: Int, reused: Int, cache: CachedPhoto, note: String?, detachedClip: SourceFile? = nil)
     /// Left out, with the reason.
     case skipped(SourceFile, reason: String)
+    /// Readable, but not to be published (rejected, or rated below
+    /// `min_rating`); cached so the next build decides without reading it.
+    case leftOut(SourceFile, reason: String, cache: CachedPhoto)
 }
 
 /// Turns one source file into a published item. An unchanged file (same size
@@ -55,12 +58,14 @@ struct PhotoProcessor: Sendable {
     func triage(_ file: SourceFile) -> Triage {
         guard let cached = cache[BuildState.key(for: file.relativePath)], cached.size == file.byteCount,
               cached.modified == file.modifiedNanoseconds else { return .unknown }
-        // A Live Photo's clip must be the one that was read, too.
+        // A Live Photo's clip and the sidecars must be the ones that were read, too.
         switch (file.livePhotoClip, cached.clip) {
         case (nil, nil): break
         case let (clip?, known?) where clip.byteCount == known.size && clip.modifiedNanoseconds == known.modified: break
         default: return .unknown
         }
+        guard SidecarWords.stamp(file) == cached.sidecarStamp else { return .unknown }
+        if let reason = leftOutReason(cached.metadata.words) { return .unchanged(.leftOut(file, reason: reason, cache: cached)) }
         // A video needs ffmpeg for anything missing: without it, it is read (and skipped) again.
         let plan = plan(contentHash: cached.contentHash, metadata: cached.metadata, clipHash: cached.clip?.contentHash)
         guard plan.jobs.isEmpty, plan.originalPath == nil, plan.videoPath == nil else { return .incomplete(cached, plan) }
@@ -98,6 +103,15 @@ struct PhotoProcessor: Sendable {
                 return .skipped(file, reason: String(describing: error))
             }
         }
+    }
+
+    /// Why an item with these words is not published, or nil.
+    func leftOutReason(_ words: PhotoWords) -> String? {
+        if words.isRejected && !settings.includeRejected { return "rejected (rating -1; include_rejected: true publishes it)" }
+        if settings.minRating > 0, (words.rating ?? 0) < settings.minRating {
+            return "rated \(max(0, words.rating ?? 0)) stars, below min_rating: \(settings.minRating)"
+        }
+        return nil
     }
 
     /// The renditions of a photo and the ones still missing from OUT.
@@ -197,6 +211,13 @@ struct PhotoProcessor: Sendable {
         } else {
             contentHash = StableHash.of(bytes)
             metadata = try MetadataReader.read(bytes, fileName: file.relativePath, modificationDate: file.modificationDate)
+            metadata.words = SidecarWords.read(file).filled(from: metadata.words)
+            if let reason = leftOutReason(metadata.words) {
+                // Decided before any clip is probed or pixel decoded.
+                return .leftOut(file, reason: reason, cache: CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds,
+                                                                          contentHash: contentHash, metadata: metadata,
+                                                                          sidecarStamp: SidecarWords.stamp(file)))
+            }
             if let liveClip = file.livePhotoClip {
                 (metadata.motion, clip) = examineLiveClip(liveClip, still: metadata, notes: &notes)
             } else if let range = metadata.embeddedClip {
@@ -247,7 +268,8 @@ struct PhotoProcessor: Sendable {
             }
         }
         let photo = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: renditions)
-        var cached = CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata, clip: clip)
+        var cached = CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata, clip: clip,
+                                 sidecarStamp: SidecarWords.stamp(file))
         if metadata.motion == nil, plan.videoPath != nil {
             // Not cached as done: a later build (with ffmpeg back) tries the motion again.
             cached.size = -1
@@ -300,7 +322,14 @@ struct PhotoProcessor: Sendable {
         } else {
             contentHash = try SourceFileReader.contentHash(of: file)
             let facts = try video.facts(of: file.url)
-            metadata = VideoWork.metadata(of: facts, file: file)
+            var read = VideoWork.metadata(of: facts, file: file)
+            read.words = SidecarWords.read(file)
+            metadata = read
+            if let reason = leftOutReason(metadata.words) {
+                return .leftOut(file, reason: reason, cache: CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds,
+                                                                          contentHash: contentHash, metadata: metadata,
+                                                                          sidecarStamp: SidecarWords.stamp(file)))
+            }
             plan = self.plan(contentHash: contentHash, metadata: metadata)
         }
         guard let facts = metadata.motion else { throw VideoWorkError.notAVideo }
@@ -319,7 +348,8 @@ struct PhotoProcessor: Sendable {
             try video.makePlayback(from: file.url, facts: facts, path: path, displayName: file.displayPath)
         }
         let item = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: plan.renditions)
-        let cached = CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata)
+        let cached = CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata,
+                                 sidecarStamp: SidecarWords.stamp(file))
         return .published(item, made: plan.jobs.count + (plan.videoPath == nil ? 0 : 1), reused: plan.reused, cache: cached, note: nil)
     }
 }

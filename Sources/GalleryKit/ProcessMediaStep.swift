@@ -67,6 +67,9 @@ struct ProcessMediaStep: BuildStep {
                 report.published += 1
                 report.renditionsMade += made
                 report.renditionsReused += reused
+            case .leftOut(let file, let reason, let entry):
+                cache[BuildState.key(for: file.relativePath)] = entry
+                report.leftOut.append(SkippedPhoto(path: file.relativePath, reason: reason))
             case .skipped(let file, let reason):
                 report.skipped.append(SkippedPhoto(path: file.relativePath, reason: reason))
                 progress.message("skipped \(file.displayPath): \(reason)")

@@ -14,6 +14,8 @@ struct ExifFacts {
     var gps: GPSCoordinate?
     /// An iPhone's Live Photo identifier (Apple maker note tag 0x11).
     var appleContentIdentifier: String?
+    /// ImageDescription, XPTitle/XPComment/XPKeywords, UserComment, Rating.
+    var words = PhotoWords()
     /// A date found outside the EXIF tags (libraw's, for RAW files), used
     /// after them.
     var rawDate: CaptureDate?
@@ -132,6 +134,13 @@ enum ExifReader {
         facts.camera.fNumber = real(exifIFD, Tag.fNumber)
         facts.camera.focalLength = real(exifIFD, Tag.focalLength)
         if let iso = number(exifIFD, Tag.iso), iso > 0 { facts.camera.iso = iso }
+        func raw(_ content: UnsafeMutablePointer<ExifContent>?, _ tag: UInt32) -> [UInt8]? {
+            guard let e = entry(content, tag), let bytes = e.pointee.data, e.pointee.size > 0 else { return nil }
+            return Array(UnsafeBufferPointer(start: bytes, count: min(Int(e.pointee.size), 64 << 10)))
+        }
+        facts.words = Self.words(description: raw(ifd0, 0x010E), xpTitle: raw(ifd0, 0x9C9B), xpComment: raw(ifd0, 0x9C9C),
+                                 xpKeywords: raw(ifd0, 0x9C9E), userComment: raw(exifIFD, 0x9286),
+                                 rating: number(ifd0, 0x4746), bigEndian: order == EXIF_BYTE_ORDER_MOTOROLA)
         if let note = entry(exifIFD, 0x927C), let data = note.pointee.data, note.pointee.size > 0 {
             facts.appleContentIdentifier = appleContentIdentifier(UnsafeRawBufferPointer(start: data, count: Int(note.pointee.size)))
         }
@@ -171,5 +180,45 @@ enum ExifReader {
             return UntrustedText.clean(Array(body))
         }
         return nil
+    }
+
+    /// The words in EXIF: ImageDescription (ASCII, often UTF-8 in practice),
+    /// Windows' XP tags (UCS-2 little-endian), UserComment (an 8-byte
+    /// character code, then ASCII or UCS-2 in the file's byte order), and
+    /// Windows' star Rating.
+    static func words(description: [UInt8]?, xpTitle: [UInt8]?, xpComment: [UInt8]?, xpKeywords: [UInt8]?, userComment: [UInt8]?,
+                      rating: Int?, bigEndian: Bool) -> PhotoWords {
+        func ascii(_ bytes: [UInt8]) -> String? {
+            let end = bytes.firstIndex(of: 0) ?? bytes.count
+            let body = Array(bytes[0..<end])
+            let text = String(validating: body, as: UTF8.self) ?? String(body.map { Character(Unicode.Scalar($0)) })
+            return PhotoWords.cleanText(text)
+        }
+        func ucs2(_ bytes: [UInt8], bigEndian: Bool) -> String? {
+            var units: [UInt16] = []
+            for i in stride(from: 0, to: bytes.count - 1, by: 2) {
+                let unit = bigEndian ? UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1]) : UInt16(bytes[i + 1]) << 8 | UInt16(bytes[i])
+                if unit == 0 { break }
+                units.append(unit)
+            }
+            return PhotoWords.cleanText(String(decoding: units, as: UTF16.self))
+        }
+        var words = PhotoWords()
+        words.title = xpTitle.flatMap { ucs2($0, bigEndian: false) }
+        var caption = description.flatMap(ascii) ?? xpComment.flatMap { ucs2($0, bigEndian: false) }
+        if caption == nil, let comment = userComment, comment.count > 8 {
+            let code = comment.prefix(8), body = Array(comment.dropFirst(8))
+            if code.elementsEqual(Array("UNICODE\0".utf8)) {
+                caption = ucs2(body, bigEndian: bigEndian)
+            } else if code.elementsEqual(Array("ASCII\0\0\0".utf8)) || code.allSatisfy({ $0 == 0 }) {
+                caption = ascii(body)
+            }
+        }
+        words.caption = caption
+        if let keywords = xpKeywords.flatMap({ ucs2($0, bigEndian: false) }) {
+            words.keywords = PhotoWords.merged([], keywords.split(separator: ";").compactMap { PhotoWords.cleanText(String($0), maximumLength: 100) })
+        }
+        if let rating, (0...5).contains(rating) { words.rating = rating }
+        return words
     }
 }

@@ -15,6 +15,8 @@ struct HEIFStructure {
     var size: PixelSize
     /// The EXIF payload from its TIFF header on, if any.
     var exif: [UInt8]?
+    /// The XMP item (`mime` of type application/rdf+xml).
+    var xmp: [UInt8]?
 
     /// The largest Exif item read; real ones are a few KiB.
     static let maximumExifBytes = 1 << 20
@@ -33,6 +35,7 @@ struct HEIFStructure {
         guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
         size = PixelSize(width: width, height: height)
 
+        xmp = Self.xmpItem(handle)
         let count = Int(heif_image_handle_get_number_of_metadata_blocks(handle, "Exif"))
         guard count > 0 else { return }
         var ids = [heif_item_id](repeating: 0, count: count)
@@ -48,6 +51,23 @@ struct HEIFStructure {
             exif = Array(block[(4 + offset)...])
             return
         }
+    }
+
+    /// The first XMP metadata item of `handle`, if any and not oversized.
+    static func xmpItem(_ handle: OpaquePointer) -> [UInt8]? {
+        let count = Int(heif_image_handle_get_number_of_metadata_blocks(handle, "mime"))
+        guard count > 0 else { return nil }
+        var ids = [heif_item_id](repeating: 0, count: count)
+        let listed = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, "mime", &ids, Int32(count)))
+        for id in ids.prefix(listed) {
+            guard let type = heif_image_handle_get_metadata_content_type(handle, id), String(cString: type) == "application/rdf+xml" else { continue }
+            let length = heif_image_handle_get_metadata_size(handle, id)
+            guard length > 0, length <= WordsReader.maximumXMPBytes else { continue }
+            var block = [UInt8](repeating: 0, count: length)
+            guard heif_image_handle_get_metadata(handle, id, &block).code == heif_error_Ok else { continue }
+            return block
+        }
+        return nil
     }
 
     /// Turns a libheif status into a `MetadataError` with libheif's own reason.

@@ -14,16 +14,21 @@ public enum MetadataReader {
         var frames = 1
         var facts: ExifFacts?
         var orientation: Orientation?
+        // The file's own words: XMP first, then IPTC, then EXIF (below).
+        var words = PhotoWords()
         switch format {
         case .jpeg:
             let structure = try JPEGStructure(bytes)
             size = structure.size
             facts = structure.exif.flatMap(ExifReader.read)
+            if let xmp = structure.xmp { words = WordsReader.xmp(xmp) }
+            if let iptc = structure.photoshop.flatMap(WordsReader.iptcResource(inPhotoshop:)) { words = words.filled(from: WordsReader.iptc(iptc)) }
         case .png:
             let structure = try PNGStructure(bytes)
             size = structure.size
             frames = structure.frameCount
             facts = structure.exif.flatMap(ExifReader.read)
+            if let xmp = structure.xmp { words = WordsReader.xmp(xmp) }
         case .gif:
             let structure = try GIFStructure(bytes)
             size = structure.size
@@ -33,10 +38,12 @@ public enum MetadataReader {
             size = structure.size
             frames = structure.frameCount
             facts = structure.exif.flatMap { exif in exif.withUnsafeBytes { ExifReader.read($0) } }
+            if let xmp = structure.xmp { words = WordsReader.xmp(xmp) }
         case .heif:
             let structure = try HEIFStructure(bytes)
             size = structure.size
             facts = structure.exif.flatMap { exif in exif.withUnsafeBytes { ExifReader.read($0) } }
+            if let xmp = structure.xmp { words = WordsReader.xmp(xmp) }
             // Upright already: libheif applies irot/imir/clap, and the EXIF tag
             // in a HEIF only repeats them (see HEIFStructure).
             orientation = .up
@@ -76,6 +83,7 @@ public enum MetadataReader {
             frameCount: frames
         )
         metadata.livePhotoIdentifier = facts?.appleContentIdentifier
+        metadata.words = words.filled(from: facts?.words ?? PhotoWords())
         metadata.embeddedClip = MotionPhoto.clipRange(in: bytes, format: format)
         return metadata
     }

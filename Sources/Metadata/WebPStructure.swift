@@ -7,6 +7,8 @@ struct WebPStructure {
     var size: PixelSize
     var frameCount: Int
     var exif: [UInt8]?
+    /// The XMP packet (`XMP ` chunk).
+    var xmp: [UInt8]?
 
     init(_ bytes: UnsafeRawBufferPointer) throws(MetadataError) {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { throw .empty }
@@ -25,5 +27,11 @@ struct WebPStructure {
             exif = Array(UnsafeBufferPointer(start: chunk, count: iterator.chunk.size))
         }
         WebPDemuxReleaseChunkIterator(&iterator)
+        var xmpIterator = WebPChunkIterator()
+        if WebPDemuxGetChunk(demux, "XMP ", 1, &xmpIterator) != 0, let chunk = xmpIterator.chunk.bytes,
+           xmpIterator.chunk.size <= WordsReader.maximumXMPBytes {
+            xmp = Array(UnsafeBufferPointer(start: chunk, count: xmpIterator.chunk.size))
+        }
+        WebPDemuxReleaseChunkIterator(&xmpIterator)
     }
 }

@@ -22,6 +22,7 @@
 /// - `data-animated="true"` (`animated`): the item moves; `data-poster`
 ///   (`posterLarge`): its still for reduced motion.
 /// - `data-original` (`original`): the published original, for the download link.
+/// - `data-caption` (`caption`): "Title — caption", the viewer's caption line.
 /// - `data-video` (`video`): a video's (or a Live/Motion Photo's motion's)
 ///   playback file; `data-live="true"` (`live`): the file is the motion of a
 ///   still, played while pressed, not a clip with controls. The viewer never
@@ -120,6 +121,8 @@ public struct Thumbnail: Sendable {
     public var live = false
     /// A video's length for the badge ("0:07").
     public var duration: String?
+    /// "Title — caption" for the viewer's caption line (`data-caption`).
+    public var caption: String?
 }
 
 /// The pager of a paged album or timeline.
@@ -227,6 +230,11 @@ public struct PhotoPageModel: Sendable {
     public var facts: [Fact]
     public var original: Download?
     public var datetime: String
+    /// The photographer's caption (plain text; line breaks kept by CSS).
+    public var caption: String?
+    /// Keywords, in the order the file lists them.
+    public var keywords: [String]
+    public var hasKeywords: Bool
     public var back: TitledLink
     public var prev: PlainLink?
     public var next: PlainLink?

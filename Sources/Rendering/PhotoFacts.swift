@@ -20,6 +20,8 @@ public enum PhotoFacts {
         if let t = m.camera.exposureTime { facts.append(("Shutter", shutter(t))) }
         if let iso = m.camera.iso { facts.append(("ISO", "\(iso)")) }
         facts.append(("Size", "\(m.displaySize.width) × \(m.displaySize.height)"))
+        if !m.words.keywords.isEmpty { facts.append(("Keywords", m.words.keywords.joined(separator: ", "))) }
+        if let rating = m.words.rating, rating > 0 { facts.append(("Rating", String(repeating: "★", count: rating) + String(repeating: "☆", count: 5 - rating))) }
         if m.isAnimated { facts.append(("Frames", "\(m.frameCount)")) }
         return facts
     }

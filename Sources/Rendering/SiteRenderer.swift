@@ -111,6 +111,7 @@ public struct SiteRenderer: Sendable {
             animated: item.kind == .animation,
             factsJSON: PhotoFacts.json(item)
         )
+        thumbnail.caption = Self.captionLine(item.metadata.words)
         thumbnail.href = map.photoPages[key].map { URLPath.relative(from: pagePath, to: $0) }
         thumbnail.id = map.photoAnchors[key]
         let previews = item.renditions(.preview)
@@ -133,15 +134,35 @@ public struct SiteRenderer: Sendable {
         return thumbnail
     }
 
-    /// The text of an item's pictures: its file name, said to be a video or
-    /// a Live Photo when it is one.
+    /// The text of an item's pictures: its title, else its caption, else a
+    /// description made from what it is and when ("Photo, 3 May 2025"), never
+    /// a file name (IMG_0412.JPG says nothing to someone who cannot see it).
     static func alt(_ item: MediaItem) -> String {
+        if let title = item.metadata.words.title { return title }
+        if let caption = item.metadata.words.caption { return caption }
+        let kind: String
         switch item.kind {
-        case .video: return "Video: " + item.source.fileName
-        case .motionStill: return (item.metadata.embeddedClip == nil ? "Live Photo: " : "Motion Photo: ") + item.source.fileName
-        case .still, .animation: return item.source.fileName
+        case .video: kind = "Video"
+        case .motionStill: kind = item.metadata.embeddedClip == nil ? "Live Photo" : "Motion Photo"
+        case .animation: kind = "Animation"
+        case .still: kind = "Photo"
+        }
+        let date = item.metadata.captureDate
+        return date.source == .fileTime ? kind : kind + ", " + HumanDate.short(date.localDay)
+    }
+
+    /// The line under a photo in the viewer: "Title — caption", either alone, or nil.
+    static func captionLine(_ words: PhotoWords) -> String? {
+        switch (words.title, words.caption) {
+        case let (title?, caption?): return title + " — " + caption
+        case let (title?, nil): return title
+        case let (nil, caption?): return caption
+        default: return nil
         }
     }
+
+    /// The title of an item's page: its title, else its file name.
+    static func pageTitle(_ item: MediaItem) -> String { item.metadata.words.title ?? item.source.fileName }
 
     func srcset(_ renditions: [Rendition], from pagePath: String) -> String {
         var seen: Set<String> = []
@@ -241,7 +262,7 @@ public struct SiteRenderer: Sendable {
     func photoPage(_ album: Album, index: Int, pagePath: String) -> PhotoPageModel {
         let item = album.photos[index]
         let key = item.source.relativePath
-        var chrome = chrome(pagePath, title: item.source.fileName, section: "albums")
+        var chrome = chrome(pagePath, title: Self.pageTitle(item), section: "albums")
         let previews = item.renditions(.preview)
         var preview: PhotoPageModel.Preview?
         if let largest = previews.last, let smallest = previews.first {
@@ -261,6 +282,8 @@ public struct SiteRenderer: Sendable {
                 PhotoPageModel.Download(url: URLPath.relative(from: pagePath, to: $0.path), name: item.source.fileName)
             },
             datetime: HumanDate.machine(item.metadata.captureDate),
+            caption: item.metadata.words.caption, keywords: item.metadata.words.keywords,
+            hasKeywords: !item.metadata.words.keywords.isEmpty,
             back: TitledLink(title: album.path.isRoot ? gallery.title : album.title,
                              url: URLPath.relative(from: pagePath, to: albumPage) + "#" + (map.photoAnchors[key] ?? "")))
         if let playback = item.renditions(.video).first {

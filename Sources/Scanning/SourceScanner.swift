@@ -113,6 +113,8 @@ public struct SourceScanner: Sendable {
         // motion: it travels with the still (the first such video, by name).
         var liveClips: [String: SourceFile] = [:]
         var files: [SourceFile] = []
+        // Possible sidecars, matched to media once the listing is read.
+        var sidecarCandidates: [SourceFile] = []
         for entry in visible.sorted(by: { NaturalOrder.less($0.name, $1.name) }) {
             let childRaw = raw + [47] + entry.raw
             let childC = childRaw.map { CChar(bitPattern: $0) } + [0]
@@ -136,8 +138,17 @@ public struct SourceScanner: Sendable {
                 continue
             }
             let isVideo = SourceFileTypes.isVideo(entry.name)
+            let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
+            let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            let file = SourceFile(url: childURL, relativeComponents: components + [entry.name], byteCount: Int64(info.st_size),
+                                  modificationDate: modified, modifiedNanoseconds: nanoseconds, rawPath: childC)
             if !isVideo && !SourceFileTypes.isPhoto(entry.name) {
-                if !SourceLayout.isToolFile(entry.name, inRoot: components.isEmpty) { emit(.ignored(path: relative)) }
+                if SourceLayout.isToolFile(entry.name, inRoot: components.isEmpty) { continue }
+                if SourceFileTypes.fileExtension(of: entry.name).map(SourceFileTypes.sidecarExtensions.contains) == true {
+                    sidecarCandidates.append(file)
+                } else {
+                    emit(.ignored(path: relative))
+                }
                 continue
             }
             let pairing = SourceFileTypes.pairingName(entry.name)
@@ -145,16 +156,29 @@ public struct SourceScanner: Sendable {
                 emit(.pairedRaw(path: relative))
                 continue
             }
-            let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
-            let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-            let file = SourceFile(url: childURL, relativeComponents: components + [entry.name], byteCount: Int64(info.st_size),
-                                  modificationDate: modified, modifiedNanoseconds: nanoseconds, rawPath: childC)
             if isVideo, stillNames.contains(pairing), liveClips[pairing] == nil {
                 liveClips[pairing] = file
             } else {
                 files.append(file)
             }
         }
+        // Sidecars: `IMG_1.CR2.xmp` belongs to IMG_1.CR2 only; `IMG_1.xmp`,
+        // `IMG_1.md`, `IMG_1.txt` to every media file named IMG_1.*.
+        var byFullName: [String: [SourceFile]] = [:], byBaseName: [String: [SourceFile]] = [:]
+        for sidecar in sidecarCandidates {
+            let base = SourceFileTypes.pairingName(sidecar.fileName)
+            byBaseName[base, default: []].append(sidecar)
+            if SourceFileTypes.fileExtension(of: sidecar.fileName) == "xmp" { byFullName[base, default: []].append(sidecar) }
+        }
+        var claimed: Set<String> = []
+        for index in files.indices {
+            let name = files[index].fileName.lowercased()
+            let found = (byFullName[name] ?? []) + (byBaseName[SourceFileTypes.pairingName(name)] ?? [])
+            files[index].sidecars = found
+            claimed.formUnion(found.map(\.fileName))
+        }
+        for (_, clip) in liveClips { claimed.formUnion(byBaseName[SourceFileTypes.pairingName(clip.fileName)]?.map(\.fileName) ?? []) }
+        for sidecar in sidecarCandidates where !claimed.contains(sidecar.fileName) { emit(.ignored(path: sidecar.relativePath)) }
         // Emitted after the listing so a still meets its clip whatever their order.
         for var file in files {
             if SourceFileTypes.isPairingStill(file.fileName), let clip = liveClips.removeValue(forKey: SourceFileTypes.pairingName(file.fileName)) {

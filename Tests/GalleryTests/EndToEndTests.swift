@@ -129,7 +129,8 @@ import Testing
 
         // The rotated photo's rendition is portrait; sizes in the page match the files.
         let paris = try String(contentsOf: library.output.appendingPathComponent("albums/trips/paris/index.html"), encoding: .utf8)
-        #expect(paris.contains("alt=\"rotated.jpg\""))
+        #expect(paris.contains("href=\"rotated.html\""))
+        #expect(paris.contains("alt=\"Photo, "), "no title or caption: the alt text says what and when, not a file name")
         #expect(paris.contains("width=\"36\" height=\"48\""))
 
         // Nothing published carries EXIF or GPS.
@@ -148,7 +149,8 @@ import Testing
         let library = try Self.makeLibrary()
         _ = try await GalleryBuilder().build(settings: Self.settings(library, format: .jpeg), quiet: true)
         let html = try String(contentsOf: library.output.appendingPathComponent("index.html"), encoding: .utf8)
-        let img = try #require(html.components(separatedBy: "<img ").dropFirst().first { $0.contains("alt=\"root.jpg\"") })
+        let item = try #require(html.components(separatedBy: "<li").first { $0.contains("root.html\"") })
+        let img = try #require(item.components(separatedBy: "<img ").dropFirst().first)
         #expect(img.contains("width=\"64\" height=\"48\""))
         let src = try #require(img.components(separatedBy: "src=\"").dropFirst().first?.prefix { $0 != "\"" })
         let bytes = try [UInt8](Data(contentsOf: library.output.appendingPathComponent(String(src))))

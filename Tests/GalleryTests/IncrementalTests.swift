@@ -269,10 +269,10 @@ import Testing
             }
             return false
         }
-        #expect(try await waitFor { (try? String(contentsOf: index, encoding: .utf8))?.contains("a3.jpg") == true })
+        #expect(try await waitFor { (try? String(contentsOf: index, encoding: .utf8))?.contains("a3.html") == true })
         try await Task.sleep(nanoseconds: 300_000_000)
         try folder.write("src/Alpha/new.jpg", try Self.photo(77))
-        #expect(try await waitFor { (try? String(contentsOf: index, encoding: .utf8))?.contains("new.jpg") == true })
+        #expect(try await waitFor { (try? String(contentsOf: index, encoding: .utf8))?.contains("new.html") == true })
         try FileManager.default.createDirectory(at: settings.source.appendingPathComponent("Gamma"), withIntermediateDirectories: true)
         try await Task.sleep(nanoseconds: 700_000_000)
         try folder.write("src/Gamma/g.jpg", try Self.photo(78))

@@ -75,7 +75,8 @@
         original: a.getAttribute("data-original") ? new URL(a.getAttribute("data-original"), base || location.href).href : null,
         poster: a.getAttribute("data-poster") ? new URL(a.getAttribute("data-poster"), base || location.href).href : null,
         video: a.getAttribute("data-video") ? new URL(a.getAttribute("data-video"), base || location.href).href : null,
-        live: a.getAttribute("data-live") === "true"
+        live: a.getAttribute("data-live") === "true",
+        caption: a.getAttribute("data-caption") || ""
       });
     });
   }
@@ -175,7 +176,9 @@
   panel.hidden = true;
   var more = element("a", "viewer-more");
   more.hidden = true;
-  [track, prev, next, bar, panel, more].forEach(function (n) { root.appendChild(n); });
+  var captionLine = element("p", "viewer-caption");   // the photographer's title and caption, as text
+  captionLine.hidden = true;
+  [track, prev, next, bar, captionLine, panel, more].forEach(function (n) { root.appendChild(n); });
   document.body.appendChild(root);
 
   function element(tag, cls) { var n = document.createElement(tag); n.className = cls; return n; }
@@ -278,6 +281,8 @@
     prev.disabled = i === 0;
     next.disabled = i === items.length - 1 && !nextPageURL;
     renderFacts(item);
+    captionLine.textContent = item.caption;
+    captionLine.hidden = !item.caption || !panel.hidden;
     more.hidden = true;
     preloadAround(i);
     if (i >= items.length - 3) loadMore();
@@ -423,6 +428,7 @@
   next.addEventListener("click", function () { go(1); });
   info.addEventListener("click", function () {
     panel.hidden = !panel.hidden;
+    captionLine.hidden = !panel.hidden || !(items[index] && items[index].caption);
     info.setAttribute("aria-expanded", String(!panel.hidden));
   });
 

@@ -1,0 +1,107 @@
+import Foundation
+
+/// The photographer's words about one item: a title, a caption, keywords, a
+/// rating, and the names of people tagged in it. Read from sidecars, XMP,
+/// IPTC and EXIF; every string already cleaned (`PhotoWords.cleanText`).
+public struct PhotoWords: Hashable, Sendable, Codable {
+    /// A short title (XMP `dc:title`, IPTC ObjectName, EXIF XPTitle).
+    public var title: String?
+    /// A caption (a sidecar, XMP `dc:description`, IPTC Caption-Abstract, EXIF ImageDescription/UserComment).
+    public var caption: String?
+    /// Keywords, in the order found, without repeats (letter case ignored).
+    public var keywords: [String]
+    /// −1 rejected, 0 unrated, 1 to 5 stars, when a source says.
+    public var rating: Int?
+    /// Names of people tagged in face regions: published only with `publish_people`.
+    public var people: [String]
+
+    /// Creates words.
+    public init(title: String? = nil, caption: String? = nil, keywords: [String] = [], rating: Int? = nil, people: [String] = []) {
+        self.title = title
+        self.caption = caption
+        self.keywords = keywords
+        self.rating = rating
+        self.people = people
+    }
+
+    /// No words at all.
+    public var isEmpty: Bool { title == nil && caption == nil && keywords.isEmpty && rating == nil && people.isEmpty }
+
+    /// Rejected in the photographer's tool (Lightroom, darktable, Bridge: rating −1).
+    public var isRejected: Bool { (rating ?? 0) < 0 }
+
+    /// These words, with what they lack taken from `other` (a source of lower
+    /// priority): the first title, caption and rating found win; keywords
+    /// and people from every source are kept.
+    public func filled(from other: PhotoWords) -> PhotoWords {
+        var result = self
+        result.title = title ?? other.title
+        result.caption = caption ?? other.caption
+        result.rating = rating ?? other.rating
+        result.keywords = Self.merged(keywords, other.keywords)
+        result.people = Self.merged(people, other.people)
+        return result
+    }
+
+    /// `first` then the entries of `second` not already in it (letter case ignored).
+    public static func merged(_ first: [String], _ second: [String]) -> [String] {
+        var seen = Set(first.map { $0.lowercased() })
+        var result = first
+        for word in second where seen.insert(word.lowercased()).inserted { result.append(word) }
+        return result
+    }
+
+    /// Longest title or caption kept (a caption is a paragraph, not an essay).
+    public static let maximumLength = 2000
+
+    /// Text from a file, cleaned: control and format characters dropped,
+    /// whitespace runs collapsed (line breaks kept for captions), trimmed,
+    /// bounded; nil when nothing is left or when it is camera boilerplate.
+    public static func cleanText(_ text: String, maximumLength: Int = maximumLength) -> String? {
+        var scalars = String.UnicodeScalarView()
+        var pendingSpace = false, pendingBreak = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" || scalar == "\r" || scalar == "\u{2028}" {
+                pendingBreak = true
+                continue
+            }
+            let category = scalar.properties.generalCategory
+            if scalar.properties.isWhitespace || category == .control {
+                pendingSpace = true
+                continue
+            }
+            if category == .format || scalar == "\u{FFFD}" { continue }
+            if !scalars.isEmpty {
+                if pendingBreak { scalars.append("\n") } else if pendingSpace { scalars.append(" ") }
+            }
+            pendingSpace = false
+            pendingBreak = false
+            scalars.append(scalar)
+        }
+        let cleaned = String(scalars)
+        guard !cleaned.isEmpty, !isBoilerplate(cleaned) else { return nil }
+        return cleaned.count > maximumLength ? String(cleaned.prefix(maximumLength)) : cleaned
+    }
+
+    /// Text cameras and tools write into description fields by themselves:
+    /// never a caption.
+    public static func isBoilerplate(_ text: String) -> Bool {
+        let folded = text.lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
+        if boilerplate.contains(folded) { return true }
+        // "OLYMPUS DIGITAL CAMERA", "KODAK Z981 DIGITAL CAMERA", "SONY DSC",
+        // "DCIM\100CANON", "SAMSUNG CSC", "<Camera Model>", "Screenshot".
+        if folded.hasSuffix("digital camera") || folded.hasSuffix(" dsc") || folded.hasPrefix("dcim") { return true }
+        if folded.hasPrefix("<") && folded.hasSuffix(">") { return true }
+        // Only punctuation, digits or a single repeated character: filler.
+        if folded.allSatisfy({ !$0.isLetter }) { return true }
+        if Set(folded).count == 1 { return true }
+        return false
+    }
+
+    static let boilerplate: Set<String> = [
+        "default", "image", "picture", "photo", "untitled", "no title",
+        "digital camera", "camera", "sony dsc", "dsc", "samsung csc", "lg digital camera", "minolta digital camera",
+        "exif_jpeg_picture", "exif_jpeg_422", "jpeg", "jpg", "ascii", "unicode",
+        "created with the gimp", "created with gimp", "made with photoshop", "user comments", "imagedescription",
+    ]
+}
