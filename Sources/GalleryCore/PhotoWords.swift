@@ -43,6 +43,11 @@ public struct PhotoWords: Hashable, Sendable, Codable {
         return result
     }
 
+    /// A keyword, cleaned (short words like "a" or "HDR" are fine as keywords).
+    public static func cleanKeyword(_ text: String) -> String? {
+        cleanText(text, maximumLength: 100, boilerplateAllowed: true).map { $0.replacingOccurrences(of: "\n", with: " ") }
+    }
+
     /// `first` then the entries of `second` not already in it (letter case ignored).
     public static func merged(_ first: [String], _ second: [String]) -> [String] {
         var seen = Set(first.map { $0.lowercased() })
@@ -57,7 +62,7 @@ public struct PhotoWords: Hashable, Sendable, Codable {
     /// Text from a file, cleaned: control and format characters dropped,
     /// whitespace runs collapsed (line breaks kept for captions), trimmed,
     /// bounded; nil when nothing is left or when it is camera boilerplate.
-    public static func cleanText(_ text: String, maximumLength: Int = maximumLength) -> String? {
+    public static func cleanText(_ text: String, maximumLength: Int = maximumLength, boilerplateAllowed: Bool = false) -> String? {
         var scalars = String.UnicodeScalarView()
         var pendingSpace = false, pendingBreak = false
         for scalar in text.unicodeScalars {
@@ -79,7 +84,7 @@ public struct PhotoWords: Hashable, Sendable, Codable {
             scalars.append(scalar)
         }
         let cleaned = String(scalars)
-        guard !cleaned.isEmpty, !isBoilerplate(cleaned) else { return nil }
+        guard !cleaned.isEmpty, boilerplateAllowed || !isBoilerplate(cleaned) else { return nil }
         return cleaned.count > maximumLength ? String(cleaned.prefix(maximumLength)) : cleaned
     }
 

@@ -53,7 +53,7 @@ enum SidecarWords {
             case "title": words.title = PhotoWords.cleanText(value, maximumLength: 300)
             case "caption", "description": words.caption = PhotoWords.cleanText(value)
             case "keywords", "tags":
-                words.keywords = PhotoWords.merged([], value.split(separator: ",").compactMap { PhotoWords.cleanText(String($0), maximumLength: 100) })
+                words.keywords = PhotoWords.merged([], value.split(separator: ",").compactMap { PhotoWords.cleanKeyword(String($0)) })
             case "rating": words.rating = Int(value.trimmingCharacters(in: .whitespaces)).map { max(-1, min(5, $0)) }
             default: break keys  // prose ("Note: we arrived late"): the body starts here
             }

@@ -216,7 +216,7 @@ enum ExifReader {
         }
         words.caption = caption
         if let keywords = xpKeywords.flatMap({ ucs2($0, bigEndian: false) }) {
-            words.keywords = PhotoWords.merged([], keywords.split(separator: ";").compactMap { PhotoWords.cleanText(String($0), maximumLength: 100) })
+            words.keywords = PhotoWords.merged([], keywords.split(separator: ";").compactMap { PhotoWords.cleanKeyword(String($0)) })
         }
         if let rating, (0...5).contains(rating) { words.rating = rating }
         return words

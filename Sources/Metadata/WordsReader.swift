@@ -78,7 +78,7 @@ public enum WordsReader {
         }
 
         static func cleanWords(_ list: [String]) -> [String] {
-            PhotoWords.merged([], list.compactMap { PhotoWords.cleanText($0, maximumLength: 100) })
+            PhotoWords.merged([], list.compactMap { PhotoWords.cleanKeyword($0) })
         }
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
@@ -199,14 +199,14 @@ public enum WordsReader {
             }
             offset = start + length
         }
-        func text(_ bytes: [UInt8], _ maximum: Int = PhotoWords.maximumLength) -> String? {
+        func text(_ bytes: [UInt8], _ maximum: Int = PhotoWords.maximumLength, keyword: Bool = false) -> String? {
             let decoded = utf8 || String(validating: bytes, as: UTF8.self) != nil
                 ? String(decoding: bytes, as: UTF8.self)
                 : String(bytes.map { Character(Unicode.Scalar($0)) })
-            return PhotoWords.cleanText(decoded, maximumLength: maximum)
+            return keyword ? PhotoWords.cleanKeyword(decoded) : PhotoWords.cleanText(decoded, maximumLength: maximum)
         }
         return PhotoWords(title: name.flatMap { text($0, 300) }, caption: caption.flatMap { text($0) },
-                          keywords: PhotoWords.merged([], keywords.compactMap { text($0, 100) }))
+                          keywords: PhotoWords.merged([], keywords.compactMap { text($0, 100, keyword: true) }))
     }
 
     /// The IPTC block inside a Photoshop image-resource block (JPEG APP13
