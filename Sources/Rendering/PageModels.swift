@@ -61,8 +61,11 @@ public struct PageChrome: Sendable, FlattenedInTemplateContext {
     public var script: String
     public var home: String
     public var momentsURL: String
+    /// The tag list, when the site has tags.
+    public var tagsURL: String?
     public var inAlbums: Bool
     public var inMoments: Bool
+    public var inTags = false
     /// `--gap`, CSS px.
     public var spacing: Int
     /// `--row-base`, CSS px.
@@ -232,10 +235,31 @@ public struct PhotoPageModel: Sendable {
     public var datetime: String
     /// The photographer's caption (plain text; line breaks kept by CSS).
     public var caption: String?
-    /// Keywords, in the order the file lists them.
-    public var keywords: [String]
+    /// Keywords, in the order the file lists them, each linked to its tag page.
+    public var keywords: [KeywordLink]
     public var hasKeywords: Bool
     public var back: TitledLink
     public var prev: PlainLink?
     public var next: PlainLink?
+}
+
+/// A keyword, linked to its tag page when it has one (items of hidden
+/// albums are on no tag page).
+public struct KeywordLink: Sendable {
+    public var name: String
+    public var url: String?
+}
+
+/// The list of tags (`tags`).
+public struct TagIndexModel: Sendable {
+    /// One tag with its count.
+    public struct Entry: Sendable {
+        public var name: String
+        public var url: String
+        public var countLabel: String
+        public var cover: Thumbnail?
+    }
+    public var chrome: PageChrome
+    public var countLabel: String
+    public var tags: [Entry]
 }

@@ -25,6 +25,24 @@ public struct SiteMap: Sendable {
     public let momentSlices: [[SectionSlice]]
     /// Moments page paths.
     public let momentPages: [String]
+    /// Keyword pages, by name (letter case ignored; the first spelling met is shown).
+    public let tags: [TagPages]
+    /// The page listing every tag (`tags/index.html`), when there are tags.
+    public var tagIndexPage: String? { tags.isEmpty ? nil : "tags/index.html" }
+    /// The first page of each tag, by its folded name.
+    public let tagPageByKey: [String: String]
+
+    /// One keyword's pages: the items that carry it, from listed albums only,
+    /// each once, in timeline order, paged like an album.
+    public struct TagPages: Sendable {
+        public var name: String
+        public var items: [MediaItem]
+        public var pages: [String]
+        public var ranges: [Range<Int>]
+    }
+
+    /// How keywords are told apart: letter case does not count.
+    public static func tagKey(_ keyword: String) -> String { keyword.lowercased() }
 
     /// Lays out `gallery` with `options`.
     public init(gallery: Gallery, options: Settings) {
@@ -32,6 +50,28 @@ public struct SiteMap: Sendable {
                                            grouping: options.momentGrouping, order: options.momentOrder)
         momentSlices = PageSplitter.pages(sectionSizes: moments.map(\.photos.count), budget: options.photosPerPage)
         momentPages = momentSlices.indices.map { $0 == 0 ? "moments/index.html" : "moments/index-\($0 + 1).html" }
+        // Tags: hidden albums' items never appear, as in moments.
+        var names: [String: String] = [:], members: [String: [MediaItem]] = [:]
+        for section in moments {
+            for item in section.photos {
+                for keyword in item.metadata.words.keywords {
+                    let key = Self.tagKey(keyword)
+                    if names[key] == nil { names[key] = keyword }
+                    members[key, default: []].append(item)
+                }
+            }
+        }
+        var tagSlugs = Slug.Uniquer()
+        var byKey: [String: String] = [:]
+        tags = names.keys.sorted { NaturalOrder.less(names[$0]!, names[$1]!) }.map { key in
+            let folder = "tags/" + tagSlugs.claim(Slug.make(names[key]!, fallback: "tag")) + "/"
+            let items = members[key]!
+            let ranges = PageSplitter.pages(count: items.count, budget: options.photosPerPage)
+            let pages = ranges.indices.map { SiteMap.albumPage(folder: folder, number: $0) }
+            byKey[key] = pages.first
+            return TagPages(name: names[key]!, items: items, pages: pages, ranges: ranges)
+        }
+        tagPageByKey = byKey
         assign(.root, folder: "", gallery: gallery, budget: options.photosPerPage)
     }
 

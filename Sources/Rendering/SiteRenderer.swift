@@ -54,6 +54,14 @@ public struct SiteRenderer: Sendable {
         for number in map.momentPages.indices {
             try emit(map.momentPages[number]) { () throws(ThemeError) in try renderMomentsPage(number) }
         }
+        if let index = map.tagIndexPage {
+            try emit(index) { () throws(ThemeError) in try theme.render("tags", tagIndexPage(index)) }
+        }
+        for tag in map.tags {
+            for number in tag.pages.indices {
+                try emit(tag.pages[number]) { () throws(ThemeError) in try theme.render("album", tagPage(tag, number: number)) }
+            }
+        }
     }
 
     // MARK: Shared pieces
@@ -67,8 +75,10 @@ public struct SiteRenderer: Sendable {
             script: URLPath.relative(from: pagePath, to: "static/viewer.js"),
             home: URLPath.relative(from: pagePath, to: "index.html"),
             momentsURL: URLPath.relative(from: pagePath, to: "moments/index.html"),
+            tagsURL: map.tagIndexPage.map { URLPath.relative(from: pagePath, to: $0) },
             inAlbums: section == "albums",
             inMoments: section == "moments",
+            inTags: section == "tags",
             spacing: options.spacing,
             rowHeight: options.rowHeight,
             mobileRowHeight: mobileRowHeight,
@@ -282,7 +292,10 @@ public struct SiteRenderer: Sendable {
                 PhotoPageModel.Download(url: URLPath.relative(from: pagePath, to: $0.path), name: item.source.fileName)
             },
             datetime: HumanDate.machine(item.metadata.captureDate),
-            caption: item.metadata.words.caption, keywords: item.metadata.words.keywords,
+            caption: item.metadata.words.caption,
+            keywords: item.metadata.words.keywords.map { keyword in
+                KeywordLink(name: keyword, url: map.tagPageByKey[SiteMap.tagKey(keyword)].map { URLPath.relative(from: pagePath, to: $0) })
+            },
             hasKeywords: !item.metadata.words.keywords.isEmpty,
             back: TitledLink(title: album.path.isRoot ? gallery.title : album.title,
                              url: URLPath.relative(from: pagePath, to: albumPage) + "#" + (map.photoAnchors[key] ?? "")))
@@ -352,6 +365,31 @@ public struct SiteRenderer: Sendable {
         return MomentsPageModel(chrome: chrome, photoCountLabel: Self.count(items: map.moments.reduce(0) { $0 + $1.photos.count },
                                                                              videos: map.moments.reduce(0) { $0 + $1.photos.count { $0.kind == .video } }),
                                 sections: sections, pager: pager)
+    }
+
+    func tagIndexPage(_ pagePath: String) -> TagIndexModel {
+        var chrome = chrome(pagePath, title: "Tags", section: "tags")
+        chrome.relLinks = []
+        let entries = map.tags.map { tag in
+            TagIndexModel.Entry(name: tag.name, url: URLPath.relative(from: pagePath, to: tag.pages[0]), countLabel: Self.count(tag.items),
+                                cover: tag.items.first.flatMap { thumbnail($0, from: pagePath, position: 0) })
+        }
+        return TagIndexModel(chrome: chrome, countLabel: map.tags.count == 1 ? "1 tag" : "\(map.tags.count) tags", tags: entries)
+    }
+
+    /// A tag's page: a grid of its items, paged like an album's.
+    func tagPage(_ tag: SiteMap.TagPages, number: Int) -> AlbumPageModel {
+        let pagePath = tag.pages[number]
+        var chrome = chrome(pagePath, title: tag.name, section: "tags")
+        let pager = pager(tag.pages, current: number, from: pagePath)
+        chrome.relLinks = relLinks(pager)
+        let crumbs = [TitledLink(title: gallery.title, url: URLPath.relative(from: pagePath, to: "index.html")),
+                      TitledLink(title: "Tags", url: URLPath.relative(from: pagePath, to: map.tagIndexPage ?? "index.html"))]
+        let range = tag.ranges[number]
+        return AlbumPageModel(chrome: chrome, photoCountLabel: Self.count(tag.items), dateRange: dateRange(tag.items),
+                              breadcrumbs: crumbs, hasBreadcrumbs: true,
+                              photos: range.compactMap { thumbnail(tag.items[$0], from: pagePath, position: $0 - range.lowerBound) },
+                              hasPhotos: !range.isEmpty, pager: pager)
     }
 
     func renderMomentsPage(_ number: Int) throws(ThemeError) -> String {

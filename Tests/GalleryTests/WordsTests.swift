@@ -167,11 +167,15 @@ import Testing
         try folder.write("src/f.jpg", try Self.jpeg(6, exif: Self.exif()))
         try folder.write("src/f.txt", Array("  A plain caption.  ".utf8))
         try folder.write("src/notes.txt", Array("not anybody's sidecar".utf8))
+        try folder.write("src/Private/album.yml", Array("hidden: true\n".utf8))
+        try folder.write("src/Private/p.jpg", try Self.jpeg(7, xmp: Self.xmpPacket(
+            #"<rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:subject><rdf:Bag><rdf:li>secret-tag</rdf:li></rdf:Bag></dc:subject></rdf:Description>"#),
+            exif: Self.exif()))
         var settings = BuildSettings(source: folder.url.appendingPathComponent("src"), output: folder.url.appendingPathComponent("out"))
         settings.thumbnailBoxes = [PixelSize(width: 32, height: 24)]
         settings.previewBoxes = [PixelSize(width: 64, height: 48)]
         let report = try await GalleryBuilder().build(settings: settings, quiet: true)
-        #expect(report.published == 5 && report.leftOut.map(\.path) == ["e.jpg"], "\(report.summary)")
+        #expect(report.published == 6 && report.leftOut.map(\.path) == ["e.jpg"], "\(report.summary)")
         #expect(report.ignored == ["notes.txt"], "sidecars are not 'ignored files'; a stray text file is")
         #expect(report.summary.contains("left out 1 rejected or low-rated"))
 
@@ -180,9 +184,9 @@ import Testing
         let a = try page("a")
         #expect(a.contains("<h1 class=\"photo-title\">At the harbour</h1>") && a.contains("<title>At the harbour · Photos</title>"))
         #expect(a.contains("Boats &amp; gulls at dawn, Brittany") && !a.contains("IPTC caption loses"))
-        #expect(a.contains("<li>boats</li>") && a.contains("<li>Brittany</li>") && a.contains("★★★★☆"))
+        #expect(a.contains("<li><a href=\"../tags/boats/index.html\">boats</a></li>") && a.contains(">Brittany</a></li>") && a.contains("★★★★☆"))
         let b = try page("b")
-        #expect(b.contains(">Nur IPTC</h1>") && b.contains("<li>iptc-tag</li>"))
+        #expect(b.contains(">Nur IPTC</h1>") && b.contains("<li><a href=\"../tags/iptc-tag/index.html\">iptc-tag</a></li>"))
         let c = try page("c")
         #expect(!c.contains("OLYMPUS") && c.contains("<h1 class=\"photo-title\">c.jpg</h1>"))
         let d = try page("d")
@@ -197,6 +201,18 @@ import Testing
         #expect(index.contains("data-caption=\"At the harbour — Boats &amp; gulls at dawn, Brittany\""))
         #expect(!index.contains("<script>alert"))
 
+        // Tag pages: every keyword, with its items (once each), linked from the header.
+        #expect(index.contains("<a href=\"tags/index.html\">Tags</a>"))
+        let tags = try String(contentsOf: out.appendingPathComponent("tags/index.html"), encoding: .utf8)
+        for (name, count) in [("boats", "2 photos"), ("Sea", "2 photos"), ("Brittany", "2 photos"), ("iptc-tag", "1 photo")] {
+            #expect(tags.contains("<span class=\"tag-name\">\(name)</span> <span class=\"tag-count\">\(count)</span>"), "\(name)")
+        }
+        let boats = try String(contentsOf: out.appendingPathComponent("tags/boats/index.html"), encoding: .utf8)
+        #expect(boats.contains("<h1 class=\"page-title\">boats</h1>") && boats.contains("href=\"../../albums/a.html\"")
+                && boats.contains("href=\"../../albums/d.html\"") && !boats.contains("albums/b.html"))
+        #expect(!tags.contains("secret-tag") && !FileManager.default.fileExists(atPath: out.appendingPathComponent("tags/secret-tag").path),
+                "a hidden album's keywords make no tag page")
+
         // A sidecar edit is read again; no image is re-encoded.
         try folder.write("src/f.txt", Array("An edited caption.".utf8))
         let edited = try await GalleryBuilder().build(settings: settings, quiet: true)
@@ -206,11 +222,11 @@ import Testing
         try folder.write("src/e.jpg.xmp", Array(Self.xmpPacket(
             #"<rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="5"/>"#).utf8))
         let restored = try await GalleryBuilder().build(settings: settings, quiet: true)
-        #expect(restored.published == 6 && restored.leftOut.isEmpty)
+        #expect(restored.published == 7 && restored.leftOut.isEmpty)
 
         // Only four stars and up.
         settings.minRating = 4
         let best = try await GalleryBuilder().build(settings: settings, quiet: true)
-        #expect(best.published == 3 && best.leftOut.count == 3, "a, d (4 stars from XMP) and e (5): \(best.summary)")
+        #expect(best.published == 3 && best.leftOut.count == 4, "a, d (4 stars from XMP) and e (5): \(best.summary)")
     }
 }
