@@ -44,7 +44,7 @@ struct RenderPagesStep: BuildStep {
         try renderer.forEachPage { page in
             try output.writeIfChanged(Array(page.html.utf8), to: page.path)
             produced.insert(page.path)
-            count += 1
+            if page.path.hasSuffix(".html") { count += 1 }  // the search index's scripts are not pages
         }
         context.producedFiles = produced
         context.report.pages = count

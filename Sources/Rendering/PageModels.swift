@@ -63,6 +63,9 @@ public struct PageChrome: Sendable, FlattenedInTemplateContext {
     public var momentsURL: String
     /// The tag list, when the site has tags.
     public var tagsURL: String?
+    /// The search page (the header's search box submits to it).
+    public var searchURL: String
+    public var inSearch = false
     public var inAlbums: Bool
     public var inMoments: Bool
     public var inTags = false
@@ -262,4 +265,12 @@ public struct TagIndexModel: Sendable {
     public var chrome: PageChrome
     public var countLabel: String
     public var tags: [Entry]
+}
+
+/// The search page (`search`): `static/search.js` fills its grid from the
+/// index scripts in `search/`.
+public struct SearchPageModel: Sendable {
+    public var chrome: PageChrome
+    public var searchScript: String
+    public var indexScript: String
 }

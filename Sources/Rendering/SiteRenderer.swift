@@ -62,6 +62,8 @@ public struct SiteRenderer: Sendable {
                 try emit(tag.pages[number]) { () throws(ThemeError) in try theme.render("album", tagPage(tag, number: number)) }
             }
         }
+        try emit(Self.searchPage) { () throws(ThemeError) in try theme.render("search", searchPage()) }
+        for file in searchIndex().files { try body(RenderedPage(path: file.path, html: file.text)) }
     }
 
     // MARK: Shared pieces
@@ -76,6 +78,8 @@ public struct SiteRenderer: Sendable {
             home: URLPath.relative(from: pagePath, to: "index.html"),
             momentsURL: URLPath.relative(from: pagePath, to: "moments/index.html"),
             tagsURL: map.tagIndexPage.map { URLPath.relative(from: pagePath, to: $0) },
+            searchURL: URLPath.relative(from: pagePath, to: Self.searchPage),
+            inSearch: section == "search",
             inAlbums: section == "albums",
             inMoments: section == "moments",
             inTags: section == "tags",
@@ -390,6 +394,53 @@ public struct SiteRenderer: Sendable {
                               breadcrumbs: crumbs, hasBreadcrumbs: true,
                               photos: range.compactMap { thumbnail(tag.items[$0], from: pagePath, position: $0 - range.lowerBound) },
                               hasPhotos: !range.isEmpty, pager: pager)
+    }
+
+    // MARK: Search
+
+    /// Where the search page lives.
+    static let searchPage = "search/index.html"
+
+    func searchPage() -> SearchPageModel {
+        SearchPageModel(chrome: chrome(Self.searchPage, title: "Search", section: "search"),
+                        searchScript: URLPath.relative(from: Self.searchPage, to: "static/search.js"),
+                        indexScript: URLPath.relative(from: Self.searchPage, to: "search/index.js"))
+    }
+
+    /// The index of every item in the timeline (listed albums, each once):
+    /// what a result shows, and the words that find it.
+    func searchIndex() -> SearchIndex {
+        let items = map.moments.flatMap(\.photos)
+        return SearchIndex(items: items, document: { item in
+            let key = item.source.relativePath
+            let thumbs = item.renditions(.thumbnail), previews = item.renditions(.preview)
+            let first = thumbs.first, largest = previews.last
+            return [map.photoPages[key] ?? "", first?.path ?? "", srcset(thumbs, from: "index.html"),
+                    first?.size.width ?? 1, first?.size.height ?? 1, srcset(previews, from: "index.html"),
+                    largest?.size.width ?? 1, largest?.size.height ?? 1, Self.alt(item), Self.captionLine(item.metadata.words) ?? "",
+                    item.renditions(.video).first?.path ?? "", item.kind == .motionStill ? 1 : 0]
+        }, words: { item in
+            let m = item.metadata
+            var words = [m.words.title, m.words.caption, m.camera.cameraName].compactMap { $0 } + m.words.keywords
+            var album: AlbumPath? = item.source.albumPath
+            while let path = album, !path.isRoot {
+                words.append(gallery.albums[path]?.title ?? path.name)
+                album = path.parent
+            }
+            let name = item.source.fileName
+            words.append(name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name)
+            if m.captureDate.source != .fileTime {
+                let day = m.captureDate.localDay
+                words.append("\(day.year) \(HumanDate.month(day))")
+            }
+            switch item.kind {
+            case .video: words.append("video")
+            case .motionStill: words.append("live")
+            case .animation: words.append("animation")
+            case .still: break
+            }
+            return words
+        })
     }
 
     func renderMomentsPage(_ number: Int) throws(ThemeError) -> String {

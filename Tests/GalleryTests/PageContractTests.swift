@@ -26,6 +26,9 @@ import Testing
         let written = try Self.matches(grid, #"(data-[a-z-]+)="#)
         #expect(!read.isEmpty)
         #expect(read.isSubset(of: written), "viewer.js reads \(read.subtracting(written)) that photo-grid.mustache does not write")
+        // Search results are grid items too: search.js writes what the template writes.
+        let searchWrites = try Self.matches(try Self.read("Themes/default/static/search.js"), #"setAttribute\("(data-[a-z-]+)""#)
+        #expect(!searchWrites.isEmpty && searchWrites.isSubset(of: written), "search.js writes \(searchWrites.subtracting(written))")
         // Each data-* value comes from a Thumbnail property of the same model.
         let properties = Set((try #require(TemplateContext.make(Self.sampleThumbnail) as? [String: Any])).keys)
             .union(Mirror(reflecting: Self.sampleThumbnail).children.compactMap(\.label))
@@ -52,7 +55,7 @@ import Testing
         #expect(context["width"] as? Int == 1 && context["lazy"] as? Bool == false)
         #expect(context["href"] == nil, "a nil optional is absent")
         let chrome = PageChrome(site: .init(title: "S"), title: "T", stylesheet: "s", themeStylesheet: "t", script: "v", home: "h",
-                                momentsURL: "m", inAlbums: true, inMoments: false, spacing: 4, rowHeight: 210, mobileRowHeight: 120,
+                                momentsURL: "m", searchURL: "q", inAlbums: true, inMoments: false, spacing: 4, rowHeight: 210, mobileRowHeight: 120,
                                 footer: "F")
         let page = MomentsPageModel(chrome: chrome, photoCountLabel: "1 photo", sections: [], pager: nil)
         let pageContext = try #require(TemplateContext.make(page) as? [String: Any])

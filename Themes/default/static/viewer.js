@@ -41,7 +41,9 @@
   });
 
   var grids = document.querySelectorAll(".photo-grid a[data-srcset]");
-  if (!grids.length || !window.PointerEvent || !window.history.pushState) return;
+  // The search page fills its grid later (search.js calls refresh()).
+  var dynamic = !!document.querySelector(".search-results");
+  if ((!grids.length && !dynamic) || !window.PointerEvent || !window.history.pushState) return;
 
   var items = [];          // {link, id, srcset, w, h, alt, facts, page, original}
   var index = -1;          // the photo shown, or -1 when closed
@@ -105,13 +107,26 @@
     a.addEventListener("mouseleave", stop);
     a.addEventListener("blur", stop);
   });
-  items.forEach(function (item, i) {
-    item.link.addEventListener("click", function (event) {
+  function bind(link) {
+    if (link.gallerygenBound) return;
+    link.gallerygenBound = true;
+    link.addEventListener("click", function (event) {
       if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
       event.preventDefault();
-      open(i, true);
+      for (var i = 0; i < items.length; i++) if (items[i].link === link) return open(i, true);
     });
-  });
+  }
+  items.forEach(function (item) { bind(item.link); });
+
+  /* A grid filled after load (search results): collected again. */
+  window.gallerygenViewer = {
+    refresh: function () {
+      if (index >= 0) return;
+      items = [];
+      collect(document.querySelectorAll(".photo-grid a[data-srcset]"), null);
+      items.forEach(function (item) { bind(item.link); });
+    }
+  };
 
   /* ---- The viewer's DOM ---- */
   var root = element("div", "viewer");

@@ -1,0 +1,149 @@
+/* gallerygen search: finds photos in the index made at build time (search/),
+   with no server. The index files are scripts that call gallerygenSearch.…,
+   so they load from file:// too, and only the parts a query needs are loaded:
+   the manifest, one token file per two-letter prefix typed, and the item
+   files of the results shown. Hand-written, no dependencies. */
+(function () {
+  "use strict";
+  var grid = document.querySelector(".search-results[data-index]");
+  var input = document.querySelector(".search-input");
+  var status = document.querySelector(".search-status");
+  if (!grid || !input) return;
+
+  var SHOWN = 120;                       // results rendered at most
+  var indexURL = new URL(grid.getAttribute("data-index"), location.href);
+  var root = new URL("..", indexURL);    // the site root: index paths are relative to it
+  var manifest = null;
+  var shards = {};                       // prefix hex -> {token: "gaps"} once loaded
+  var docs = {};                         // chunk number -> [item, …] once loaded
+  var pending = {};                      // script URL -> [callbacks]
+  var generation = 0;                    // the latest query; older answers are dropped
+
+  window.gallerygenSearch = {
+    manifest: function (m) { manifest = m; manifest.known = {}; m.shards.forEach(function (h) { manifest.known[h] = true; }); },
+    tokens: function (hex, table) { shards[hex] = table; },
+    docs: function (n, list) { docs[n] = list; }
+  };
+
+  function load(url, done) {
+    if (pending[url]) { pending[url].push(done); return; }
+    pending[url] = [done];
+    var script = document.createElement("script");
+    script.src = url;
+    script.onload = script.onerror = function () {
+      var callbacks = pending[url];
+      pending[url] = [];
+      callbacks.forEach(function (f) { f(); });
+    };
+    document.head.appendChild(script);
+  }
+
+  function loadAll(urls, done) {
+    var left = urls.length;
+    if (!left) return done();
+    urls.forEach(function (url) { load(url, function () { if (--left === 0) done(); }); });
+  }
+
+  /* The same folding as the index: lower case, accents off, letters and digits. */
+  function tokens(text) {
+    return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  }
+
+  function hex(text) {
+    return Array.prototype.map.call(new TextEncoder().encode(text), function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+  }
+
+  function decode(gaps) {
+    var n = 0;
+    return gaps.split(",").map(function (g) { n += parseInt(g, 36); return n; });
+  }
+
+  /* Items whose words start with `word`, as a sorted list of numbers. */
+  function matches(word) {
+    var table = shards[hex(Array.from(word).slice(0, 2).join(""))] || {};
+    var found = {};
+    Object.keys(table).forEach(function (token) {
+      if (token.lastIndexOf(word, 0) === 0) decode(table[token]).forEach(function (n) { found[n] = true; });
+    });
+    return Object.keys(found).map(Number).sort(function (a, b) { return a - b; });
+  }
+
+  function intersect(lists) {
+    return lists.reduce(function (acc, list) {
+      var set = {};
+      list.forEach(function (n) { set[n] = true; });
+      return acc.filter(function (n) { return set[n]; });
+    });
+  }
+
+  function search() {
+    var query = input.value;
+    var words = tokens(query).filter(function (w) { return Array.from(w).length >= 2 || /^\p{N}$/u.test(w); });
+    var mine = ++generation;
+    if (history.replaceState) history.replaceState(null, "", "?q=" + encodeURIComponent(query));
+    if (!words.length) { grid.textContent = ""; status.textContent = query ? "Type two letters or more." : ""; return; }
+    if (!manifest) { status.textContent = "The search index did not load."; return; }
+    var prefixes = words.map(function (w) { return hex(Array.from(w).slice(0, 2).join("")); });
+    var needed = prefixes.filter(function (h, i) { return manifest.known[h] && !shards[h] && prefixes.indexOf(h) === i; });
+    loadAll(needed.map(function (h) { return new URL("t-" + h + ".js", indexURL).href; }), function () {
+      if (mine !== generation) return;
+      var results = intersect(words.map(matches));
+      var shown = results.slice(0, SHOWN);
+      var chunks = [];
+      shown.forEach(function (n) { var c = Math.floor(n / manifest.chunk); if (!docs[c] && chunks.indexOf(c) < 0) chunks.push(c); });
+      loadAll(chunks.map(function (c) { return new URL("d-" + c + ".js", indexURL).href; }), function () {
+        if (mine !== generation) return;
+        render(shown, results.length);
+      });
+    });
+  }
+
+  function abs(path) { return path ? new URL(path, root).href : ""; }
+  function absSrcset(srcset) {
+    return srcset.split(", ").filter(Boolean).map(function (part) {
+      var bits = part.split(" ");
+      return abs(bits[0]) + " " + bits[1];
+    }).join(", ");
+  }
+
+  /* Results as the grid every album uses, so the viewer opens them. */
+  function render(numbers, total) {
+    grid.textContent = "";
+    numbers.forEach(function (n, position) {
+      var d = docs[Math.floor(n / manifest.chunk)][n % manifest.chunk];
+      if (!d) return;
+      var li = document.createElement("li");
+      li.style.setProperty("--grow", (d[3] / Math.max(1, d[4])).toFixed(4));
+      var a = document.createElement("a");
+      a.href = abs(d[0]);
+      a.setAttribute("data-srcset", absSrcset(d[5]));
+      a.setAttribute("data-width", d[6]);
+      a.setAttribute("data-height", d[7]);
+      a.setAttribute("data-facts", "[]");
+      if (d[9]) a.setAttribute("data-caption", d[9]);
+      if (d[10]) a.setAttribute("data-video", abs(d[10]));
+      if (d[11]) a.setAttribute("data-live", "true");
+      var img = document.createElement("img");
+      img.src = abs(d[1]);
+      img.srcset = absSrcset(d[2]);
+      img.width = d[3];
+      img.height = d[4];
+      img.alt = d[8];
+      img.decoding = "async";
+      if (position >= 12) img.loading = "lazy";
+      a.appendChild(img);
+      li.appendChild(a);
+      grid.appendChild(li);
+    });
+    status.textContent = total === 0 ? "Nothing found." : total === 1 ? "1 photo" :
+      total + " photos" + (total > numbers.length ? " (the first " + numbers.length + " shown)" : "");
+    if (window.gallerygenViewer) window.gallerygenViewer.refresh();
+  }
+
+  var timer = null;
+  input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(search, 120); });
+  input.form.addEventListener("submit", function (event) { event.preventDefault(); clearTimeout(timer); search(); });
+  var initial = new URLSearchParams(location.search).get("q");
+  if (initial) input.value = initial;
+  load(indexURL.href, function () { if (input.value) search(); });
+})();
