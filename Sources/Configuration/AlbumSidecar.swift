@@ -11,11 +11,17 @@ import GalleryCore
 /// sort: date        # date | name
 /// order: ascending  # ascending | descending
 /// hidden: false     # unlisted: not in listings or moments (still reachable by URL)
+/// photos:           # words for single photos, by file name
+///   IMG_1234.jpg:
+///     title: The summit
+///     caption: We made it at noon.
+///     keywords: [mountains, friends]
 /// ```
 public enum AlbumSidecar {
     /// The sidecar's file name.
     public static let fileName = SourceLayout.albumSidecarName
-    static let knownKeys = ["title", "description", "cover", "sort", "order", "hidden"]
+    static let knownKeys = ["title", "description", "cover", "sort", "order", "hidden", "photos"]
+    static let knownPhotoKeys = ["title", "caption", "keywords"]
 
     /// Reads a sidecar file; `displayName` names it in errors (e.g. `Trips/album.yml`).
     public static func load(_ url: URL, displayName: String) throws(ConfigError) -> AlbumSettings {
@@ -44,6 +50,24 @@ public enum AlbumSidecar {
             case "sort": settings.sort = try reader.choice(key, value, [("date", .date), ("name", .name)])
             case "order": settings.order = try reader.choice(key, value, [("ascending", .ascending), ("descending", .descending)])
             case "hidden": settings.hidden = try reader.bool(key, value)
+            case "photos":
+                for (name, entry, _) in try reader.entries(value, path: key) {
+                    let fileName = String(name.dropFirst(key.count + 1))
+                    var words = PhotoWords()
+                    for (field, fieldValue, fieldLine) in try reader.entries(entry, path: name) {
+                        switch String(field.dropFirst(name.count + 1)) {
+                        case "title": words.title = PhotoWords.cleanText(try reader.string(field, fieldValue), maximumLength: 300, boilerplateAllowed: true)
+                        case "caption": words.caption = PhotoWords.cleanText(try reader.string(field, fieldValue), boilerplateAllowed: true)
+                        case "keywords":
+                            let list = fieldValue.sequence.map { Array($0) } ?? [fieldValue]
+                            var keywords: [String] = []
+                            for item in list { keywords += try reader.string(field, item).split(separator: ",").compactMap { PhotoWords.cleanKeyword(String($0)) } }
+                            words.keywords = PhotoWords.merged([], keywords)
+                        default: throw reader.unknown(field, fieldLine, known: knownPhotoKeys)
+                        }
+                    }
+                    settings.photoWords[fileName] = words
+                }
             default: throw reader.unknown(key, line, known: knownKeys)
             }
         }

@@ -53,8 +53,9 @@ public struct Gallery: Sendable {
         func make(_ path: AlbumPath) -> Album {
             Album(path: path, title: path.isRoot ? title : path.name)
         }
-        for photo in photos {
+        for var photo in photos {
             var path = photo.source.albumPath
+            if let words = sidecars[path]?.photoWords[photo.source.fileName] { photo.metadata.words = words.filled(from: photo.metadata.words) }
             albums[path, default: make(path)].photos.append(photo)
             while let parent = path.parent {
                 let isNew = albums[parent] == nil

@@ -38,6 +38,9 @@ public struct AlbumSettings: Sendable, Equatable {
     public var order: SortDirection?
     /// Left out of every listing and of the moments timeline (unlisted, not private).
     public var hidden: Bool = false
+    /// Titles, captions and keywords of this folder's items, by file name
+    /// (`photos:` in album.yml); they win over what the files say.
+    public var photoWords: [String: PhotoWords] = [:]
 
     /// No overrides.
     public init(title: String? = nil, description: String? = nil, cover: String? = nil,
