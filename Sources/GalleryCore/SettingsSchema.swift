@@ -64,6 +64,10 @@ public struct SettingsSchema: Sendable {
                                                help: "Publish photos rejected in Lightroom, darktable or Bridge (XMP rating -1); off: they are left out.")
     public let minRating = Setting<Int>("min_rating", .integer(0...5), default: 0,
                                         help: "Publish only photos rated at least this many stars (XMP, Windows or a sidecar); 0 publishes all.")
+    public let favourites = Setting<Bool>("favourites", .boolean, default: true,
+                                          help: "A Favourites page of the photos rated 4 stars or more (made only when some are).")
+    public let publishPeople = Setting<Bool>("publish_people", .boolean, default: false,
+                                             help: "Show the names of people tagged in face regions (XMP) on photo pages and in search; off: never published.")
     public let ffmpeg = Setting<String>("ffmpeg", .text, default: "", defaultNote: "found on PATH", affectsOutput: false,
                                         help: "The ffmpeg program that makes videos' posters and playback files (ffprobe is taken from beside it).")
     public let videoMaxSize = Setting<PixelSize>("video_max_size", .box, default: PixelSize(width: 1920, height: 1080),

@@ -63,6 +63,9 @@ public struct PageChrome: Sendable, FlattenedInTemplateContext {
     public var momentsURL: String
     /// The tag list, when the site has tags.
     public var tagsURL: String?
+    /// The Favourites page, when there is one.
+    public var favouritesURL: String?
+    public var inFavourites = false
     /// The search page (the header's search box submits to it).
     public var searchURL: String
     public var inSearch = false

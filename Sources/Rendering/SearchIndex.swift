@@ -13,15 +13,16 @@ import GalleryCore
 ///   prefix (hex of its UTF-8), each with its items' numbers, delta-encoded
 ///   in base 36 (`"a,1,1,3"`): a year token listing every photo of a large
 ///   library stays small;
-/// - `search/d-<n>.js`: items `n × chunk ..< (n + 1) × chunk`: page, thumbnail
-///   and preview sources, sizes, text.
+/// - `search/d-<n>.js`: items `n × chunk ..< (n + 1) × chunk`: page,
+///   thumbnail and preview `srcset`s, sizes, alt text, caption line, video.
 ///
 /// Items are numbered in timeline order, so results come newest first.
 /// Tokens are folded (case and accents ignored) the same way `search.js`
 /// folds a query.
 public struct SearchIndex: Sendable {
-    /// Items per `d-<n>.js` file: small enough that the first results need one or two.
-    public static let chunkSize = 100
+    /// Items per `d-<n>.js` file: the first screen of results of a common
+    /// word (a tenth of the library) then needs about eight small files.
+    public static let chunkSize = 50
 
     /// The files, path → contents.
     public let files: [(path: String, text: String)]

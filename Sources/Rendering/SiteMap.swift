@@ -31,6 +31,10 @@ public struct SiteMap: Sendable {
     public var tagIndexPage: String? { tags.isEmpty ? nil : "tags/index.html" }
     /// The first page of each tag, by its folded name.
     public let tagPageByKey: [String: String]
+    /// The items rated four stars or more (`favourites/`), when there are any and the setting is on.
+    public let favourites: TagPages?
+    /// The rating that makes a favourite.
+    public static let favouriteRating = 4
 
     /// One keyword's pages: the items that carry it, from listed albums only,
     /// each once, in timeline order, paged like an album.
@@ -72,6 +76,14 @@ public struct SiteMap: Sendable {
             return TagPages(name: names[key]!, items: items, pages: pages, ranges: ranges)
         }
         tagPageByKey = byKey
+        let favourite = moments.flatMap(\.photos).filter { ($0.metadata.words.rating ?? 0) >= Self.favouriteRating }
+        if options.favourites, !favourite.isEmpty {
+            let ranges = PageSplitter.pages(count: favourite.count, budget: options.photosPerPage)
+            favourites = TagPages(name: "Favourites", items: favourite, pages: ranges.indices.map { SiteMap.albumPage(folder: "favourites/", number: $0) },
+                                  ranges: ranges)
+        } else {
+            favourites = nil
+        }
         assign(.root, folder: "", gallery: gallery, budget: options.photosPerPage)
     }
 

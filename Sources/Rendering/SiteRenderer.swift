@@ -62,6 +62,13 @@ public struct SiteRenderer: Sendable {
                 try emit(tag.pages[number]) { () throws(ThemeError) in try theme.render("album", tagPage(tag, number: number)) }
             }
         }
+        if let favourites = map.favourites {
+            for number in favourites.pages.indices {
+                try emit(favourites.pages[number]) { () throws(ThemeError) in
+                    try theme.render("album", tagPage(favourites, number: number, section: "favourites"))
+                }
+            }
+        }
         try emit(Self.searchPage) { () throws(ThemeError) in try theme.render("search", searchPage()) }
         for file in searchIndex().files { try body(RenderedPage(path: file.path, html: file.text)) }
     }
@@ -78,6 +85,8 @@ public struct SiteRenderer: Sendable {
             home: URLPath.relative(from: pagePath, to: "index.html"),
             momentsURL: URLPath.relative(from: pagePath, to: "moments/index.html"),
             tagsURL: map.tagIndexPage.map { URLPath.relative(from: pagePath, to: $0) },
+            favouritesURL: map.favourites.map { URLPath.relative(from: pagePath, to: $0.pages[0]) },
+            inFavourites: section == "favourites",
             searchURL: URLPath.relative(from: pagePath, to: Self.searchPage),
             inSearch: section == "search",
             inAlbums: section == "albums",
@@ -381,14 +390,14 @@ public struct SiteRenderer: Sendable {
         return TagIndexModel(chrome: chrome, countLabel: map.tags.count == 1 ? "1 tag" : "\(map.tags.count) tags", tags: entries)
     }
 
-    /// A tag's page: a grid of its items, paged like an album's.
-    func tagPage(_ tag: SiteMap.TagPages, number: Int) -> AlbumPageModel {
+    /// A tag's page (or the Favourites'): a grid of its items, paged like an album's.
+    func tagPage(_ tag: SiteMap.TagPages, number: Int, section: String = "tags") -> AlbumPageModel {
         let pagePath = tag.pages[number]
-        var chrome = chrome(pagePath, title: tag.name, section: "tags")
+        var chrome = chrome(pagePath, title: tag.name, section: section)
         let pager = pager(tag.pages, current: number, from: pagePath)
         chrome.relLinks = relLinks(pager)
-        let crumbs = [TitledLink(title: gallery.title, url: URLPath.relative(from: pagePath, to: "index.html")),
-                      TitledLink(title: "Tags", url: URLPath.relative(from: pagePath, to: map.tagIndexPage ?? "index.html"))]
+        var crumbs = [TitledLink(title: gallery.title, url: URLPath.relative(from: pagePath, to: "index.html"))]
+        if section == "tags" { crumbs.append(TitledLink(title: "Tags", url: URLPath.relative(from: pagePath, to: map.tagIndexPage ?? "index.html"))) }
         let range = tag.ranges[number]
         return AlbumPageModel(chrome: chrome, photoCountLabel: Self.count(tag.items), dateRange: dateRange(tag.items),
                               breadcrumbs: crumbs, hasBreadcrumbs: true,
@@ -415,7 +424,7 @@ public struct SiteRenderer: Sendable {
             let key = item.source.relativePath
             let thumbs = item.renditions(.thumbnail), previews = item.renditions(.preview)
             let first = thumbs.first, largest = previews.last
-            return [map.photoPages[key] ?? "", first?.path ?? "", srcset(thumbs, from: "index.html"),
+            return [map.photoPages[key] ?? "", srcset(thumbs, from: "index.html"),
                     first?.size.width ?? 1, first?.size.height ?? 1, srcset(previews, from: "index.html"),
                     largest?.size.width ?? 1, largest?.size.height ?? 1, Self.alt(item), Self.captionLine(item.metadata.words) ?? "",
                     item.renditions(.video).first?.path ?? "", item.kind == .motionStill ? 1 : 0]

@@ -222,6 +222,12 @@ import Testing
         #expect(!tags.contains("secret-tag") && !FileManager.default.fileExists(atPath: out.appendingPathComponent("tags/secret-tag").path),
                 "a hidden album's keywords make no tag page")
 
+        // Favourites: four stars and up (a and d, from Lightroom's XMP), linked from the header.
+        #expect(index.contains("<a href=\"favourites/index.html\">Favourites</a>"))
+        let favourites = try String(contentsOf: out.appendingPathComponent("favourites/index.html"), encoding: .utf8)
+        #expect(favourites.contains("href=\"../albums/a.html\"") && favourites.contains("href=\"../albums/d.html\"")
+                && !favourites.contains("albums/b.html") && favourites.contains("2 photos"))
+
         // A sidecar edit is read again; no image is re-encoded.
         try folder.write("src/f.txt", Array("An edited caption.".utf8))
         let edited = try await GalleryBuilder().build(settings: settings, quiet: true)

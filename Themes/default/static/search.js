@@ -10,7 +10,14 @@
   var status = document.querySelector(".search-status");
   if (!grid || !input) return;
 
-  var SHOWN = 120;                       // results rendered at most
+  var PAGE = 40;                         // results shown at first, and added by "Show more"
+  var shownCount = PAGE;
+  var more = document.createElement("button");
+  more.type = "button";
+  more.className = "search-more";
+  more.textContent = "Show more";
+  more.hidden = true;
+  grid.parentNode.insertBefore(more, grid.nextSibling);
   var indexURL = new URL(grid.getAttribute("data-index"), location.href);
   var root = new URL("..", indexURL);    // the site root: index paths are relative to it
   var manifest = null;
@@ -76,8 +83,9 @@
     });
   }
 
-  function search() {
+  function search(keepCount) {
     var query = input.value;
+    if (!keepCount) shownCount = PAGE;
     var words = tokens(query).filter(function (w) { return Array.from(w).length >= 2 || /^\p{N}$/u.test(w); });
     var mine = ++generation;
     if (history.replaceState) history.replaceState(null, "", "?q=" + encodeURIComponent(query));
@@ -88,7 +96,7 @@
     loadAll(needed.map(function (h) { return new URL("t-" + h + ".js", indexURL).href; }), function () {
       if (mine !== generation) return;
       var results = intersect(words.map(matches));
-      var shown = results.slice(0, SHOWN);
+      var shown = results.slice(0, shownCount);
       var chunks = [];
       shown.forEach(function (n) { var c = Math.floor(n / manifest.chunk); if (!docs[c] && chunks.indexOf(c) < 0) chunks.push(c); });
       loadAll(chunks.map(function (c) { return new URL("d-" + c + ".js", indexURL).href; }), function () {
@@ -112,23 +120,24 @@
     numbers.forEach(function (n, position) {
       var d = docs[Math.floor(n / manifest.chunk)][n % manifest.chunk];
       if (!d) return;
+      // [page, thumbnail srcset, width, height, preview srcset, width, height, alt, caption line, video, live]
       var li = document.createElement("li");
-      li.style.setProperty("--grow", (d[3] / Math.max(1, d[4])).toFixed(4));
+      li.style.setProperty("--grow", (d[2] / Math.max(1, d[3])).toFixed(4));
       var a = document.createElement("a");
       a.href = abs(d[0]);
-      a.setAttribute("data-srcset", absSrcset(d[5]));
-      a.setAttribute("data-width", d[6]);
-      a.setAttribute("data-height", d[7]);
+      a.setAttribute("data-srcset", absSrcset(d[4]));
+      a.setAttribute("data-width", d[5]);
+      a.setAttribute("data-height", d[6]);
       a.setAttribute("data-facts", "[]");
-      if (d[9]) a.setAttribute("data-caption", d[9]);
-      if (d[10]) a.setAttribute("data-video", abs(d[10]));
-      if (d[11]) a.setAttribute("data-live", "true");
+      if (d[8]) a.setAttribute("data-caption", d[8]);
+      if (d[9]) a.setAttribute("data-video", abs(d[9]));
+      if (d[10]) a.setAttribute("data-live", "true");
       var img = document.createElement("img");
-      img.src = abs(d[1]);
-      img.srcset = absSrcset(d[2]);
-      img.width = d[3];
-      img.height = d[4];
-      img.alt = d[8];
+      img.src = abs(d[1].split(" ")[0]);
+      img.srcset = absSrcset(d[1]);
+      img.width = d[2];
+      img.height = d[3];
+      img.alt = d[7];
       img.decoding = "async";
       if (position >= 12) img.loading = "lazy";
       a.appendChild(img);
@@ -137,13 +146,16 @@
     });
     status.textContent = total === 0 ? "Nothing found." : total === 1 ? "1 photo" :
       total + " photos" + (total > numbers.length ? " (the first " + numbers.length + " shown)" : "");
+    more.hidden = total <= numbers.length;
     if (window.gallerygenViewer) window.gallerygenViewer.refresh();
   }
 
+  more.addEventListener("click", function () { shownCount += PAGE * 2; search(true); });
+
   var timer = null;
-  input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(search, 120); });
-  input.form.addEventListener("submit", function (event) { event.preventDefault(); clearTimeout(timer); search(); });
+  input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(function () { search(false); }, 120); });
+  input.form.addEventListener("submit", function (event) { event.preventDefault(); clearTimeout(timer); search(false); });
   var initial = new URLSearchParams(location.search).get("q");
   if (initial) input.value = initial;
-  load(indexURL.href, function () { if (input.value) search(); });
+  load(indexURL.href, function () { if (input.value) search(false); });
 })();
