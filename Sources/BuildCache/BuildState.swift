@@ -18,16 +18,21 @@ public struct CachedPhoto: Codable, Sendable, Equatable {
     /// a caption edited in a sidecar is read again, the image is not re-encoded.
     public var sidecarStamp: String
 
-    /// Creates an entry (GPS and people's names are dropped: the state is in OUT).
+    /// People's names were kept (`publish_people` was on when it was read).
+    public var peopleKept: Bool
+
+    /// Creates an entry. GPS is dropped, and people's names unless
+    /// `keepPeople` (publish_people): the state is in OUT, which is published.
     public init(size: Int64, modified: Int64, contentHash: String, metadata: PhotoMetadata, clip: CachedClip? = nil,
-                sidecarStamp: String = "") {
+                sidecarStamp: String = "", keepPeople: Bool = false) {
         self.size = size
         self.modified = modified
         self.contentHash = contentHash
         var stripped = metadata
         stripped.gps = nil
         stripped.livePhotoIdentifier = nil
-        stripped.words.people = []
+        if !keepPeople { stripped.words.people = [] }
+        self.peopleKept = keepPeople
         self.metadata = stripped
         self.clip = clip
         self.sidecarStamp = sidecarStamp

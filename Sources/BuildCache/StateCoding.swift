@@ -135,6 +135,9 @@ extension CachedPhoto {
         writer.int(words.keywords.count)
         for keyword in words.keywords { writer.string(keyword) }
         writer.optional(words.rating) { $0.int($1) }
+        writer.byte(peopleKept ? 1 : 0)
+        writer.int(words.people.count)
+        for name in words.people { writer.string(name) }
     }
 
     private static func write(_ date: CaptureDate, to writer: inout StateWriter) {
@@ -223,7 +226,11 @@ extension CachedPhoto {
         let keywordCount = try reader.count()
         for _ in 0..<keywordCount { words.keywords.append(try reader.string()) }
         words.rating = try reader.optional { (r: inout StateReader) throws(StateFormatError) in max(-1, min(5, Int(try r.int()))) }
+        let keptPeople = try reader.byte() == 1
+        let peopleCount = try reader.count()
+        for _ in 0..<peopleCount { words.people.append(try reader.string()) }
         metadata.words = words
-        self.init(size: size, modified: modified, contentHash: contentHash, metadata: metadata, clip: clip, sidecarStamp: stamp)
+        self.init(size: size, modified: modified, contentHash: contentHash, metadata: metadata, clip: clip, sidecarStamp: stamp,
+                  keepPeople: keptPeople)
     }
 }

@@ -14,9 +14,7 @@ public enum ErrorText {
         }
         if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
         // gallerygen's own errors say what happened in their description.
-        if !(type(of: error) is NSError.Type), !(error is CocoaError), let described = error as? any CustomStringConvertible {
-            return described.description
-        }
+        if !(type(of: error) is NSError.Type), !(error is CocoaError) { return String(describing: error) }
         return current.localizedDescription
     }
 }

@@ -65,6 +65,8 @@ struct PhotoProcessor: Sendable {
         default: return .unknown
         }
         guard SidecarWords.stamp(file) == cached.sidecarStamp else { return .unknown }
+        // People's names are needed now and were not kept: read the words again (no re-encode).
+        if settings.publishPeople && !cached.peopleKept { return .unknown }
         if let reason = leftOutReason(cached.metadata.words) { return .unchanged(.leftOut(file, reason: reason, cache: cached)) }
         // A video needs ffmpeg for anything missing: without it, it is read (and skipped) again.
         let plan = plan(contentHash: cached.contentHash, metadata: cached.metadata, clipHash: cached.clip?.contentHash)
@@ -216,7 +218,7 @@ struct PhotoProcessor: Sendable {
                 // Decided before any clip is probed or pixel decoded.
                 return .leftOut(file, reason: reason, cache: CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds,
                                                                           contentHash: contentHash, metadata: metadata,
-                                                                          sidecarStamp: SidecarWords.stamp(file)))
+                                                                          sidecarStamp: SidecarWords.stamp(file), keepPeople: settings.publishPeople))
             }
             if let liveClip = file.livePhotoClip {
                 (metadata.motion, clip) = examineLiveClip(liveClip, still: metadata, notes: &notes)
@@ -269,7 +271,7 @@ struct PhotoProcessor: Sendable {
         }
         let photo = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: renditions)
         var cached = CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata, clip: clip,
-                                 sidecarStamp: SidecarWords.stamp(file))
+                                 sidecarStamp: SidecarWords.stamp(file), keepPeople: settings.publishPeople)
         if metadata.motion == nil, plan.videoPath != nil {
             // Not cached as done: a later build (with ffmpeg back) tries the motion again.
             cached.size = -1
@@ -328,7 +330,7 @@ struct PhotoProcessor: Sendable {
             if let reason = leftOutReason(metadata.words) {
                 return .leftOut(file, reason: reason, cache: CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds,
                                                                           contentHash: contentHash, metadata: metadata,
-                                                                          sidecarStamp: SidecarWords.stamp(file)))
+                                                                          sidecarStamp: SidecarWords.stamp(file), keepPeople: settings.publishPeople))
             }
             plan = self.plan(contentHash: contentHash, metadata: metadata)
         }
@@ -349,7 +351,7 @@ struct PhotoProcessor: Sendable {
         }
         let item = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: plan.renditions)
         let cached = CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata,
-                                 sidecarStamp: SidecarWords.stamp(file))
+                                 sidecarStamp: SidecarWords.stamp(file), keepPeople: settings.publishPeople)
         return .published(item, made: plan.jobs.count + (plan.videoPath == nil ? 0 : 1), reused: plan.reused, cache: cached, note: nil)
     }
 }

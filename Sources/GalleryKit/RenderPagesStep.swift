@@ -75,7 +75,7 @@ struct RenderPagesStep: BuildStep {
             // What pages show that the image bytes do not decide: the words
             // (a sidecar edit), and a Live Photo's clip.
             let words = photo.metadata.words
-            hasher.update("\(words.title ?? "")\u{1}\(words.caption ?? "")\u{1}\(words.keywords.joined(separator: "\u{1}"))\u{1}\(words.rating ?? 0)")
+            hasher.update("\(words.title ?? "")\u{1}\(words.caption ?? "")\u{1}\(words.keywords.joined(separator: "\u{1}"))\u{1}\(words.rating ?? 0)\u{1}\(words.people.joined(separator: "\u{1}"))")
             for rendition in photo.renditions where rendition.spec.role == .video { hasher.update(rendition.path) }
         }
         return hasher.finalize()

@@ -4,7 +4,8 @@ import GalleryCore
 /// The facts shown under a photo, as label/value pairs (never GPS).
 public enum PhotoFacts {
     /// The facts that are known, in reading order.
-    public static func list(_ photo: MediaItem) -> [(label: String, value: String)] {
+    /// People's names (from face regions) only when `people` (publish_people).
+    public static func list(_ photo: MediaItem, people: Bool = false) -> [(label: String, value: String)] {
         let m = photo.metadata
         var facts: [(String, String)] = []
         let date = m.captureDate
@@ -21,6 +22,7 @@ public enum PhotoFacts {
         if let iso = m.camera.iso { facts.append(("ISO", "\(iso)")) }
         facts.append(("Size", "\(m.displaySize.width) × \(m.displaySize.height)"))
         if !m.words.keywords.isEmpty { facts.append(("Keywords", m.words.keywords.joined(separator: ", "))) }
+        if people, !m.words.people.isEmpty { facts.append(("People", m.words.people.joined(separator: ", "))) }
         if let rating = m.words.rating, rating > 0 { facts.append(("Rating", String(repeating: "★", count: rating) + String(repeating: "☆", count: 5 - rating))) }
         if m.isAnimated { facts.append(("Frames", "\(m.frameCount)")) }
         return facts
@@ -28,8 +30,8 @@ public enum PhotoFacts {
 
     /// The facts as a JSON array of `{label, value}` for the viewer (the template
     /// escapes it into an attribute).
-    public static func json(_ photo: MediaItem) -> String {
-        let objects = list(photo).map { ["label": $0.label, "value": $0.value] }
+    public static func json(_ photo: MediaItem, people: Bool = false) -> String {
+        let objects = list(photo, people: people).map { ["label": $0.label, "value": $0.value] }
         guard let data = try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys]) else { return "[]" }
         return String(decoding: data, as: UTF8.self)
     }

@@ -132,7 +132,7 @@ public struct SiteRenderer: Sendable {
             grow: String(format: "%.4f", aspect),
             lazy: position >= 12,
             animated: item.kind == .animation,
-            factsJSON: PhotoFacts.json(item)
+            factsJSON: PhotoFacts.json(item, people: options.publishPeople)
         )
         thumbnail.caption = Self.captionLine(item.metadata.words)
         thumbnail.href = map.photoPages[key].map { URLPath.relative(from: pagePath, to: $0) }
@@ -300,7 +300,7 @@ public struct SiteRenderer: Sendable {
         let albumPage = pages[min(pages.count - 1, map.photoAlbumPage[key] ?? 0)]
         var model = PhotoPageModel(
             chrome: chrome, breadcrumbs: breadcrumbs(to: album.path, from: pagePath, includingSelf: true), hasBreadcrumbs: true,
-            photo: preview, facts: PhotoFacts.list(item).map { PhotoPageModel.Fact(label: $0.label, value: $0.value) },
+            photo: preview, facts: PhotoFacts.list(item, people: options.publishPeople).map { PhotoPageModel.Fact(label: $0.label, value: $0.value) },
             original: item.renditions(.original).first.map {
                 PhotoPageModel.Download(url: URLPath.relative(from: pagePath, to: $0.path), name: item.source.fileName)
             },
@@ -431,6 +431,7 @@ public struct SiteRenderer: Sendable {
         }, words: { item in
             let m = item.metadata
             var words = [m.words.title, m.words.caption, m.camera.cameraName].compactMap { $0 } + m.words.keywords
+            if options.publishPeople { words += m.words.people }
             var album: AlbumPath? = item.source.albumPath
             while let path = album, !path.isRoot {
                 words.append(gallery.albums[path]?.title ?? path.name)

@@ -140,6 +140,36 @@ import Testing
         #expect(PhotoWords.cleanText("  Two\u{200B} words \r\n\r\n next line ") == "Two words\nnext line")
     }
 
+    /// Names from face regions are published only with publish_people; until
+    /// then they are in no page, no search file and not in OUT's state.
+    @Test func peopleAreNotPublishedUnlessAsked() async throws {
+        let folder = try TemporaryFolder()
+        let faces = Self.xmpPacket("""
+            <rdf:Description xmlns:mwg-rs="http://www.metadataworkinggroup.com/schemas/regions/"><mwg-rs:Regions rdf:parseType="Resource">
+            <mwg-rs:RegionList><rdf:Bag><rdf:li><rdf:Description mwg-rs:Name="Zoë Quux" mwg-rs:Type="Face"/></rdf:li></rdf:Bag>
+            </mwg-rs:RegionList></mwg-rs:Regions></rdf:Description>
+            """)
+        try folder.write("src/party.jpg", try Self.jpeg(9, xmp: faces, exif: Self.exif()))
+        var settings = BuildSettings(source: folder.url.appendingPathComponent("src"), output: folder.url.appendingPathComponent("out"))
+        settings.thumbnailBoxes = [PixelSize(width: 32, height: 24)]
+        settings.previewBoxes = [PixelSize(width: 64, height: 48)]
+        func everything() throws -> String {
+            let out = settings.output
+            return try (FileManager.default.enumerator(atPath: out.path)?.compactMap { $0 as? String } ?? [])
+                .filter { $0.hasSuffix(".html") || $0.hasSuffix(".js") || $0.hasSuffix(".bin") }
+                .map { String(decoding: try Data(contentsOf: out.appendingPathComponent($0)), as: UTF8.self) }.joined()
+        }
+        _ = try await GalleryBuilder().build(settings: settings, quiet: true)
+        let before = try everything().lowercased()
+        #expect(!before.contains("quux"), "no page, search file or state holds the name")
+        settings.publishPeople = true
+        let report = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(report.renditionsMade == 0)
+        let page = try String(contentsOf: settings.output.appendingPathComponent("albums/party.html"), encoding: .utf8)
+        #expect(page.contains("<dt>People</dt><dd>Zoë Quux</dd>"))
+        #expect(try everything().contains("\"zoe\""), "searchable, accents folded")
+    }
+
     @Test func albumYAMLPhotoEntries() throws {
         let settings = try AlbumSidecar.parse("photos:\n  IMG_1.jpg:\n    title: Summit\n    caption: At noon.\n    keywords: a, b\n")
         #expect(settings.photoWords["IMG_1.jpg"] == PhotoWords(title: "Summit", caption: "At noon.", keywords: ["a", "b"]))
