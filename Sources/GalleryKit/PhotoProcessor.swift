@@ -211,8 +211,9 @@ struct PhotoProcessor: Sendable {
         if let (cached, knownPlan) = known {
             (contentHash, metadata, plan, clip) = (cached.contentHash, cached.metadata, knownPlan, cached.clip)
         } else {
-            contentHash = StableHash.of(bytes)
             metadata = try MetadataReader.read(bytes, fileName: file.relativePath, modificationDate: file.modificationDate)
+            // Named by what decides the pixels: words written into the file keep the name.
+            contentHash = ContentIdentity.hash(bytes, format: metadata.format, orientation: metadata.orientation)
             metadata.words = SidecarWords.read(file).filled(from: metadata.words)
             if let reason = leftOutReason(metadata.words) {
                 // Decided before any clip is probed or pixel decoded.

@@ -170,6 +170,32 @@ import Testing
         #expect(try everything().contains("\"zoe\""), "searchable, accents folded")
     }
 
+    /// Lightroom's "Save metadata to file" rewrites a JPEG's XMP, IPTC and
+    /// EXIF: the pages change, the images are not re-encoded. A new
+    /// orientation is new pixels.
+    @Test func wordsWrittenIntoTheFileDoNotReencode() async throws {
+        let folder = try TemporaryFolder()
+        func caption(_ text: String) -> String {
+            Self.xmpPacket("<rdf:Description xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><dc:description><rdf:Alt><rdf:li xml:lang=\"x-default\">\(text)</rdf:li></rdf:Alt></dc:description></rdf:Description>")
+        }
+        try folder.write("src/p.jpg", try Self.jpeg(3, xmp: caption("First words"), exif: Self.exif(description: "old")))
+        var settings = BuildSettings(source: folder.url.appendingPathComponent("src"), output: folder.url.appendingPathComponent("out"))
+        settings.thumbnailBoxes = [PixelSize(width: 32, height: 24)]
+        settings.previewBoxes = [PixelSize(width: 64, height: 48)]
+        let first = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(first.renditionsMade == 2)
+        try folder.write("src/p.jpg", try Self.jpeg(3, xmp: caption("Second, longer words"), iptc: Self.iptc([(2, 25, Array("new".utf8))]),
+                                                   exif: Self.exif(description: "a new description")))
+        let second = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(second.renditionsMade == 0, "\(second.summary)")
+        let page = try String(contentsOf: settings.output.appendingPathComponent("albums/p.html"), encoding: .utf8)
+        #expect(page.contains("Second, longer words") && page.contains(">new</a>"))
+        let turned = Fixtures.tiff(ifd0: [0x0112: .short(6)], exif: [0x9003: .ascii("2025:05:03 10:00:00")])
+        try folder.write("src/p.jpg", try Self.jpeg(3, xmp: caption("Second, longer words"), exif: turned))
+        let third = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(third.renditionsMade == 2, "a new orientation is new pixels: \(third.summary)")
+    }
+
     @Test func albumYAMLPhotoEntries() throws {
         let settings = try AlbumSidecar.parse("photos:\n  IMG_1.jpg:\n    title: Summit\n    caption: At noon.\n    keywords: a, b\n")
         #expect(settings.photoWords["IMG_1.jpg"] == PhotoWords(title: "Summit", caption: "At noon.", keywords: ["a", "b"]))
