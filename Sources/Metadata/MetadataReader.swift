@@ -53,6 +53,7 @@ public enum MetadataReader {
             size = stored
             facts = directory.compactExif().flatMap { exif in exif.withUnsafeBytes { ExifReader.read($0) } }
             orientation = directory.orientation ?? .up
+            words = Self.tiffWords(directory)
         case .raw:
             let structure = try RawStructure(bytes, modificationDate: modificationDate)
             size = structure.size
@@ -68,6 +69,7 @@ public enum MetadataReader {
                 if rawFacts.camera.make == nil { rawFacts.camera = libraw.camera }
             }
             facts = rawFacts
+            if let directory = try? TIFFDirectory(bytes) { words = Self.tiffWords(directory) }
         case .video:
             // The sniffer never says video: videos are read by ffprobe.
             throw .malformed("a video is read by ffprobe, not as a photo")
@@ -86,5 +88,12 @@ public enum MetadataReader {
         metadata.words = words.filled(from: facts?.words ?? PhotoWords())
         metadata.embeddedClip = MotionPhoto.clipRange(in: bytes, format: format)
         return metadata
+    }
+
+    /// The words in a TIFF-shaped file's IFD0: XMP, then IPTC.
+    static func tiffWords(_ directory: TIFFDirectory) -> PhotoWords {
+        var words = directory.xmp.map { WordsReader.xmp($0) } ?? PhotoWords()
+        if let iptc = directory.iptc { words = words.filled(from: WordsReader.iptc(iptc)) }
+        return words
     }
 }

@@ -80,6 +80,17 @@ struct TIFFDirectory {
     /// The Orientation tag (274).
     var orientation: Orientation? { number(274).flatMap(Orientation.init(rawValue:)) }
 
+    /// The raw bytes of tag `tag` of IFD0, when they lie inside the file.
+    func bytes(of tag: Int, maximum: Int) -> UnsafeRawBufferPointer? {
+        guard let e = entries.first(where: { $0.tag == tag }), e.valueSize > 0, e.valueSize <= maximum else { return nil }
+        return r.slice(e.valueOffset, e.valueSize)
+    }
+
+    /// The XMP packet (tag 700) and the IPTC block (tag 33723) of IFD0:
+    /// where Lightroom and Photoshop put a TIFF's or DNG's words.
+    var xmp: UnsafeRawBufferPointer? { bytes(of: 700, maximum: WordsReader.maximumXMPBytes) }
+    var iptc: UnsafeRawBufferPointer? { bytes(of: 33723, maximum: 1 << 20) }
+
     /// A self-contained EXIF block (TIFF header, IFD0 → EXIF IFD, GPS IFD) in
     /// the file's byte order, holding only what `ExifReader` reads.
     func compactExif() -> [UInt8]? {

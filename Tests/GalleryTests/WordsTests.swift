@@ -196,6 +196,17 @@ import Testing
         #expect(third.renditionsMade == 2, "a new orientation is new pixels: \(third.summary)")
     }
 
+    /// A TIFF (or DNG) exported with its words: XMP in tag 700, IPTC in 33723.
+    @Test func tiffCarriesItsWordsInItsDirectory() throws {
+        let folder = try TemporaryFolder()
+        let url = try folder.write("scan.tif", CameraFixtures.tiff(Fixtures.gradient(width: 32, height: 24), layout: .rgb8))
+        _ = try CameraFixtures.run("exiftool", ["-q", "-overwrite_original", "-XMP-dc:Title=Old map", "-IPTC:Keywords=maps",
+                                                "-IPTC:Caption-Abstract=Found in the attic", url.path])
+        let bytes = try [UInt8](Data(contentsOf: url))
+        let metadata = try bytes.withUnsafeBytes { try MetadataReader.read($0, fileName: "scan.tif", modificationDate: Date()) }
+        #expect(metadata.words.title == "Old map" && metadata.words.caption == "Found in the attic" && metadata.words.keywords == ["maps"])
+    }
+
     @Test func albumYAMLPhotoEntries() throws {
         let settings = try AlbumSidecar.parse("photos:\n  IMG_1.jpg:\n    title: Summit\n    caption: At noon.\n    keywords: a, b\n")
         #expect(settings.photoWords["IMG_1.jpg"] == PhotoWords(title: "Summit", caption: "At noon.", keywords: ["a", "b"]))
