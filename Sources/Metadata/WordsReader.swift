@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import GalleryCore
 
 /// Reads the photographer's words from XMP packets and IPTC-IIM blocks.
@@ -17,18 +14,28 @@ public enum WordsReader {
     /// The words of an XMP packet (embedded, or a `.xmp` sidecar's contents).
     public static func xmp(_ bytes: some Collection<UInt8>) -> PhotoWords {
         guard bytes.count <= maximumXMPBytes else { return PhotoWords() }
-        var data = Data(bytes)
+        var data = Array(bytes)
         // A packet may carry padding and the xpacket processing instructions around the RDF.
-        if let start = data.range(of: Data("<x:xmpmeta".utf8)) ?? data.range(of: Data("<rdf:RDF".utf8)) {
-            data = data.subdata(in: start.lowerBound..<data.endIndex)
+        if let start = Self.firstIndex(of: Array("<x:xmpmeta".utf8), in: data) ?? Self.firstIndex(of: Array("<rdf:RDF".utf8), in: data) {
+            data.removeFirst(start)
         }
         let collector = XMPCollector()
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = collector
-        _ = parser.parse()  // a broken packet keeps what was read before the error
+        XMLScanner.scan(data) { event in
+            switch event {
+            case .start(let namespace, let name, let attributes): collector.start(name, namespace: namespace, attributes: attributes)
+            case .text(let text): collector.characters(text)
+            case .end(let namespace, let name): collector.end(name, namespace: namespace)
+            }
+        }
         return collector.words
+    }
+
+    static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard needle.count <= haystack.count else { return nil }
+        for i in 0...(haystack.count - needle.count) where haystack[i] == needle[0] && haystack[i..<(i + needle.count)].elementsEqual(needle) {
+            return i
+        }
+        return nil
     }
 
     /// Namespaces of the properties read.
@@ -46,7 +53,7 @@ public enum WordsReader {
 
     /// Walks the RDF: properties written as attributes or as elements, values
     /// as text or in `rdf:Alt`/`rdf:Bag`/`rdf:Seq` lists.
-    final class XMPCollector: NSObject, XMLParserDelegate {
+    final class XMPCollector {
         var title: [(language: String?, text: String)] = []
         var descriptions: [(language: String?, text: String)] = []
         var subjects: [String] = []
@@ -81,9 +88,7 @@ public enum WordsReader {
             PhotoWords.merged([], list.compactMap { PhotoWords.cleanKeyword($0) })
         }
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
-            let namespace = namespaceURI ?? ""
+        func start(_ name: String, namespace: String, attributes: [String: String]) {
             // Properties written as attributes of rdf:Description (or of a region's struct).
             for (key, value) in attributes { attribute(key, value) }
             if namespace == Namespace.rdf && name == "li" {
@@ -129,12 +134,11 @@ public enum WordsReader {
             return max(-1, min(5, Int(value.rounded())))
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
+        func characters(_ string: String) {
             if text.count < PhotoWords.maximumLength * 2 { text += string }
         }
 
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            let namespace = namespaceURI ?? ""
+        func end(_ name: String, namespace: String) {
             let value = text
             if namespace == Namespace.rdf && name == "li" {
                 if inRegion { endRegion() } else { record(value) }
