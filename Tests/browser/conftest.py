@@ -45,14 +45,19 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
-def server(site):
-    handler = functools.partial(QuietHandler, directory=site)
+def serve(directory):
+    """Serves `directory` on 127.0.0.1 while the generator is open; yields its base URL."""
+    handler = functools.partial(QuietHandler, directory=directory)
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
+
+
+@pytest.fixture(scope="session")
+def server(site):
+    yield from serve(site)
 
 
 def make_driver(width, height, javascript=True):

@@ -1,19 +1,17 @@
 """Search in a real browser: the index made at build time finds photos by
 title, caption, keyword, album and date, accent- and case-insensitively,
 over HTTP and from file://; results open in the viewer; words stay text."""
-import functools
-import http.server
 import os
 import shutil
 import subprocess
 import tempfile
-import threading
+import time
 
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import QuietHandler, gallerygen, wait
+from conftest import gallerygen, serve, wait
 
 XSS = 'Hut <img src=x onerror="window.pwned=1">'
 
@@ -49,11 +47,7 @@ def search_site():
 
 @pytest.fixture(scope="module")
 def search_server(search_site):
-    handler = functools.partial(QuietHandler, directory=search_site)
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
+    yield from serve(search_site)
 
 
 def results(driver, query):
@@ -62,7 +56,6 @@ def results(driver, query):
     box.send_keys(query)
     wait(driver, "return document.querySelector('.search-status').textContent !== ''")
     wait(driver, "return document.querySelector('.search-input').value === %r" % query)
-    import time
     time.sleep(0.5)
     return [img.get_attribute("alt") for img in driver.find_elements(By.CSS_SELECTOR, ".search-results img")]
 

@@ -2,13 +2,10 @@
 published H.264 files inline, on the item's page and in the viewer; a swiped
 video pauses; neighbours fetch posters, never video bytes; a Live Photo's
 motion plays while its button is held."""
-import functools
-import http.server
 import os
 import shutil
 import subprocess
 import tempfile
-import threading
 import time
 
 import pytest
@@ -16,7 +13,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import QuietHandler, gallerygen, wait
+from conftest import gallerygen, serve, wait
 
 
 def ffmpeg(*arguments):
@@ -51,11 +48,7 @@ def video_site():
 
 @pytest.fixture(scope="module")
 def video_server(video_site):
-    handler = functools.partial(QuietHandler, directory=video_site)
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
+    yield from serve(video_site)
 
 
 PLAY_MUTED = "var v = arguments[0]; v.muted = true; v.play(); return true;"
