@@ -16,11 +16,13 @@ public enum MetadataReader {
         var orientation: Orientation?
         // The file's own words: XMP first, then IPTC, then EXIF (below).
         var words = PhotoWords()
+        var jpegXMP: UnsafeRawBufferPointer?
         switch format {
         case .jpeg:
             let structure = try JPEGStructure(bytes)
             size = structure.size
             facts = structure.exif.flatMap(ExifReader.read)
+            jpegXMP = structure.xmp
             if let xmp = structure.xmp { words = WordsReader.xmp(xmp) }
             if let iptc = structure.photoshop.flatMap(WordsReader.iptcResource(inPhotoshop:)) { words = words.filled(from: WordsReader.iptc(iptc)) }
         case .png:
@@ -86,7 +88,7 @@ public enum MetadataReader {
         )
         metadata.livePhotoIdentifier = facts?.appleContentIdentifier
         metadata.words = words.filled(from: facts?.words ?? PhotoWords())
-        metadata.embeddedClip = MotionPhoto.clipRange(in: bytes, format: format)
+        metadata.embeddedClip = MotionPhoto.clipRange(in: bytes, format: format, xmp: jpegXMP)
         return metadata
     }
 

@@ -14,12 +14,16 @@ import GalleryCore
 /// Every candidate must start with an MP4 `ftyp` box, so a stray XMP number
 /// never turns ordinary bytes into a "video".
 public enum MotionPhoto {
-    /// The byte range of the embedded MP4, or nil.
-    public static func clipRange(in bytes: UnsafeRawBufferPointer, format: SourceFormat) -> Range<Int>? {
+    /// The byte range of the embedded MP4, or nil. `xmp` is the JPEG's XMP
+    /// packet as the metadata read found it (JPEGStructure), so the segments
+    /// are not walked a second time.
+    public static func clipRange(in bytes: UnsafeRawBufferPointer, format: SourceFormat, xmp: UnsafeRawBufferPointer? = nil) -> Range<Int>? {
         let r = ByteReader(bytes: bytes)
         switch format {
         case .jpeg:
-            guard let xmp = jpegXMP(r) else { return nil }
+            // Cheap test first: most photos are no Motion Photo.
+            guard let packet = xmp, Self.contains(packet, "MicroVideo") || Self.contains(packet, "MotionPhoto") else { return nil }
+            let xmp = String(decoding: packet, as: UTF8.self)
             let stillEnd = LocationStripper.mainImageEnd(r, from: 2)
             for length in lengthsFromEnd(xmp) where length > 8 && length <= r.count - stillEnd {
                 let start = r.count - length
@@ -57,22 +61,13 @@ public enum MotionPhoto {
         return r.matches(offset + 4, "ftyp")
     }
 
-    /// The XMP packets of a JPEG (APP1 `http://ns.adobe.com/xap/1.0/`), joined.
-    static func jpegXMP(_ r: ByteReader) -> String? {
-        let signature = "http://ns.adobe.com/xap/1.0/\0"
-        var offset = 2
-        var text = ""
-        while offset + 4 <= r.count, r.u8(offset) == 0xFF, let marker = r.u8(offset + 1) {
-            if marker == 0xDA || marker == 0xD9 { break }
-            if marker == 0xFF { offset += 1; continue }
-            guard let length = r.u16be(offset + 2), length >= 2 else { break }
-            if marker == 0xE1, r.matches(offset + 4, signature),
-               let body = r.slice(offset + 4 + signature.utf8.count, length - 2 - signature.utf8.count) {
-                text += String(decoding: body, as: UTF8.self)
-            }
-            offset += 2 + length
+    static func contains(_ bytes: UnsafeRawBufferPointer, _ ascii: String) -> Bool {
+        let needle = Array(ascii.utf8)
+        guard bytes.count >= needle.count else { return false }
+        for i in 0...(bytes.count - needle.count) where bytes[i] == needle[0] && bytes[i..<(i + needle.count)].elementsEqual(needle) {
+            return true
         }
-        return text.isEmpty ? nil : text
+        return false
     }
 
     /// Candidate MP4 sizes, from the XMP: v2's `MotionPhoto` item length
@@ -89,10 +84,11 @@ public enum MotionPhoto {
             let end = rest[item.upperBound...].range(of: ">")?.upperBound ?? rest.endIndex
             let element = String(rest[item.lowerBound..<end])
             if element.contains("MotionPhoto") || element.contains("video/") {
-                if let length = value(of: "Length", in: element).flatMap({ Int($0) }) {
+                // Bounded: a hostile number must not overflow the sum below.
+                if let length = value(of: "Length", in: element).flatMap({ Int($0) }), (1...Int(Int32.max)).contains(length) {
                     let padding = value(of: "Padding", in: element).flatMap { Int($0) } ?? 0
                     lengths.append(length)
-                    if padding > 0 { lengths.append(length + padding) }
+                    if (1...Int(Int32.max)).contains(padding) { lengths.append(length + padding) }
                 }
             }
             rest = rest[end...]

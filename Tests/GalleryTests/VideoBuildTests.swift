@@ -375,12 +375,18 @@ import Testing
         let still = try Self.photo(9)
         for version in [1, 2] {
             let file = Self.motionPhoto(still, mp4: mp4, version: version)
-            let range = file.withUnsafeBytes { MotionPhoto.clipRange(in: $0, format: .jpeg) }
+            let range = try file.withUnsafeBytes { MotionPhoto.clipRange(in: $0, format: .jpeg, xmp: try JPEGStructure($0).xmp) }
             #expect(range == (file.count - mp4.count)..<file.count, "v\(version)")
         }
         // An XMP that claims a clip where none starts is not believed.
         let lying = Self.motionPhoto(still, mp4: Array(repeating: 1, count: 116), version: 1)
-        #expect(lying.withUnsafeBytes { MotionPhoto.clipRange(in: $0, format: .jpeg) } == nil)
+        #expect(try lying.withUnsafeBytes { MotionPhoto.clipRange(in: $0, format: .jpeg, xmp: try JPEGStructure($0).xmp) } == nil)
+        // Numbers near Int.max in the directory are refused, not summed into a trap.
+        let huge = Self.motionPhoto(still, mp4: mp4, version: 2).withUnsafeBytes { Array($0) }
+        let text = String(decoding: huge, as: UTF8.self)
+            .replacingOccurrences(of: "Item:Padding=\"0\"/></rdf:li></rdf:Seq>", with: "Item:Padding=\"9223372036854775807\"/></rdf:li></rdf:Seq>")
+        #expect(MotionPhoto.lengthsFromEnd(text).allSatisfy { $0 > 0 && $0 <= Int(Int32.max) * 2 })
+        #expect(MotionPhoto.lengthsFromEnd("Camera:MotionPhoto=\"1\" <Container:Item Item:Semantic=\"MotionPhoto\" Item:Length=\"9223372036854775807\" Item:Padding=\"9\"/>").isEmpty)
         // A Samsung HEIC's mpvd box.
         let fileType: [UInt8] = [0, 0, 0, 16] + Array("ftypheic".utf8) + [0, 0, 0, 0]
         let samsung = fileType + Fixtures.be32(UInt32(8 + mp4.count)) + Array("mpvd".utf8) + mp4
