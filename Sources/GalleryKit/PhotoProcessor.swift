@@ -323,8 +323,9 @@ struct PhotoProcessor: Sendable {
         if let (cached, knownPlan) = known {
             (contentHash, metadata, plan) = (cached.contentHash, cached.metadata, knownPlan)
         } else {
-            contentHash = try SourceFileReader.contentHash(of: file)
+            // Probed first: a clip refused (too long, not a video) is never read whole.
             let facts = try video.facts(of: file.url)
+            contentHash = try SourceFileReader.contentHash(of: file)
             var read = VideoWork.metadata(of: facts, file: file)
             read.words = SidecarWords.read(file)
             metadata = read
