@@ -35,36 +35,33 @@ struct HEIFStructure {
         guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
         size = PixelSize(width: width, height: height)
 
-        xmp = Self.xmpItem(handle)
-        let count = Int(heif_image_handle_get_number_of_metadata_blocks(handle, "Exif"))
-        guard count > 0 else { return }
-        var ids = [heif_item_id](repeating: 0, count: count)
-        let listed = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &ids, Int32(count)))
-        for id in ids.prefix(listed) {
-            let length = heif_image_handle_get_metadata_size(handle, id)
-            guard length > 4, length <= Self.maximumExifBytes else { continue }
-            var block = [UInt8](repeating: 0, count: length)
-            guard heif_image_handle_get_metadata(handle, id, &block).code == heif_error_Ok else { continue }
+        xmp = Self.firstMetadataBlock(handle, type: "mime", maximum: WordsReader.maximumXMPBytes) { id, _ in
+            heif_image_handle_get_metadata_content_type(handle, id).map { String(cString: $0) } == "application/rdf+xml"
+        }
+        exif = Self.firstMetadataBlock(handle, type: "Exif", maximum: Self.maximumExifBytes) { _, block in
             // The item starts with a big-endian offset from byte 4 to the TIFF header.
+            guard block.count > 4 else { return false }
             let offset = Int(block[0]) << 24 | Int(block[1]) << 16 | Int(block[2]) << 8 | Int(block[3])
-            guard offset >= 0, offset < length - 4 else { continue }
-            exif = Array(block[(4 + offset)...])
-            return
+            return offset < block.count - 4
+        }.map { block in
+            let offset = Int(block[0]) << 24 | Int(block[1]) << 16 | Int(block[2]) << 8 | Int(block[3])
+            return Array(block[(4 + offset)...])
         }
     }
 
-    /// The first XMP metadata item of `handle`, if any and not oversized.
-    static func xmpItem(_ handle: OpaquePointer) -> [UInt8]? {
-        let count = Int(heif_image_handle_get_number_of_metadata_blocks(handle, "mime"))
+    /// The first metadata item of `type` no larger than `maximum` that
+    /// `accepts` (shown its id, then its bytes), read whole.
+    static func firstMetadataBlock(_ handle: OpaquePointer, type: String, maximum: Int,
+                                   accepts: (heif_item_id, [UInt8]) -> Bool) -> [UInt8]? {
+        let count = Int(heif_image_handle_get_number_of_metadata_blocks(handle, type))
         guard count > 0 else { return nil }
         var ids = [heif_item_id](repeating: 0, count: count)
-        let listed = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, "mime", &ids, Int32(count)))
+        let listed = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, type, &ids, Int32(count)))
         for id in ids.prefix(listed) {
-            guard let type = heif_image_handle_get_metadata_content_type(handle, id), String(cString: type) == "application/rdf+xml" else { continue }
             let length = heif_image_handle_get_metadata_size(handle, id)
-            guard length > 0, length <= WordsReader.maximumXMPBytes else { continue }
+            guard length > 0, length <= maximum else { continue }
             var block = [UInt8](repeating: 0, count: length)
-            guard heif_image_handle_get_metadata(handle, id, &block).code == heif_error_Ok else { continue }
+            guard heif_image_handle_get_metadata(handle, id, &block).code == heif_error_Ok, accepts(id, block) else { continue }
             return block
         }
         return nil
