@@ -33,6 +33,11 @@ public struct SiteMap: Sendable {
     public let tagPageByKey: [String: String]
     /// The items rated four stars or more (`favourites/`), when there are any and the setting is on.
     public let favourites: TagPages?
+    /// Every item of the timeline (listed albums, each once), in timeline
+    /// order: what tags, Favourites and search are made from.
+    public let timelineItems: [MediaItem]
+    /// How many of them are videos (the moments pages' count line).
+    public let timelineVideoCount: Int
     /// The rating that makes a favourite.
     public static let favouriteRating = 4
 
@@ -76,7 +81,9 @@ public struct SiteMap: Sendable {
             return TagPages(name: names[key]!, items: items, pages: pages, ranges: ranges)
         }
         tagPageByKey = byKey
-        let favourite = moments.flatMap(\.photos).filter { ($0.metadata.words.rating ?? 0) >= Self.favouriteRating }
+        timelineItems = moments.flatMap(\.photos)
+        timelineVideoCount = timelineItems.count { $0.kind == .video }
+        let favourite = timelineItems.filter { ($0.metadata.words.rating ?? 0) >= Self.favouriteRating }
         if options.favourites, !favourite.isEmpty {
             let ranges = PageSplitter.pages(count: favourite.count, budget: options.photosPerPage)
             favourites = TagPages(name: "Favourites", items: favourite, pages: ranges.indices.map { SiteMap.albumPage(folder: "favourites/", number: $0) },

@@ -375,8 +375,7 @@ public struct SiteRenderer: Sendable {
         }
         let pager = pager(map.momentPages, current: number, from: pagePath)
         chrome.relLinks = relLinks(pager)
-        return MomentsPageModel(chrome: chrome, photoCountLabel: Self.count(items: map.moments.reduce(0) { $0 + $1.photos.count },
-                                                                             videos: map.moments.reduce(0) { $0 + $1.photos.count { $0.kind == .video } }),
+        return MomentsPageModel(chrome: chrome, photoCountLabel: Self.count(items: map.timelineItems.count, videos: map.timelineVideoCount),
                                 sections: sections, pager: pager)
     }
 
@@ -419,7 +418,7 @@ public struct SiteRenderer: Sendable {
     /// The index of every item in the timeline (listed albums, each once):
     /// what a result shows, and the words that find it.
     func searchIndex() -> SearchIndex {
-        let items = map.moments.flatMap(\.photos)
+        let items = map.timelineItems
         return SearchIndex(items: items, document: { item in
             let key = item.source.relativePath
             let thumbs = item.renditions(.thumbnail), previews = item.renditions(.preview)
