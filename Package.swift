@@ -5,7 +5,7 @@ import PackageDescription
 // feature modules (Scanning, Metadata, Imaging, Rendering, BuildCache,
 // Configuration); they share only GalleryCore's value types and never import
 // each other. C libraries are reached only from Metadata (headers: libexif,
-// libwebp's demuxer, libheif, libraw) or Imaging (pixels). Benchmarking (the codec floor)
+// libwebp's demuxer, libheif, libraw; the place-name table) or Imaging (pixels). Benchmarking (the codec floor)
 // is used by the CLI's hidden `codec-floor` command, not by the pipeline.
 // Every edge below is one the code uses.
 let package = Package(
@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "Configuration", dependencies: ["GalleryCore", .product(name: "Yams", package: "Yams")]),
         .target(name: "GalleryCore"),
         .target(name: "Scanning", dependencies: ["GalleryCore"]),
-        .target(name: "Metadata", dependencies: ["GalleryCore", "CExif", "CWebP", "CHEIF", "CRaw"]),
+        .target(name: "Metadata", dependencies: ["GalleryCore", "CExif", "CWebP", "CHEIF", "CRaw", "CPlaces"]),
         .target(name: "Imaging", dependencies: ["GalleryCore", "CJPEG", "CWebP", "CGIF", "CPNG", "CHEIF", "CTIFF", "CRaw"]),
         .target(
             name: "Rendering",
@@ -55,6 +55,8 @@ let package = Package(
         .target(name: "External", dependencies: ["GalleryCore"]),
         .target(name: "Benchmarking", dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging"]),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        // GeoNames' towns and cities for `moment_places`, embedded (#embed) in the binary.
+        .target(name: "CPlaces", exclude: ["cities1000.bin", "GEONAMES.md"]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),

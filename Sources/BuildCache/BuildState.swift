@@ -20,19 +20,26 @@ public struct CachedPhoto: Codable, Sendable, Equatable {
 
     /// People's names were kept (`publish_people` was on when it was read).
     public var peopleKept: Bool
+    /// The place was looked up and kept (`moment_places` was on when it was
+    /// read): without it, turning the setting on reads the file's GPS again.
+    public var placeKept: Bool
 
-    /// Creates an entry. GPS is dropped, and people's names unless
-    /// `keepPeople` (publish_people): the state is in OUT, which is published.
+    /// Creates an entry. GPS is dropped, people's names unless `keepPeople`
+    /// (publish_people) and the place name unless `keepPlace`
+    /// (moment_places): the state is in OUT, which is published.
     public init(size: Int64, modified: Int64, contentHash: String, metadata: PhotoMetadata, clip: CachedClip? = nil,
-                sidecarStamp: String = "", keepPeople: Bool = false) {
+                sidecarStamp: String = "", keepPeople: Bool = false, keepPlace: Bool = false) {
         self.size = size
         self.modified = modified
         self.contentHash = contentHash
         var stripped = metadata
         stripped.gps = nil
+        stripped.motion?.location = nil
         stripped.livePhotoIdentifier = nil
         if !keepPeople { stripped.words.people = [] }
+        if !keepPlace { stripped.place = nil }
         self.peopleKept = keepPeople
+        self.placeKept = keepPlace
         self.metadata = stripped
         self.clip = clip
         self.sidecarStamp = sidecarStamp
@@ -75,7 +82,7 @@ public struct CachedClip: Codable, Sendable, Equatable {
 /// An unreadable file or another version means a full rebuild, never a wrong site.
 public struct BuildState: Codable, Sendable, Equatable {
     /// Format version; bump when the layout or meaning changes.
-    public static let currentVersion = 4
+    public static let currentVersion = 5
     /// The folder in OUT that holds build state.
     public static let folderName = ".gallerygen"
 

@@ -138,6 +138,8 @@ extension CachedPhoto {
         writer.byte(peopleKept ? 1 : 0)
         writer.int(words.people.count)
         for name in words.people { writer.string(name) }
+        writer.byte(placeKept ? 1 : 0)
+        writer.optional(m.place) { $0.string($1) }
     }
 
     private static func write(_ date: CaptureDate, to writer: inout StateWriter) {
@@ -230,7 +232,9 @@ extension CachedPhoto {
         let peopleCount = try reader.count()
         for _ in 0..<peopleCount { words.people.append(try reader.string()) }
         metadata.words = words
+        let keptPlace = try reader.byte() == 1
+        metadata.place = try reader.optional(text)
         self.init(size: size, modified: modified, contentHash: contentHash, metadata: metadata, clip: clip, sidecarStamp: stamp,
-                  keepPeople: keptPeople)
+                  keepPeople: keptPeople, keepPlace: keptPlace)
     }
 }

@@ -40,7 +40,27 @@ public enum VideoProbe {
         facts.contentIdentifier = text(tags["com.apple.quicktime.content.identifier"])
         facts.camera = CameraFacts(make: text(tags["com.apple.quicktime.make"]) ?? text(tags["com.android.manufacturer"]),
                                    model: text(tags["com.apple.quicktime.model"]) ?? text(tags["com.android.model"]))
+        facts.location = (text(tags["com.apple.quicktime.location.ISO6709"]) ?? text(tags["location"])).flatMap(location(iso6709:))
         return facts
+    }
+
+    /// An ISO 6709 point as phones write it: `+35.0394+135.7292/`, maybe
+    /// with an altitude (`+35.0394+135.7292+012.345/`); decimal degrees only.
+    static func location(iso6709 text: String) -> GPSCoordinate? {
+        var numbers: [Double] = [], current = ""
+        for character in text {
+            if character == "+" || character == "-" || character == "/" {
+                if let value = Double(current) { numbers.append(value) }
+                current = character == "/" ? "" : String(character)
+                if character == "/" { break }
+            } else {
+                current.append(character)
+            }
+        }
+        if let value = Double(current) { numbers.append(value) }
+        guard numbers.count >= 2, abs(numbers[0]) <= 90, abs(numbers[1]) <= 180,
+              numbers[0] != 0 || numbers[1] != 0 else { return nil }
+        return GPSCoordinate(latitude: numbers[0], longitude: numbers[1])
     }
 
     /// Cover art in an MP4/MKV is a "video" stream too; it is not the clip.

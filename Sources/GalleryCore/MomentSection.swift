@@ -13,14 +13,30 @@ public struct MomentSection: Sendable {
     public var photos: [MediaItem]
     /// The albums they come from, in order of first appearance.
     public var albums: [AlbumPath]
+    /// Where the photos were taken (`moment_places`), most photos first,
+    /// ties in timeline order; empty when none has a place.
+    public var places: [String]
 
     /// Creates a section.
-    public init(datetime: String, firstDay: LocalDay, lastDay: LocalDay, photos: [MediaItem], albums: [AlbumPath]) {
+    public init(datetime: String, firstDay: LocalDay, lastDay: LocalDay, photos: [MediaItem], albums: [AlbumPath], places: [String] = []) {
         self.datetime = datetime
         self.firstDay = firstDay
         self.lastDay = lastDay
         self.photos = photos
         self.albums = albums
+        self.places = places
+    }
+
+    /// The places as a heading names them: "Kyoto", "Kyoto & Osaka",
+    /// "Kyoto, Osaka & Nara", "Kyoto, Osaka & 3 other places"; nil without places.
+    public var placeLabel: String? {
+        switch places.count {
+        case 0: return nil
+        case 1: return places[0]
+        case 2: return places[0] + " & " + places[1]
+        case 3: return places[0] + ", " + places[1] + " & " + places[2]
+        default: return places[0] + ", " + places[1] + " & \(places.count - 2) other places"
+        }
     }
 }
 
@@ -63,10 +79,18 @@ public enum MomentSectioner {
             let limit = hours * 3600
             var current: [MediaItem] = []
             for photo in photos.sorted(by: chronological) {
-                if let last = current.last,
-                   photo.metadata.captureDate.instant.timeIntervalSince(last.metadata.captureDate.instant) > limit {
-                    groups.append(current)
-                    current = []
+                if let last = current.last {
+                    let pause = photo.metadata.captureDate.instant.timeIntervalSince(last.metadata.captureDate.instant)
+                    let day = photo.metadata.captureDate.localDay, lastDay = last.metadata.captureDate.localDay
+                    // A new month starts a section when the pause there is a
+                    // third of the gap: the month index then points at a
+                    // section that begins in that month, and a trip across
+                    // the turn of a month (no such pause) stays one.
+                    let newMonth = day.month != lastDay.month || day.year != lastDay.year
+                    if pause > limit || (newMonth && pause > limit / 3) {
+                        groups.append(current)
+                        current = []
+                    }
                 }
                 current.append(photo)
             }
@@ -77,13 +101,28 @@ public enum MomentSectioner {
             let first = days.min()!, last = days.max()!
             var albums: [AlbumPath] = []
             for photo in group where !albums.contains(photo.source.albumPath) { albums.append(photo.source.albumPath) }
-            return MomentSection(datetime: key(first, grouping), firstDay: first, lastDay: last, photos: group, albums: albums)
+            return MomentSection(datetime: key(first, grouping), firstDay: first, lastDay: last, photos: group, albums: albums,
+                                 places: places(of: group))
         }
         if order == .descending {
             sections.reverse()
             for i in sections.indices { sections[i].photos.reverse() }
         }
         return sections
+    }
+
+    /// The distinct places of `photos`, most photos first (ties: first seen).
+    static func places(of photos: [MediaItem]) -> [String] {
+        var counts: [String: Int] = [:], order: [String] = []
+        for photo in photos {
+            guard let place = photo.metadata.place else { continue }
+            if counts[place] == nil { order.append(place) }
+            counts[place, default: 0] += 1
+        }
+        // Stable: `order` is already first-seen order.
+        return order.enumerated().sorted { a, b in
+            counts[a.element]! != counts[b.element]! ? counts[a.element]! > counts[b.element]! : a.offset < b.offset
+        }.map(\.element)
     }
 
     static func key(_ day: LocalDay, _ grouping: MomentGrouping) -> String {

@@ -125,6 +125,10 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
     /// An iPhone still's Live Photo identifier, matched against its clip's
     /// (read while the file is processed; not kept in the build cache).
     public var livePhotoIdentifier: String?
+    /// The name of the nearest town or city to `gps` (`moment_places`, from
+    /// GeoNames' cities, offline): what moments headings and search show in
+    /// its place. Nil when the setting is off or the item has no GPS.
+    public var place: String?
 
     /// Creates metadata.
     public init(format: SourceFormat, storedSize: PixelSize, orientation: Orientation, captureDate: CaptureDate,

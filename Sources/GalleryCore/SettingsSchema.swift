@@ -41,6 +41,8 @@ public struct SettingsSchema: Sendable {
                                                 help: "With group_by: gap, the pause (in hours) that starts a new section.")
     public let momentOrder = Setting<SortDirection>("moments.order", .choice(["newest": .descending, "oldest": .ascending]), default: .descending,
                                                     help: "Moments order: newest or oldest first.")
+    public let momentPlaces = Setting<Bool>("moment_places", .boolean, default: false,
+                                            help: "Name each moments section after where its photos were taken (\"Kyoto & Osaka\"), from their GPS, offline, with GeoNames' towns and cities; only the name is published, never coordinates.")
     public let albumSort = Setting<PhotoSortKey>("album_sort", .choice(["date": .date, "name": .name]), default: .date,
                                                  help: "Photo order inside albums (an album.yml can override it): date or name.")
     public let albumOrder = Setting<SortDirection>("album_order", .choice(["ascending": .ascending, "descending": .descending]), default: .ascending,

@@ -26,6 +26,9 @@ public struct VideoFacts: Hashable, Sendable, Codable {
     public var contentIdentifier: String?
     /// The recording device (QuickTime or Android make and model tags).
     public var camera: CameraFacts = CameraFacts()
+    /// Where it was recorded (ISO 6709 `location` tags), if the file says:
+    /// moved to the item's `gps` when it is read; never cached or published.
+    public var location: GPSCoordinate?
 
     /// Creates facts.
     public init(duration: Double, storedSize: PixelSize, rotation: Int, videoCodec: String, pixelFormat: String, bitDepth: Int,

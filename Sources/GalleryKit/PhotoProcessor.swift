@@ -33,13 +33,16 @@ struct PhotoProcessor: Sendable {
     let cache: [String: CachedPhoto]
     let output: OutputFolder
     let video: VideoWork
+    /// Place names for GPS (`moment_places`); nil when the setting is off.
+    let places: PlaceFinder?
 
-    init(settings: BuildSettings, cache: [String: CachedPhoto], output: OutputFolder, video: VideoWork) {
+    init(settings: BuildSettings, cache: [String: CachedPhoto], output: OutputFolder, video: VideoWork, places: PlaceFinder? = nil) {
         self.settings = settings
         self.specs = settings.renditionSpecs
         self.cache = cache
         self.output = output
         self.video = video
+        self.places = places
     }
 
     /// What a file needs, decided from the cache without opening it.
@@ -67,6 +70,8 @@ struct PhotoProcessor: Sendable {
         guard SidecarWords.stamp(file) == cached.sidecarStamp else { return .unknown }
         // People's names are needed now and were not kept: read the words again (no re-encode).
         if settings.publishPeople && !cached.peopleKept { return .unknown }
+        // Places are wanted now and were not looked up: read the GPS again (no re-encode).
+        if places != nil && !cached.placeKept { return .unknown }
         if let reason = leftOutReason(cached.metadata.words) { return .unchanged(.leftOut(file, reason: reason, cache: cached)) }
         // A video needs ffmpeg for anything missing: without it, it is read (and skipped) again.
         let plan = plan(contentHash: cached.contentHash, metadata: cached.metadata, clipHash: cached.clip?.contentHash)
@@ -105,6 +110,12 @@ struct PhotoProcessor: Sendable {
                 return .skipped(file, reason: String(describing: error))
             }
         }
+    }
+
+    /// What the next build remembers of a file read now.
+    func cacheEntry(_ file: SourceFile, contentHash: String, metadata: PhotoMetadata, clip: CachedClip? = nil) -> CachedPhoto {
+        CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata, clip: clip,
+                    sidecarStamp: SidecarWords.stamp(file), keepPeople: settings.publishPeople, keepPlace: places != nil)
     }
 
     /// Why an item with these words is not published, or nil.
@@ -215,14 +226,16 @@ struct PhotoProcessor: Sendable {
             // Named by what decides the pixels: words written into the file keep the name.
             contentHash = ContentIdentity.hash(bytes, format: metadata.format, orientation: metadata.orientation)
             metadata.words = SidecarWords.read(file).filled(from: metadata.words)
+            metadata.place = metadata.gps.flatMap { places?.name(near: $0) }
             if let reason = leftOutReason(metadata.words) {
                 // Decided before any clip is probed or pixel decoded.
-                return .leftOut(file, reason: reason, cache: CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds,
-                                                                          contentHash: contentHash, metadata: metadata,
-                                                                          sidecarStamp: SidecarWords.stamp(file), keepPeople: settings.publishPeople))
+                return .leftOut(file, reason: reason, cache: cacheEntry(file, contentHash: contentHash, metadata: metadata))
             }
             if let liveClip = file.livePhotoClip {
                 (metadata.motion, clip) = examineLiveClip(liveClip, still: metadata, notes: &notes)
+                // A still saved without its location (an edited export) can take its clip's.
+                if metadata.place == nil { metadata.place = metadata.motion?.location.flatMap { places?.name(near: $0) } }
+                metadata.motion?.location = nil
             } else if let range = metadata.embeddedClip {
                 do {
                     metadata.motion = try video.withEmbeddedClip(bytes, range: range) { url in
@@ -271,8 +284,7 @@ struct PhotoProcessor: Sendable {
             }
         }
         let photo = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: renditions)
-        var cached = CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata, clip: clip,
-                                 sidecarStamp: SidecarWords.stamp(file), keepPeople: settings.publishPeople)
+        var cached = cacheEntry(file, contentHash: contentHash, metadata: metadata, clip: clip)
         if metadata.motion == nil, plan.videoPath != nil {
             // Not cached as done: a later build (with ffmpeg back) tries the motion again.
             cached.size = -1
@@ -328,11 +340,10 @@ struct PhotoProcessor: Sendable {
             contentHash = try SourceFileReader.contentHash(of: file)
             var read = VideoWork.metadata(of: facts, file: file)
             read.words = SidecarWords.read(file)
+            read.place = read.gps.flatMap { places?.name(near: $0) }
             metadata = read
             if let reason = leftOutReason(metadata.words) {
-                return .leftOut(file, reason: reason, cache: CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds,
-                                                                          contentHash: contentHash, metadata: metadata,
-                                                                          sidecarStamp: SidecarWords.stamp(file), keepPeople: settings.publishPeople))
+                return .leftOut(file, reason: reason, cache: cacheEntry(file, contentHash: contentHash, metadata: metadata))
             }
             plan = self.plan(contentHash: contentHash, metadata: metadata)
         }
@@ -352,8 +363,7 @@ struct PhotoProcessor: Sendable {
             try video.makePlayback(from: file.url, facts: facts, path: path, displayName: file.displayPath)
         }
         let item = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: plan.renditions)
-        let cached = CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata,
-                                 sidecarStamp: SidecarWords.stamp(file), keepPeople: settings.publishPeople)
+        let cached = cacheEntry(file, contentHash: contentHash, metadata: metadata)
         return .published(item, made: plan.jobs.count + (plan.videoPath == nil ? 0 : 1), reused: plan.reused, cache: cached, note: nil)
     }
 }

@@ -1,6 +1,7 @@
 import BuildCache
 import Foundation
 import GalleryCore
+import Metadata
 import Scanning
 
 /// Scans SOURCE and processes media while the scan is still running, with at
@@ -13,7 +14,9 @@ struct ProcessMediaStep: BuildStep {
         let progress = context.progress
         let output = try context.openOutput()
         let video = VideoWork(settings: settings, output: output, progress: progress)
-        let processor = PhotoProcessor(settings: settings, cache: context.previousState.photos, output: output, video: video)
+        // The place table (3 MB) is read only when places are wanted.
+        let places = settings.momentPlaces ? try PlaceFinder.load() : nil
+        let processor = PhotoProcessor(settings: settings, cache: context.previousState.photos, output: output, video: video, places: places)
         let scanner = SourceScanner(root: settings.source, excluding: [settings.output])
         // Files travel in small batches: one stream hand-off per photo was a
         // measurable share of a no-op rebuild of 30,000 photos.

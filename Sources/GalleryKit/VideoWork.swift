@@ -79,8 +79,9 @@ struct VideoWork: Sendable {
     static func metadata(of facts: VideoFacts, file: SourceFile) -> PhotoMetadata {
         var metadata = PhotoMetadata(format: .video, storedSize: facts.displaySize, orientation: .up,
                                      captureDate: facts.captureDate ?? CaptureDate(fileTime: file.modificationDate),
-                                     camera: facts.camera)
+                                     camera: facts.camera, gps: facts.location)
         metadata.motion = facts
+        metadata.motion?.location = nil
         return metadata
     }
 }
