@@ -22,8 +22,11 @@ public enum PageSplitter {
 
     /// Pages of sections with `sizes[i]` photos each. A section that does not fit
     /// in what is left of a page is split (marked as continuing) unless only a
-    /// sliver is left, in which case it starts on a fresh page.
-    public static func pages(sectionSizes sizes: [Int], budget: Int) -> [[SectionSlice]] {
+    /// sliver is left, in which case it starts on a fresh page. A section that
+    /// begins a month (`monthStarts[i]`) starts a fresh page when the page is
+    /// already three quarters full: pages then tend to begin with a month, at
+    /// the cost of at most a quarter page.
+    public static func pages(sectionSizes sizes: [Int], budget: Int, monthStarts: [Bool] = []) -> [[SectionSlice]] {
         let budget = max(1, budget)
         let sliver = max(1, budget / 5)
         var pages: [[SectionSlice]] = []
@@ -31,7 +34,8 @@ public enum PageSplitter {
         var room = budget
         for (index, size) in sizes.enumerated() where size > 0 {
             var start = 0
-            if size > room, room < min(size, sliver), !page.isEmpty {
+            let startsMonth = index < monthStarts.count && monthStarts[index]
+            if !page.isEmpty, (size > room && room < min(size, sliver)) || (startsMonth && room <= budget / 4) {
                 pages.append(page)
                 page = []
                 room = budget

@@ -36,6 +36,9 @@ public struct BuildReport: Sendable {
     public var pages = 0
     /// Each step's name and wall-clock seconds, in order.
     public var stepSeconds: [(name: String, seconds: Double)] = []
+    /// Rendering work by kind of page (summed over the cores that rendered
+    /// them): how many files, and the seconds of work.
+    public var pageWork: [(kind: String, files: Int, seconds: Double)] = []
     /// Wall-clock duration in seconds.
     public var seconds: Double = 0
 

@@ -2,6 +2,7 @@ import BuildCache
 import Foundation
 import GalleryCore
 import Rendering
+import Synchronization
 
 /// Assembles albums and writes every page and the theme's static files.
 ///
@@ -39,19 +40,70 @@ struct RenderPagesStep: BuildStep {
         }
 
         let renderer = SiteRenderer(theme: theme, gallery: gallery, options: context.settings.values)
-        var produced = context.producedFiles
-        var count = 0
-        try renderer.forEachPage { page in
-            try output.writeIfChanged(Array(page.html.utf8), to: page.path)
-            produced.insert(page.path)
-            if page.path.hasSuffix(".html") { count += 1 }  // the search index's scripts are not pages
+        let rendered = try Self.render(renderer.pageJobs(), workers: context.settings.jobs, output: output)
+        context.producedFiles.formUnion(rendered.paths)
+        context.report.pages = rendered.paths.count { $0.hasSuffix(".html") }  // the search index's scripts are not pages
+        context.report.pageWork = PageJob.Kind.allCases.compactMap { kind in
+            rendered.work[kind].map { (kind.rawValue, $0.files, $0.seconds) }
         }
-        context.producedFiles = produced
-        context.report.pages = count
         for (path, bytes) in theme.staticFiles {
             try output.writeIfChanged(bytes, to: "static/" + path)
             context.producedFiles.insert("static/" + path)
         }
+    }
+
+    /// Runs `jobs` on `workers` threads, each writing what it rendered (only
+    /// when the bytes changed) before taking the next job, so memory holds a
+    /// few pages, not the site. The first failure stops the others.
+    static func render(_ jobs: [PageJob], workers: Int, output: OutputFolder) throws
+        -> (paths: [String], work: [PageJob.Kind: (files: Int, seconds: Double)]) {
+        let shared = Mutex(RenderProgress())
+        DispatchQueue.concurrentPerform(iterations: max(1, min(workers, jobs.count))) { _ in
+            var paths: [String] = []
+            var work: [PageJob.Kind: (files: Int, seconds: Double)] = [:]
+            var failure: (any Error)?
+            while failure == nil {
+                let next: Int? = shared.withLock { progress in
+                    guard progress.failure == nil, progress.next < jobs.count else { return nil }
+                    defer { progress.next += 1 }
+                    return progress.next
+                }
+                guard let index = next else { break }
+                let start = ContinuousClock.now
+                do {
+                    let pages = try jobs[index].render()
+                    for page in pages {
+                        try output.writeIfChanged(Array(page.html.utf8), to: page.path)
+                        paths.append(page.path)
+                    }
+                    let elapsed = ContinuousClock.now - start
+                    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                    work[jobs[index].kind, default: (0, 0)].files += pages.count
+                    work[jobs[index].kind, default: (0, 0)].seconds += seconds
+                } catch {
+                    failure = error
+                }
+            }
+            shared.withLock { progress in
+                progress.paths += paths
+                for (kind, done) in work {
+                    progress.work[kind, default: (0, 0)].files += done.files
+                    progress.work[kind, default: (0, 0)].seconds += done.seconds
+                }
+                if progress.failure == nil, let failure { progress.failure = failure }
+            }
+        }
+        let result = shared.withLock { $0 }
+        if let failure = result.failure { throw failure }
+        return (result.paths, result.work)
+    }
+
+    /// What the rendering threads share.
+    struct RenderProgress: @unchecked Sendable {
+        var next = 0
+        var paths: [String] = []
+        var work: [PageJob.Kind: (files: Int, seconds: Double)] = [:]
+        var failure: (any Error)?
     }
 
     /// A hash of everything the pages depend on.

@@ -132,6 +132,8 @@ public struct Thumbnail: Sendable {
     public var duration: String?
     /// "Title — caption" for the viewer's caption line (`data-caption`).
     public var caption: String?
+    /// On moments pages, inside a run of quiet days: the day it begins.
+    public var dayLabel: DayLabel?
 }
 
 /// The pager of a paged album or timeline.
@@ -186,14 +188,89 @@ public struct MomentSectionModel: Sendable {
     /// The section goes on on the next page.
     public var continues: Bool
     public var photos: [Thumbnail]
+    /// Its `id` (on the page where it starts), which the month index links to.
+    public var anchor: String?
+    /// `YYYY-MM` of its first photo: what the index marks "you are here".
+    public var month: String
+}
+
+/// The label over the first photo of a day inside a run of quiet days
+/// (days with few photos share rows; each day is named above its first photo).
+public struct DayLabel: Sendable {
+    public var anchor: String?
+    public var datetime: String
+    /// Short: "Kyoto · 3 May 2025".
+    public var text: String
+    /// Whole: "Kyoto · Saturday 3 May 2025, 2 photos".
+    public var title: String
+    public var month: String
+    /// The day's photos' summed aspect ratios: how far the label may run.
+    public var span: String
+}
+
+/// A run of consecutive quiet days sharing one justified grid.
+public struct MomentRunModel: Sendable {
+    public var photos: [Thumbnail]
+}
+
+/// A block of a moments page: a day (or month, or burst) with its own heading
+/// and grid, or a run of quiet days sharing rows.
+public struct MomentBlock: Sendable {
+    public var section: MomentSectionModel?
+    public var run: MomentRunModel?
+}
+
+/// One year in the month index (the moments pages' rail, the years page).
+public struct YearIndexEntry: Sendable {
+    public struct Month: Sendable {
+        /// "Jul".
+        public var name: String
+        /// "July 2019: 52 photos".
+        public var label: String
+        /// "52".
+        public var countLabel: String
+        /// Page and anchor of its first section; nil for a month without items
+        /// (`href`, not `url`: a missing key would find the year's `url`).
+        public var href: String?
+        /// `YYYY-MM`.
+        public var key: String
+        /// Some of its items are on this page.
+        public var current = false
+    }
+    public var year: String
+    /// "1,234".
+    public var countLabel: String
+    /// "1,234 photos, 5 videos".
+    public var fullCountLabel: String
+    /// Its first month's link.
+    public var url: String
+    /// Shown unfolded (the year of this page).
+    public var open: Bool
+    public var months: [Month]
+    public var cover: Thumbnail?
 }
 
 /// A page of the moments timeline (`moments`).
 public struct MomentsPageModel: Sendable {
     public var chrome: PageChrome
     public var photoCountLabel: String
-    public var sections: [MomentSectionModel]
+    public var blocks: [MomentBlock]
     public var pager: Pager?
+    /// The month index, every year.
+    public var years: [YearIndexEntry]
+    /// The years overview.
+    public var yearsURL: String
+    /// Where this page is: "July 2019" (the bar's title on phones).
+    public var hereLabel: String
+    /// Sections are named after places: credit GeoNames.
+    public var placesCredit: Bool
+}
+
+/// The years overview (`years`): a cover, a count and the months of each year.
+public struct YearsPageModel: Sendable {
+    public var chrome: PageChrome
+    public var countLabel: String
+    public var years: [YearIndexEntry]
 }
 
 /// An item's own page (`photo`).

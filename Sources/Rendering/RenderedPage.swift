@@ -11,3 +11,15 @@ public struct RenderedPage: Sendable, Equatable {
         self.html = html
     }
 }
+
+/// One piece of a site's rendering: a page, or the search index's files.
+/// Jobs share nothing mutable, so they may run at once on every core.
+public struct PageJob: Sendable {
+    /// What the job makes, for the build's timing by kind.
+    public enum Kind: String, Sendable, CaseIterable {
+        case album = "album pages", item = "item pages", moments = "moments pages", tag = "tag pages", search = "search"
+    }
+    public let kind: Kind
+    /// Renders the job's files.
+    public let render: @Sendable () throws(ThemeError) -> [RenderedPage]
+}

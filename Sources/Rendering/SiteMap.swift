@@ -1,5 +1,36 @@
 import GalleryCore
 
+/// The month an item belongs to in the timeline (its local day's).
+struct TimelineMonthKey: Equatable {
+    let year: Int, month: Int
+    init(_ item: MediaItem) {
+        let day = item.metadata.captureDate.localDay
+        year = day.year
+        month = day.month
+    }
+}
+
+/// One year of the moments timeline, for the year → month index.
+public struct TimelineYear: Sendable {
+    /// One month: how many items, and the section (in page order) it starts with.
+    public struct Month: Sendable {
+        public var items = 0
+        public var videos = 0
+        public var firstSection = 0
+    }
+    public var year: Int
+    /// January to December; months without items have `items == 0`.
+    public var months = [Month](repeating: Month(), count: 12)
+    /// What stands for the year on the years page.
+    public var cover: MediaItem?
+    /// Items in the year.
+    public var items: Int { months.reduce(0) { $0 + $1.items } }
+    /// Videos in the year.
+    public var videos: Int { months.reduce(0) { $0 + $1.videos } }
+
+    init(year: Int) { self.year = year }
+}
+
 /// Where every page of the site lives (paths relative to the site root), and
 /// how albums and the moments timeline are cut into pages.
 ///
@@ -25,6 +56,15 @@ public struct SiteMap: Sendable {
     public let momentSlices: [[SectionSlice]]
     /// Moments page paths.
     public let momentPages: [String]
+    /// Each section's anchor on its (first) page: `d-2025-05-03`, or
+    /// `m-2025-05` by month, made unique (`-2`) where two sections share a day.
+    public let momentAnchors: [String]
+    /// The page each section starts on.
+    public let momentSectionPage: [Int]
+    /// The year → month index of the timeline, years in timeline order.
+    public let timelineYears: [TimelineYear]
+    /// The years overview page.
+    public static let yearsPage = "moments/years.html"
     /// Keyword pages, by name (letter case ignored; the first spelling met is shown).
     public let tags: [TagPages]
     /// The page listing every tag (`tags/index.html`), when there are tags.
@@ -57,8 +97,27 @@ public struct SiteMap: Sendable {
     public init(gallery: Gallery, options: Settings) {
         moments = MomentSectioner.sections(MomentSectioner.unique(gallery.timelinePhotos),
                                            grouping: options.momentGrouping, order: options.momentOrder)
-        momentSlices = PageSplitter.pages(sectionSizes: moments.map(\.photos.count), budget: options.photosPerPage)
+        let moments = self.moments
+        // A section "starts a month" when its first photo (in page order) is
+        // of another month than the last photo before it.
+        let monthStarts = moments.indices.map { i in
+            i == 0 || TimelineMonthKey(moments[i].photos.first!) != TimelineMonthKey(moments[i - 1].photos.last!)
+        }
+        momentSlices = PageSplitter.pages(sectionSizes: moments.map(\.photos.count), budget: options.photosPerPage, monthStarts: monthStarts)
         momentPages = momentSlices.indices.map { $0 == 0 ? "moments/index.html" : "moments/index-\($0 + 1).html" }
+        var sectionPage = [Int](repeating: 0, count: moments.count)
+        for (page, slices) in momentSlices.enumerated() {
+            for slice in slices where !slice.continuesFromPrevious { sectionPage[slice.section] = page }
+        }
+        momentSectionPage = sectionPage
+        var usedAnchors: [String: Int] = [:]
+        momentAnchors = moments.map { section in
+            let base = (section.datetime.count == 7 ? "m-" : "d-") + section.datetime
+            usedAnchors[base, default: 0] += 1
+            let n = usedAnchors[base]!
+            return n == 1 ? base : "\(base)-\(n)"
+        }
+        timelineYears = Self.yearIndex(moments)
         // Tags: hidden albums' items never appear, as in moments.
         var names: [String: String] = [:], members: [String: [MediaItem]] = [:]
         for section in moments {
@@ -92,6 +151,41 @@ public struct SiteMap: Sendable {
             favourites = nil
         }
         assign(.root, folder: "", gallery: gallery, budget: options.photosPerPage)
+    }
+
+    /// The year → month index: counts per month, and for each month the
+    /// first section (in page order) holding one of its photos.
+    static func yearIndex(_ moments: [MomentSection]) -> [TimelineYear] {
+        var years: [TimelineYear] = []
+        var yearAt: [Int: Int] = [:]
+        var coverKey: [Int: (rating: Int, sectionSize: Int)] = [:]
+        for (index, section) in moments.enumerated() {
+            for photo in section.photos {
+                let key = TimelineMonthKey(photo)
+                if yearAt[key.year] == nil {
+                    yearAt[key.year] = years.count
+                    years.append(TimelineYear(year: key.year))
+                }
+                let y = yearAt[key.year]!
+                let m = key.month - 1
+                if years[y].months[m].items == 0 { years[y].months[m].firstSection = index }
+                years[y].months[m].items += 1
+                if photo.kind == .video { years[y].months[m].videos += 1 }
+            }
+            // The year's cover: its best-rated item, else the middle of its largest section.
+            let middle = section.photos[section.photos.count / 2]
+            var candidates = [(middle, 0)]
+            for photo in section.photos where (photo.metadata.words.rating ?? 0) > 0 { candidates.append((photo, photo.metadata.words.rating!)) }
+            for (photo, rating) in candidates {
+                let year = TimelineMonthKey(photo).year
+                guard let y = yearAt[year] else { continue }
+                let key = (rating, section.photos.count)
+                if let known = coverKey[year], known >= key { continue }
+                coverKey[year] = key
+                years[y].cover = photo
+            }
+        }
+        return years
     }
 
     /// Page `number` (0-based) of an album whose folder is `folder`.

@@ -30,12 +30,20 @@ public struct SiteRenderer: Sendable {
         return pages
     }
 
-    /// Renders the pages one at a time and hands each to `body`, so a large
-    /// site never holds all its HTML in memory at once.
+    /// Renders the pages one at a time, in order, and hands each to `body`.
     /// A template that fails throws a `ThemeError` naming it; what `body` throws passes through.
     public func forEachPage(_ body: (RenderedPage) throws -> Void) throws {
-        func emit(_ path: String, _ render: () throws(ThemeError) -> String) throws {
-            try body(RenderedPage(path: path, html: try render()))
+        for job in pageJobs() {
+            for page in try job.render() { try body(page) }
+        }
+    }
+
+    /// The site's pages as independent pieces of work, so a build can render
+    /// them on every core and never hold all the HTML in memory at once.
+    public func pageJobs() -> [PageJob] {
+        var jobs: [PageJob] = []
+        func add(_ kind: PageJob.Kind, _ path: String, _ render: @escaping @Sendable () throws(ThemeError) -> String) {
+            jobs.append(PageJob(kind: kind) { () throws(ThemeError) in [RenderedPage(path: path, html: try render())] })
         }
         for path in gallery.albums.keys.sorted() {
             guard let album = gallery.albums[path], let paths = map.albumPages[path] else { continue }
@@ -43,34 +51,38 @@ public struct SiteRenderer: Sendable {
             let everything = gallery.photos(under: path)
             let summary = (count: Self.count(everything), dates: dateRange(everything))
             for number in paths.indices {
-                try emit(paths[number]) { () throws(ThemeError) in try renderAlbumPage(album, number: number, summary: summary) }
+                add(.album, paths[number]) { () throws(ThemeError) in try renderAlbumPage(album, number: number, summary: summary) }
             }
             for index in album.photos.indices {
                 let key = album.photos[index].source.relativePath
                 guard let page = map.photoPages[key] else { continue }
-                try emit(page) { () throws(ThemeError) in try renderPhotoPage(album, index: index, pagePath: page) }
+                add(.item, page) { () throws(ThemeError) in try renderPhotoPage(album, index: index, pagePath: page) }
             }
         }
         for number in map.momentPages.indices {
-            try emit(map.momentPages[number]) { () throws(ThemeError) in try renderMomentsPage(number) }
+            add(.moments, map.momentPages[number]) { () throws(ThemeError) in try renderMomentsPage(number) }
         }
+        add(.moments, SiteMap.yearsPage) { () throws(ThemeError) in try theme.render("years", yearsPage()) }
         if let index = map.tagIndexPage {
-            try emit(index) { () throws(ThemeError) in try theme.render("tags", tagIndexPage(index)) }
+            add(.tag, index) { () throws(ThemeError) in try theme.render("tags", tagIndexPage(index)) }
         }
         for tag in map.tags {
             for number in tag.pages.indices {
-                try emit(tag.pages[number]) { () throws(ThemeError) in try theme.render("album", tagPage(tag, number: number)) }
+                add(.tag, tag.pages[number]) { () throws(ThemeError) in try theme.render("album", tagPage(tag, number: number)) }
             }
         }
         if let favourites = map.favourites {
             for number in favourites.pages.indices {
-                try emit(favourites.pages[number]) { () throws(ThemeError) in
+                add(.tag, favourites.pages[number]) { () throws(ThemeError) in
                     try theme.render("album", tagPage(favourites, number: number, section: "favourites"))
                 }
             }
         }
-        try emit(Self.searchPage) { () throws(ThemeError) in try theme.render("search", searchPage()) }
-        for file in searchIndex().files { try body(RenderedPage(path: file.path, html: file.text)) }
+        add(.search, Self.searchPage) { () throws(ThemeError) in try theme.render("search", searchPage()) }
+        jobs.append(PageJob(kind: .search) { () throws(ThemeError) in
+            searchIndex().files.map { RenderedPage(path: $0.path, html: $0.text) }
+        })
+        return jobs
     }
 
     // MARK: Shared pieces
@@ -231,8 +243,19 @@ public struct SiteRenderer: Sendable {
         return HumanDate.shortRange(first, last)
     }
 
-    /// "1 photo", "12 photos".
-    static func photos(_ count: Int) -> String { count == 1 ? "1 photo" : "\(count) photos" }
+    /// "1 photo", "12 photos", "30,000 photos".
+    static func photos(_ count: Int) -> String { count == 1 ? "1 photo" : "\(grouped(count)) photos" }
+
+    /// "30,000": thousands grouped with commas (English, like every word of the site).
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var out = number < 0 ? "-" : ""
+        for (i, digit) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return out
+    }
 
     /// "12 photos", "1 video", "12 photos, 3 videos".
     static func count(_ items: [MediaItem]) -> String {
@@ -243,7 +266,7 @@ public struct SiteRenderer: Sendable {
     static func count(items: Int, videos: Int) -> String {
         let photoCount = items - videos
         if videos == 0 { return photos(photoCount) }
-        let videoText = videos == 1 ? "1 video" : "\(videos) videos"
+        let videoText = videos == 1 ? "1 video" : "\(grouped(videos)) videos"
         return photoCount == 0 ? videoText : photos(photoCount) + ", " + videoText
     }
 
@@ -349,34 +372,119 @@ public struct SiteRenderer: Sendable {
         try theme.render("photo", photoPage(album, index: index, pagePath: pagePath))
     }
 
+    /// Days with at most this many items are "quiet": two or more in a row
+    /// share one justified grid instead of a block each.
+    static let quietDayItems = 6
+
     func momentsPage(_ number: Int) -> MomentsPageModel {
         let pagePath = map.momentPages[number]
         var chrome = chrome(pagePath, title: "Moments", section: "moments")
+        let places = options.momentPlaces
         var position = 0
-        let sections = map.momentSlices[number].map { slice -> MomentSectionModel in
+        var blocks: [MomentBlock] = []
+        var monthsHere: Set<String> = []
+        let slices = map.momentSlices[number]
+        func quiet(_ i: Int) -> Bool { slices.indices.contains(i) && map.moments[slices[i].section].photos.count <= Self.quietDayItems }
+        for (i, slice) in slices.enumerated() {
             let section = map.moments[slice.section]
-            let heading: String
-            switch options.momentGrouping {
-            case .day: heading = HumanDate.day(section.firstDay)
-            case .month: heading = HumanDate.month(section.firstDay)
-            case .gap: heading = HumanDate.range(section.firstDay, section.lastDay)
-            }
-            let photos = slice.range.compactMap { i -> Thumbnail? in
+            let place = places ? section.placeLabel : nil
+            let month = String(section.photos[slice.range.lowerBound].metadata.captureDate.localDay.description.prefix(7))
+            for j in slice.range { monthsHere.insert(String(section.photos[j].metadata.captureDate.localDay.description.prefix(7))) }
+            let anchor = slice.continuesFromPrevious ? nil : map.momentAnchors[slice.section]
+            var photos = slice.range.compactMap { j -> Thumbnail? in
                 defer { position += 1 }
-                return thumbnail(section.photos[i], from: pagePath, position: position)
+                return thumbnail(section.photos[j], from: pagePath, position: position)
+            }
+            let dateText: String
+            switch options.momentGrouping {
+            case .day: dateText = HumanDate.day(section.firstDay)
+            case .month: dateText = HumanDate.month(section.firstDay)
+            case .gap: dateText = HumanDate.range(section.firstDay, section.lastDay)
+            }
+            let heading = place.map { $0 + " · " + dateText } ?? dateText
+            let countLabel = Self.count(section.photos)
+            if quiet(i), quiet(i - 1) || quiet(i + 1), !photos.isEmpty {
+                // A quiet day among quiet days: its photos join the run's grid,
+                // the first one carrying the day's name.
+                let shortDate: String
+                switch options.momentGrouping {
+                case .day: shortDate = HumanDate.short(section.firstDay)
+                case .month: shortDate = HumanDate.month(section.firstDay)
+                case .gap: shortDate = HumanDate.shortRange(section.firstDay, section.lastDay)
+                }
+                let span = slice.range.reduce(0.0) { total, j in total + (Double(thumbnailAspect(section.photos[j])) ) }
+                photos[0].dayLabel = DayLabel(anchor: anchor, datetime: section.datetime,
+                                              text: (place.map { $0 + " · " + shortDate } ?? shortDate) + (slice.continuesFromPrevious ? " (continued)" : ""),
+                                              title: heading + ", " + countLabel, month: month, span: String(format: "%.3f", span))
+                if let last = blocks.indices.last, blocks[last].run != nil {
+                    blocks[last].run!.photos += photos
+                } else {
+                    blocks.append(MomentBlock(run: MomentRunModel(photos: photos)))
+                }
+                continue
             }
             let albums = section.albums.map { album in
                 TitledLink(title: album.isRoot ? gallery.title : (gallery.albums[album]?.title ?? album.name),
                            url: URLPath.relative(from: pagePath, to: map.albumPages[album]?.first ?? "index.html"))
             }
-            return MomentSectionModel(datetime: section.datetime, heading: heading, countLabel: Self.count(section.photos),
-                                      albums: albums, continued: slice.continuesFromPrevious, continues: slice.continuesOnNext,
-                                      photos: photos)
+            blocks.append(MomentBlock(section: MomentSectionModel(
+                datetime: section.datetime, heading: heading, countLabel: countLabel,
+                albums: albums, continued: slice.continuesFromPrevious, continues: slice.continuesOnNext,
+                photos: photos, anchor: anchor, month: month)))
         }
         let pager = pager(map.momentPages, current: number, from: pagePath)
         chrome.relLinks = relLinks(pager)
+        let here = slices.first.map { HumanDate.month(map.moments[$0.section].photos[$0.range.lowerBound].metadata.captureDate.localDay) } ?? ""
         return MomentsPageModel(chrome: chrome, photoCountLabel: Self.count(items: map.timelineItems.count, videos: map.timelineVideoCount),
-                                sections: sections, pager: pager)
+                                blocks: blocks, pager: pager,
+                                years: yearIndex(from: pagePath, current: monthsHere, covers: false),
+                                yearsURL: URLPath.relative(from: pagePath, to: SiteMap.yearsPage),
+                                hereLabel: here,
+                                placesCredit: places && map.moments.contains { !$0.places.isEmpty })
+    }
+
+    /// An item's thumbnail aspect ratio (width / height), as its grid cell grows.
+    func thumbnailAspect(_ item: MediaItem) -> Double {
+        guard let first = item.renditions(.thumbnail).first else { return 1 }
+        return Double(first.size.width) / Double(max(1, first.size.height))
+    }
+
+    /// The year → month index as seen from `pagePath`: every year, its twelve
+    /// months (links to the page and anchor where each month's first section
+    /// starts), `current` months marked and their years unfolded.
+    func yearIndex(from pagePath: String, current: Set<String>, covers: Bool) -> [YearIndexEntry] {
+        map.timelineYears.map { year in
+            var entry = YearIndexEntry(year: String(year.year), countLabel: Self.grouped(year.items),
+                                       fullCountLabel: Self.count(items: year.items, videos: year.videos), url: "", open: false, months: [])
+            for (m, month) in year.months.enumerated() {
+                let key = String(format: "%04d-%02d", year.year, m + 1)
+                let name = HumanDate.months[m]
+                var link = YearIndexEntry.Month(name: String(name.prefix(3)), label: "\(name) \(year.year)", countLabel: "", href: nil, key: key)
+                if month.items > 0 {
+                    link.countLabel = Self.grouped(month.items)
+                    link.label += ": " + Self.count(items: month.items, videos: month.videos)
+                    let page = map.momentPages[map.momentSectionPage[month.firstSection]]
+                    link.href = URLPath.relative(from: pagePath, to: page) + "#" + map.momentAnchors[month.firstSection]
+                    link.current = current.contains(key)
+                    if entry.url.isEmpty || options.momentOrder == .descending { entry.url = link.href! }
+                }
+                entry.open = entry.open || link.current
+                entry.months.append(link)
+            }
+            if covers { entry.cover = year.cover.flatMap { thumbnail($0, from: pagePath, position: 0) } }
+            return entry
+        }
+    }
+
+    func yearsPage() -> YearsPageModel {
+        let pagePath = SiteMap.yearsPage
+        var chrome = chrome(pagePath, title: "Years", section: "moments")
+        chrome.relLinks = []
+        let years = map.timelineYears.count
+        return YearsPageModel(chrome: chrome,
+                              countLabel: Self.count(items: map.timelineItems.count, videos: map.timelineVideoCount) + " in "
+                                + (years == 1 ? "1 year" : "\(years) years"),
+                              years: yearIndex(from: pagePath, current: [], covers: true))
     }
 
     func tagIndexPage(_ pagePath: String) -> TagIndexModel {

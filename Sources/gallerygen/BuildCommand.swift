@@ -72,6 +72,9 @@ struct BuildCommand: AsyncParsableCommand {
             for step in report.stepSeconds {
                 FileHandle.standardError.write(Data(String(format: "step %@: %.2f s\n", step.name, step.seconds).utf8))
             }
+            for work in report.pageWork {
+                FileHandle.standardError.write(Data(String(format: "  %@: %d files, %.2f s of work\n", work.kind, work.files, work.seconds).utf8))
+            }
         }
         if !quiet || !report.skipped.isEmpty {
             FileHandle.standardError.write(Data((report.summary + "\n").utf8))
