@@ -32,7 +32,7 @@ final class ProgressReporter: @unchecked Sendable {
     func scanDone() {
         lock.withLock {
             scanFinished = true
-            if !interactive && !quiet { emit("Found \(found) photos and videos") }
+            if !interactive && !quiet { emit(found == 1 ? "Found 1 photo or video" : "Found \(found) photos and videos") }
             drawIfDue(force: true)
         }
     }

@@ -59,6 +59,8 @@ public struct PageChrome: Sendable, FlattenedInTemplateContext {
     public var stylesheet: String
     public var themeStylesheet: String
     public var script: String
+    /// Continuous pages (`pages.js`), on pages with a pager.
+    public var pagesScript: String
     public var home: String
     public var momentsURL: String
     /// The tag list, when the site has tags.

@@ -4,8 +4,9 @@ import GalleryCore
 /// The facts shown under a photo, as label/value pairs (never GPS).
 public enum PhotoFacts {
     /// The facts that are known, in reading order.
-    /// People's names (from face regions) only when `people` (publish_people).
-    public static func list(_ photo: MediaItem, people: Bool = false) -> [(label: String, value: String)] {
+    /// People's names (from face regions) only when `people` (publish_people);
+    /// the place's name only when `place` (moment_places).
+    public static func list(_ photo: MediaItem, people: Bool = false, place: Bool = false) -> [(label: String, value: String)] {
         let m = photo.metadata
         var facts: [(String, String)] = []
         let date = m.captureDate
@@ -14,6 +15,7 @@ public enum PhotoFacts {
         facts.append((date.source == .fileTime ? "File date" : isVideo ? "Recorded" : "Taken", when))
         if isVideo, let motion = m.motion { facts.append(("Duration", motion.durationLabel)) }
         if photo.kind == .motionStill { facts.append(("Motion", m.embeddedClip == nil ? "Live Photo" : "Motion Photo")) }
+        if place, let name = m.place { facts.append(("Place", name)) }
         if let camera = m.camera.cameraName { facts.append(("Camera", camera)) }
         if let lens = m.camera.lens { facts.append(("Lens", lens)) }
         if let focal = m.camera.focalLength { facts.append(("Focal length", "\(trim(focal)) mm")) }
@@ -28,12 +30,43 @@ public enum PhotoFacts {
         return facts
     }
 
-    /// The facts as a JSON array of `{label, value}` for the viewer (the template
-    /// escapes it into an attribute).
-    public static func json(_ photo: MediaItem, people: Bool = false) -> String {
-        let objects = list(photo, people: people).map { ["label": $0.label, "value": $0.value] }
-        guard let data = try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys]) else { return "[]" }
-        return String(decoding: data, as: UTF8.self)
+    /// The facts as a JSON array of `[label, value]` pairs for the viewer (the
+    /// template escapes it into an attribute; every thumbnail carries one, so
+    /// it is kept short and written directly).
+    public static func json(_ photo: MediaItem, people: Bool = false, place: Bool = false) -> String {
+        var out = "["
+        for (i, fact) in list(photo, people: people, place: place).enumerated() {
+            out += i == 0 ? "[" : ",["
+            appendJSONString(fact.label, to: &out)
+            out += ","
+            appendJSONString(fact.value, to: &out)
+            out += "]"
+        }
+        return out + "]"
+    }
+
+    /// `text` as a JSON string literal.
+    static func appendJSONString(_ text: String, to out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
     }
 
     /// "1/250 s", "0.5 s", "2 s".

@@ -94,6 +94,7 @@ public struct SiteRenderer: Sendable {
             stylesheet: URLPath.relative(from: pagePath, to: "static/style.css"),
             themeStylesheet: URLPath.relative(from: pagePath, to: "static/theme.css"),
             script: URLPath.relative(from: pagePath, to: "static/viewer.js"),
+            pagesScript: URLPath.relative(from: pagePath, to: "static/pages.js"),
             home: URLPath.relative(from: pagePath, to: "index.html"),
             momentsURL: URLPath.relative(from: pagePath, to: "moments/index.html"),
             tagsURL: map.tagIndexPage.map { URLPath.relative(from: pagePath, to: $0) },
@@ -128,15 +129,20 @@ public struct SiteRenderer: Sendable {
     /// `<img>` facts of a thumbnail: the smallest as `src`, all in `srcset`, and
     /// `sizes` from the grid's row height so the browser picks the right
     /// candidate for the screen's pixel density.
-    func thumbnail(_ item: MediaItem, from pagePath: String, position: Int) -> Thumbnail? {
+    /// `albumAnchor`: on its album's own pages an item's `id` is its album
+    /// anchor (photo pages link back to it); elsewhere (moments, tags), where
+    /// items from many albums meet and IMG_0001 is in every one, it is made
+    /// from the item's path so it stays unique, also across appended pages.
+    func thumbnail(_ item: MediaItem, from pagePath: String, position: Int, albumAnchor: Bool = false) -> Thumbnail? {
         let thumbs = item.renditions(.thumbnail)
         guard let first = thumbs.first else { return nil }
         let aspect = Double(first.size.width) / Double(max(1, first.size.height))
         let key = item.source.relativePath
+        let link = URLPath.Relativizer(from: pagePath)
         var thumbnail = Thumbnail(
             image: ImageAttributes(
-                src: URLPath.relative(from: pagePath, to: first.path),
-                srcset: srcset(thumbs, from: pagePath),
+                src: link.url(to: first.path),
+                srcset: srcset(thumbs, from: link),
                 sizes: "(max-width: 600px) \(Int((Double(mobileRowHeight) * aspect).rounded()))px, \(Int((Double(options.rowHeight) * aspect).rounded()))px",
                 width: first.size.width,
                 height: first.size.height,
@@ -144,25 +150,31 @@ public struct SiteRenderer: Sendable {
             grow: String(format: "%.4f", aspect),
             lazy: position >= 12,
             animated: item.kind == .animation,
-            factsJSON: PhotoFacts.json(item, people: options.publishPeople)
+            factsJSON: PhotoFacts.json(item, people: options.publishPeople, place: options.momentPlaces)
         )
         thumbnail.caption = Self.captionLine(item.metadata.words)
-        thumbnail.href = map.photoPages[key].map { URLPath.relative(from: pagePath, to: $0) }
-        thumbnail.id = map.photoAnchors[key]
+        thumbnail.href = map.photoPages[key].map { link.url(to: $0) }
+        if albumAnchor {
+            thumbnail.id = map.photoAnchors[key]
+        } else {
+            var hasher = StableHash()
+            hasher.update(key)
+            thumbnail.id = "i-" + hasher.finalize().prefix(12)
+        }
         let previews = item.renditions(.preview)
         if let largest = previews.last {
-            thumbnail.previewSrcset = srcset(previews, from: pagePath)
+            thumbnail.previewSrcset = srcset(previews, from: link)
             thumbnail.previewWidth = largest.size.width
             thumbnail.previewHeight = largest.size.height
         }
-        thumbnail.original = item.renditions(.original).first.map { URLPath.relative(from: pagePath, to: $0.path) }
+        thumbnail.original = item.renditions(.original).first.map { link.url(to: $0.path) }
         let posters = item.renditions(.poster)
         if let small = posters.first, let large = posters.last {
-            thumbnail.poster = URLPath.relative(from: pagePath, to: small.path)
-            thumbnail.posterLarge = URLPath.relative(from: pagePath, to: large.path)
+            thumbnail.poster = link.url(to: small.path)
+            thumbnail.posterLarge = link.url(to: large.path)
         }
         if let playback = item.renditions(.video).first {
-            thumbnail.video = URLPath.relative(from: pagePath, to: playback.path)
+            thumbnail.video = link.url(to: playback.path)
             thumbnail.live = item.kind == .motionStill
             if item.kind == .video { thumbnail.duration = item.metadata.motion?.durationLabel }
         }
@@ -200,9 +212,13 @@ public struct SiteRenderer: Sendable {
     static func pageTitle(_ item: MediaItem) -> String { item.metadata.words.title ?? item.source.fileName }
 
     func srcset(_ renditions: [Rendition], from pagePath: String) -> String {
+        srcset(renditions, from: URLPath.Relativizer(from: pagePath))
+    }
+
+    func srcset(_ renditions: [Rendition], from link: URLPath.Relativizer) -> String {
         var seen: Set<String> = []
         return renditions.filter { seen.insert($0.path).inserted }
-            .map { "\(URLPath.relative(from: pagePath, to: $0.path)) \($0.size.width)w" }
+            .map { "\(link.url(to: $0.path)) \($0.size.width)w" }
             .joined(separator: ", ")
     }
 
@@ -284,7 +300,7 @@ public struct SiteRenderer: Sendable {
         var model = AlbumPageModel(
             chrome: chrome, photoCountLabel: summary.count, dateRange: summary.dates,
             breadcrumbs: crumbs, hasBreadcrumbs: !crumbs.isEmpty,
-            photos: range.compactMap { thumbnail(album.photos[$0], from: pagePath, position: $0 - range.lowerBound) },
+            photos: range.compactMap { thumbnail(album.photos[$0], from: pagePath, position: $0 - range.lowerBound, albumAnchor: true) },
             hasPhotos: !range.isEmpty, pager: pager)
         if number == 0 {
             model.descriptionHTML = album.description.map { Markdown.render($0, allowHTML: options.allowHTML) }
@@ -323,7 +339,7 @@ public struct SiteRenderer: Sendable {
         let albumPage = pages[min(pages.count - 1, map.photoAlbumPage[key] ?? 0)]
         var model = PhotoPageModel(
             chrome: chrome, breadcrumbs: breadcrumbs(to: album.path, from: pagePath, includingSelf: true), hasBreadcrumbs: true,
-            photo: preview, facts: PhotoFacts.list(item, people: options.publishPeople).map { PhotoPageModel.Fact(label: $0.label, value: $0.value) },
+            photo: preview, facts: PhotoFacts.list(item, people: options.publishPeople, place: options.momentPlaces).map { PhotoPageModel.Fact(label: $0.label, value: $0.value) },
             original: item.renditions(.original).first.map {
                 PhotoPageModel.Download(url: URLPath.relative(from: pagePath, to: $0.path), name: item.source.fileName)
             },

@@ -30,8 +30,11 @@ import Testing
         let searchWrites = try Self.matches(try Self.read("Themes/default/static/search.js"), #"setAttribute\("(data-[a-z-]+)""#)
         #expect(!searchWrites.isEmpty && searchWrites.isSubset(of: written), "search.js writes \(searchWrites.subtracting(written))")
         // Each data-* value comes from a Thumbnail property of the same model.
+        // (A run's day label is a Thumbnail property whose own keys the grid reads inside it.)
+        let label = DayLabel(anchor: nil, datetime: "", text: "", title: "", month: "", span: "")
         let properties = Set((try #require(TemplateContext.make(Self.sampleThumbnail) as? [String: Any])).keys)
             .union(Mirror(reflecting: Self.sampleThumbnail).children.compactMap(\.label))
+            .union(Mirror(reflecting: label).children.compactMap(\.label))
         // (`photos` is the list the grid walks, from the page's model.)
         let used = try Self.matches(grid, #"\{\{[#^/]?([A-Za-z]+)\}\}"#).subtracting(["photos"])
         #expect(used.isSubset(of: properties), "the grid uses \(used.subtracting(properties)), which Thumbnail does not have")
@@ -54,10 +57,11 @@ import Testing
         #expect(context["id"] as? String == "p-a")
         #expect(context["width"] as? Int == 1 && context["lazy"] as? Bool == false)
         #expect(context["href"] == nil, "a nil optional is absent")
-        let chrome = PageChrome(site: .init(title: "S"), title: "T", stylesheet: "s", themeStylesheet: "t", script: "v", home: "h",
+        let chrome = PageChrome(site: .init(title: "S"), title: "T", stylesheet: "s", themeStylesheet: "t", script: "v", pagesScript: "p", home: "h",
                                 momentsURL: "m", searchURL: "q", inAlbums: true, inMoments: false, spacing: 4, rowHeight: 210, mobileRowHeight: 120,
                                 footer: "F")
-        let page = MomentsPageModel(chrome: chrome, photoCountLabel: "1 photo", sections: [], pager: nil)
+        let page = MomentsPageModel(chrome: chrome, photoCountLabel: "1 photo", blocks: [], pager: nil, years: [], yearsURL: "years.html",
+                                    hereLabel: "May 2024", placesCredit: false)
         let pageContext = try #require(TemplateContext.make(page) as? [String: Any])
         #expect(pageContext["title"] as? String == "T", "the chrome's fields are at the page's level")
         #expect((pageContext["site"] as? [String: Any])?["title"] as? String == "S")

@@ -78,10 +78,16 @@ func samplePhoto(_ path: String, _ exif: String?, offset: String? = nil, hash: S
         #expect(MomentSectioner.sections(photos, grouping: .month, order: .ascending).map(\.datetime) == ["2024-05", "2024-06"])
         let gaps = MomentSectioner.sections(photos, grouping: .gap(hours: 3), order: .ascending)
         #expect(gaps.map { $0.photos.count } == [2, 1, 1])
+        // A wide gap still spans days; a new month starts a section where the
+        // pause is a third of the gap (13 days of 20), so June is not hidden in May.
         let wide = MomentSectioner.sections(photos, grouping: .gap(hours: 24 * 20), order: .ascending)
-        #expect(wide.count == 1)
+        #expect(wide.map { $0.photos.count } == [3, 1])
         #expect(wide[0].firstDay == LocalDay(year: 2024, month: 5, day: 1))
-        #expect(wide[0].lastDay == LocalDay(year: 2024, month: 6, day: 2))
+        #expect(wide[0].lastDay == LocalDay(year: 2024, month: 5, day: 20))
+        #expect(wide[1].datetime == "2024-06-02")
+        // A party across the turn of the month (a short pause) stays one section.
+        let party = [samplePhoto("b/1.jpg", "2024:05:31 23:10:00"), samplePhoto("b/2.jpg", "2024:06:01 00:20:00")]
+        #expect(MomentSectioner.sections(party, grouping: .gap(hours: 6), order: .ascending).count == 1)
     }
 
     @Test func duplicatesAcrossAlbumsAppearOnce() {

@@ -158,12 +158,14 @@ def test_facts_on_demand(browser, server):
 def test_continues_onto_the_next_page(browser, server):
     open_album(browser, server)
     links = browser.find_elements(By.CSS_SELECTOR, ".photo-grid a")
-    assert len(links) == 3, "the fixture pages albums at 3 photos"
+    assert len(links) == 3, "the fixture pages albums at 3 photos (and a short page does not grow on its own)"
     links[2].click()
     wait(browser, "return !document.querySelector('.viewer').hidden")
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
     wait(browser, "return document.querySelector('.viewer-count').textContent.startsWith('4 / 5')")
     assert "/media/" in state(browser)["src"]
+    # The viewer's next page is the page's own next page, appended under it.
+    assert browser.execute_script("return document.querySelectorAll('.photo-grid a').length") == 5
 
 
 def test_zoom_loads_the_largest_rendition(browser, server):

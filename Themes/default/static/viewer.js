@@ -119,6 +119,14 @@
   items.forEach(function (item) { bind(item.link); });
 
   /* A grid filled after load (search results): collected again. */
+  // Continuous pages (pages.js) appended a page: its photos join the viewer.
+  document.addEventListener("gallerygen:appended", function (event) {
+    collect(event.detail.links, null);
+    event.detail.links.forEach(bind);
+    nextPageURL = window.gallerygenPages ? window.gallerygenPages.nextURL() : null;
+    if (index >= 0) show(index);
+  });
+
   window.gallerygenViewer = {
     refresh: function () {
       if (index >= 0) return;
@@ -309,8 +317,8 @@
       var wrap = element("div", "");
       var dt = document.createElement("dt");
       var dd = document.createElement("dd");
-      dt.textContent = f.label;
-      dd.textContent = f.value;
+      dt.textContent = f[0];
+      dd.textContent = f[1];
       wrap.appendChild(dt);
       wrap.appendChild(dd);
       panel.appendChild(wrap);
@@ -345,6 +353,11 @@
      file:// the viewer says where they are instead). */
   function loadMore() {
     if (!nextPageURL || loadingMore || location.protocol === "file:") return loadingMore;
+    if (window.gallerygenPages) {
+      // The page itself grows (pages.js); its event adds the photos here.
+      loadingMore = window.gallerygenPages.loadNext().then(function () { loadingMore = null; });
+      return loadingMore;
+    }
     var url = nextPageURL;
     loadingMore = fetch(url).then(function (r) {
       if (!r.ok) throw new Error(r.status);
