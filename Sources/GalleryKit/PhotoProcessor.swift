@@ -59,8 +59,17 @@ struct PhotoProcessor: Sendable {
 
     /// Looks the file up in the cache; cheap enough to run inline for every file.
     func triage(_ file: SourceFile) -> Triage {
-        guard let cached = cache[BuildState.key(for: file.relativePath)], cached.size == file.byteCount,
+        guard var cached = cache[BuildState.key(for: file.relativePath)], cached.size == file.byteCount,
               cached.modified == file.modifiedNanoseconds else { return .unknown }
+        // What a setting now off no longer allows is not handed on (the state is published with OUT).
+        if !settings.publishPeople && cached.peopleKept {
+            cached.metadata.words.people = []
+            cached.peopleKept = false
+        }
+        if places == nil && cached.placeKept {
+            cached.metadata.place = nil
+            cached.placeKept = false
+        }
         // A Live Photo's clip and the sidecars must be the ones that were read, too.
         switch (file.livePhotoClip, cached.clip) {
         case (nil, nil): break

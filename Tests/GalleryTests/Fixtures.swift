@@ -92,7 +92,8 @@ enum Fixtures {
 
     /// A typical camera EXIF block.
     static func cameraExif(orientation: UInt16 = 1, original: String? = "2024:03:10 23:30:00", offset: String? = "+02:00",
-                           digitized: String? = nil, modified: String? = nil, gps: Bool = true) -> [UInt8] {
+                           digitized: String? = nil, modified: String? = nil, gps: Bool = true,
+                           location: (latitude: Double, longitude: Double)? = nil) -> [UInt8] {
         var ifd0: [UInt16: Value] = [0x010F: .ascii("NIKON CORPORATION"), 0x0110: .ascii("NIKON D70"), 0x0112: .short(orientation)]
         if let modified { ifd0[0x0132] = .ascii(modified) }
         var exif: [UInt16: Value] = [
@@ -103,7 +104,16 @@ enum Fixtures {
         if let offset { exif[0x9011] = .ascii(offset) }
         if let digitized { exif[0x9004] = .ascii(digitized) }
         var gpsTags: [UInt16: Value] = [:]
-        if gps {
+        if let location {
+            // Degrees and minutes whole, seconds to 1/100.
+            func dms(_ value: Double) -> Value {
+                let degrees = abs(value), whole = Int(degrees), minutes = Int((degrees - Double(whole)) * 60)
+                let seconds = Int((((degrees - Double(whole)) * 60 - Double(minutes)) * 60 * 100).rounded())
+                return .rationals([(UInt32(whole), 1), (UInt32(minutes), 1), (UInt32(seconds), 100)])
+            }
+            gpsTags = [0x0001: .ascii(location.latitude >= 0 ? "N" : "S"), 0x0002: dms(location.latitude),
+                       0x0003: .ascii(location.longitude >= 0 ? "E" : "W"), 0x0004: dms(location.longitude)]
+        } else if gps {
             gpsTags = [0x0001: .ascii("N"), 0x0002: .rationals([(48, 1), (51, 1), (2964, 100)]),
                        0x0003: .ascii("E"), 0x0004: .rationals([(2, 1), (17, 1), (4000, 100)])]
         }

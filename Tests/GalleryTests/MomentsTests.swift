@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+@testable import BuildCache
+@testable import GalleryCore
+@testable import GalleryKit
+@testable import Rendering
+
+/// Moments at the scale of a lifetime: the year → month index, the years
+/// page, pages that start with a month, quiet days sharing rows, and place
+/// names only when asked.
+@Suite struct MomentsTests {
+    /// `count` photos a day on each of `days` ("2024:05:01"), in album `album`.
+    static func photos(_ days: [(String, Int)], album: String = "a") -> [MediaItem] {
+        days.flatMap { day, count in
+            (0..<count).map { i in samplePhoto("\(album)/\(day.replacingOccurrences(of: ":", with: ""))-\(i).jpg", "\(day) \(String(format: "%02d", 8 + i % 12)):\(String(format: "%02d", i % 60)):00") }
+        }
+    }
+
+    static func site(_ items: [MediaItem], perPage: Int = 120, configure: (inout Settings) -> Void = { _ in }) throws -> SiteRenderer {
+        var options = Settings()
+        options.photosPerPage = perPage
+        configure(&options)
+        let gallery = Gallery.assemble(title: "T", photos: items, sidecars: [:], options: options)
+        return SiteRenderer(theme: try Theme.load("default"), gallery: gallery, options: options)
+    }
+
+    @Test func pagesPreferToStartWithAMonth() {
+        // Budget 10: 8 photos in, a 3-photo section of a new month starts a fresh page
+        // (it would fit only cut in two); the same section in the same month is cut.
+        let newMonth = PageSplitter.pages(sectionSizes: [4, 4, 3, 2], budget: 10, monthStarts: [true, false, true, false])
+        #expect(newMonth.map { $0.map(\.section) } == [[0, 1], [2, 3]])
+        let sameMonth = PageSplitter.pages(sectionSizes: [4, 4, 3, 2], budget: 10, monthStarts: [true, false, false, false])
+        #expect(sameMonth.map { $0.map(\.section) } == [[0, 1, 2], [2, 3]])
+        // Less than three quarters full: the month starts where it is.
+        let early = PageSplitter.pages(sectionSizes: [4, 3, 3], budget: 10, monthStarts: [true, true, true])
+        #expect(early.map { $0.map(\.section) } == [[0, 1, 2]])
+    }
+
+    /// Every month of `items` is linked from the index to a page and anchor
+    /// whose section starts with (or holds) that month's photos.
+    @Test(arguments: [SortDirection.descending, .ascending])
+    func everyMonthLinksToItsFirstSection(order: SortDirection) throws {
+        var days: [(String, Int)] = []
+        for month in [1, 2, 3, 5, 8, 12] { for day in [3, 17] { days.append(("2023:\(String(format: "%02d", month)):\(day)", month)) } }
+        days += [("2024:01:01", 30), ("2024:01:02", 2), ("2024:07:14", 5)]
+        let renderer = try Self.site(Self.photos(days), perPage: 10) { $0.momentOrder = order }
+        let map = renderer.map
+        #expect(map.timelineYears.map(\.year) == (order == .descending ? [2024, 2023] : [2023, 2024]))
+        #expect(map.timelineYears.reduce(0) { $0 + $1.items } == days.reduce(0) { $0 + $1.1 })
+        let model = renderer.momentsPage(0)
+        let months = model.years.flatMap(\.months)
+        #expect(months.count == 24, "twelve months a year, empty ones too")
+        for month in months {
+            let items = map.timelineYears.first { String($0.year) == month.key.prefix(4) }!.months[Int(month.key.suffix(2))! - 1].items
+            guard let href = month.href else {
+                #expect(items == 0, "\(month.key) has photos but no link")
+                continue
+            }
+            let (page, anchor) = (String(href.split(separator: "#")[0]), String(href.split(separator: "#")[1]))
+            let number = map.momentPages.firstIndex { $0.hasSuffix("/" + page) }!
+            let html = try renderer.renderMomentsPage(number)
+            #expect(html.contains("id=\"\(anchor)\""), "\(month.key): \(href) has no such anchor")
+            let section = map.moments[map.momentAnchors.firstIndex(of: anchor)!]
+            #expect(section.photos.contains { $0.metadata.captureDate.localDay.description.hasPrefix(month.key) })
+            // It is the first section of that month in page order.
+            let first = map.moments.firstIndex { $0.photos.contains { $0.metadata.captureDate.localDay.description.hasPrefix(month.key) } }!
+            #expect(map.momentAnchors[first] == anchor)
+        }
+        // The years page links every year and month the same way, with a cover.
+        let years = renderer.yearsPage()
+        #expect(years.years.allSatisfy { $0.cover != nil })
+        #expect(years.years.flatMap(\.months).compactMap(\.href).count == months.compactMap(\.href).count)
+        #expect(years.countLabel == "\(days.reduce(0) { $0 + $1.1 }) photos in 2 years")
+    }
+
+    @Test func theRailMarksThisPagesMonthsAndUnfoldsTheirYear() throws {
+        let renderer = try Self.site(Self.photos([("2023:03:01", 8), ("2024:06:01", 8), ("2024:05:01", 8)]), perPage: 8)
+        let html = try renderer.renderMomentsPage(0)  // newest first: June 2024
+        #expect(html.contains("data-month=\"2024-06\" aria-current=\"true\""))
+        #expect(!html.contains("data-month=\"2024-05\" aria-current"))
+        #expect(html.contains("<details class=\"index-year\" name=\"index-year\" open>"))
+        #expect(html.components(separatedBy: " open>").count - 1 == 1, "only this page's year unfolds")
+        #expect(html.contains("<span class=\"index-empty\">Jan</span>"), "an empty month is not a link")
+        #expect(html.contains("href=\"years.html\""))
+        #expect(html.contains("<span class=\"moments-here\">June 2024</span>"))
+    }
+
+    @Test func quietDaysShareRowsBusyDaysKeepTheirBlock() throws {
+        let renderer = try Self.site(Self.photos([("2024:05:01", 2), ("2024:05:02", 1), ("2024:05:04", 3), ("2024:05:05", 20), ("2024:05:09", 1)]))
+        let model = renderer.momentsPage(0)
+        // Newest first: 9 May alone (a quiet day between a busy day and the end) keeps a block,
+        // 5 May (20 photos) its block, 4, 2 and 1 May share one grid.
+        #expect(model.blocks.map { $0.section != nil ? "section" : "run" } == ["section", "section", "run"])
+        let run = try #require(model.blocks[2].run)
+        #expect(run.photos.count == 6)
+        #expect(run.photos.compactMap(\.dayLabel).map(\.datetime) == ["2024-05-04", "2024-05-02", "2024-05-01"])
+        #expect(run.photos.compactMap(\.dayLabel).map(\.text) == ["4 May 2024", "2 May 2024", "1 May 2024"])
+        #expect(run.photos[0].dayLabel?.title == "Saturday 4 May 2024, 3 photos")
+        let html = try renderer.renderMomentsPage(0)
+        #expect(html.contains("<h2 class=\"day-label\" id=\"d-2024-05-04\" data-month=\"2024-05\""))
+        #expect(html.contains("<section class=\"moment\" data-month=\"2024-05\" id=\"d-2024-05-05\">"))
+        // Every picture keeps its size attributes; every id is unique.
+        let images = html.components(separatedBy: "<img ").dropFirst()
+        #expect(images.count == 27 && images.allSatisfy { $0.contains(" width=\"") && $0.contains(" height=\"") })
+        let ids = html.matches(of: /id="([^"]+)"/).map { String($0.1) }
+        #expect(Set(ids).count == ids.count, "duplicate ids: \(ids)")
+    }
+
+    @Test func placesAreNamedOnlyWhenAsked() throws {
+        var items = Self.photos([("2025:05:03", 3), ("2025:05:04", 2), ("2025:05:10", 1)])
+        for i in items.indices { items[i].metadata.place = i < 2 ? "Kyoto" : (i < 3 ? "Osaka" : nil) }
+        items[3].metadata.place = "Nara"
+        let off = try Self.site(items)
+        let offHTML = try off.renderMomentsPage(0) + off.renderPhotoPage(off.gallery.albums[AlbumPath(components: ["a"])]!, index: 0, pagePath: "albums/a/x.html")
+        for word in ["Kyoto", "Osaka", "Nara", "GeoNames"] { #expect(!offHTML.contains(word), "\(word) published with moment_places off") }
+        let on = try Self.site(items) { $0.momentPlaces = true }
+        let html = try on.renderMomentsPage(0)
+        #expect(html.contains("title=\"Kyoto &amp; Osaka · Saturday 3 May 2025, 3 photos\""))
+        #expect(html.contains(">Kyoto &amp; Osaka · 3 May 2025</time>"))
+        #expect(html.contains(">Nara · 4 May 2025</time>"))
+        #expect(html.contains(">10 May 2025</time>"), "no GPS: no name")
+        #expect(html.contains("https://www.geonames.org/"), "GeoNames is credited where its names are shown")
+    }
+
+    @Test func countsAreGroupedInThousands() {
+        #expect(SiteRenderer.count(items: 30_000, videos: 1_234) == "28,766 photos, 1,234 videos")
+        #expect(SiteRenderer.grouped(999) == "999" && SiteRenderer.grouped(1000) == "1,000" && SiteRenderer.grouped(1_234_567) == "1,234,567")
+    }
+
+    /// A real build with GPS photos: place names appear when the setting is
+    /// turned on (the files' GPS read again, nothing re-encoded), and vanish
+    /// when it is turned off; coordinates are never published or cached.
+    @Test func placesFollowTheSettingAcrossBuilds() async throws {
+        let folder = try TemporaryFolder()
+        let kyoto = (latitude: 35.0394, longitude: 135.7292), osaka = (latitude: 34.6873, longitude: 135.5262)
+        for (i, (place, time)) in [(kyoto, "09:00"), (kyoto, "10:00"), (osaka, "18:00")].enumerated() {
+            let exif = Fixtures.cameraExif(original: "2025:05:03 \(time):00", offset: "+09:00", location: place)
+            try folder.write("src/Japan/p\(i).jpg", try IncrementalTests.photo(i, exif: exif))
+        }
+        var settings = BuildSettings(source: folder.url.appendingPathComponent("src"), output: folder.url.appendingPathComponent("out"),
+                                     thumbnailBoxes: [PixelSize(width: 64, height: 48)], previewBoxes: [PixelSize(width: 128, height: 96)], jobs: 2)
+        let moments = folder.url.appendingPathComponent("out/moments/index.html")
+        func everything() throws -> String {
+            let out = folder.url.appendingPathComponent("out")
+            return try FileManager.default.subpathsOfDirectory(atPath: out.path).compactMap { relative -> String? in
+                guard let data = FileManager.default.contents(atPath: out.appendingPathComponent(relative).path) else { return nil }
+                return String(decoding: data, as: UTF8.self)
+            }.joined()
+        }
+        _ = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(!(try everything()).contains("Kyoto"))
+
+        settings.momentPlaces = true
+        let before = try IncrementalTests.snapshot(settings.output)
+        let report = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(report.renditionsMade == 0, "turning places on re-reads the GPS, it re-encodes nothing")
+        let written = IncrementalTests.changed(before, try IncrementalTests.snapshot(settings.output)).written
+        #expect(!written.contains { $0.hasPrefix("media/") })
+        let page = try String(contentsOf: moments, encoding: .utf8)
+        #expect(page.contains("Kyoto &amp; Osaka · Saturday 3 May 2025"))
+        #expect(try String(contentsOf: folder.url.appendingPathComponent("out/albums/japan/p0.html"), encoding: .utf8).contains("<dd>Kyoto</dd>"))
+        let state = try Data(contentsOf: folder.url.appendingPathComponent("out/.gallerygen/state.bin"))
+        let site = try everything()
+        for coordinate in ["35.03", "135.72", "34.68"] { #expect(!site.contains(coordinate), "\(coordinate) published") }
+        #expect(!String(decoding: state, as: UTF8.self).contains("35.03"))
+        // A no-op rebuild keeps the names from the cache.
+        _ = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(try String(contentsOf: moments, encoding: .utf8).contains("Kyoto &amp; Osaka"))
+
+        settings.momentPlaces = false
+        _ = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(!(try everything()).contains("Kyoto"), "turned off: no place name anywhere, the build state included")
+    }
+}
