@@ -97,11 +97,11 @@ def no_js_browser():
     driver.quit()
 
 
-def wait(driver, script, timeout=10.0):
-    """Polls `script` in the page until it returns something true."""
+def wait(driver, script, *arguments, timeout=10.0):
+    """Polls `script` (given `arguments`) in the page until it returns something true."""
     end = time.time() + timeout
     while time.time() < end:
-        value = driver.execute_script(script)
+        value = driver.execute_script(script, *arguments)
         if value:
             return value
         time.sleep(0.05)

@@ -1,0 +1,179 @@
+"""The moments timeline at scale, in Debian's Chromium: the year → month
+index (a rail on wide screens, a folding bar on phones, the years page),
+continuous scrolling with the address and the index following, Back to the
+same photo, and all of it without JavaScript too."""
+import importlib.util
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+from conftest import ROOT, gallerygen, make_driver, serve, wait
+
+# Selenium's is_displayed() calls anything in a closed <details> hidden; the
+# rail shows its closed <details> through ::details-content, so ask the page.
+SHOWN = "const r = arguments[0].getBoundingClientRect(); return arguments[0].checkVisibility() && r.width > 0 && r.height > 0"
+
+
+def shown(driver, element):
+    return driver.execute_script(SHOWN, element)
+
+
+def press(driver, element):
+    """A real pointer click at the element's centre (its Selenium click refuses the rail, as above)."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    ActionChains(driver).move_to_element(element).click().perform()
+
+spec = importlib.util.spec_from_file_location("bench_moments", os.path.join(ROOT, "scripts", "bench_moments.py"))
+bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench)
+
+COUNT = 480
+
+
+@pytest.fixture(scope="module")
+def moments_site():
+    """Twelve years of a phone library, sampled to 480 photos, 40 a page."""
+    work = tempfile.mkdtemp(prefix="gallerygen-moments-")
+    bench.make_library(work, COUNT)
+    with open(os.path.join(work, "gallery.yml"), "w") as f:
+        f.write("photos_per_page: 40\nthumbnail_sizes: [64x48]\npreview_sizes: [128x96]\nformat: jpeg\n")
+    out = os.path.join(work, "site")
+    subprocess.run([gallerygen(), "build", os.path.join(work, "library"), "--output", out, "--config",
+                    os.path.join(work, "gallery.yml"), "--quiet"], check=True)
+    yield out
+    shutil.rmtree(work, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def moments_server(moments_site):
+    yield from serve(moments_site)
+
+
+def months_of_library():
+    return {when.strftime("%Y-%m") for _, when, _ in bench.plan(COUNT)}
+
+
+def test_every_month_is_at_most_two_clicks_from_the_first_page(moments_site):
+    months = months_of_library()
+    found = bench.clicks_to_months(moments_site, months)
+    assert set(found) == months, f"not reachable: {sorted(months - set(found))}"
+    assert max(found.values()) <= 2
+
+
+def test_the_rail_on_a_wide_screen_jumps_to_a_month(browser, moments_server):
+    browser.get(moments_server + "/moments/index.html")
+    wait(browser, "return document.readyState === 'complete'")
+    # Unfolded without a click: this page's year shows its months; other years are one click away.
+    assert browser.execute_script("return getComputedStyle(document.querySelector('.moments-index-fold > summary')).display") == "none"
+    current = browser.find_elements(By.CSS_SELECTOR, ".moments-index a[aria-current]")
+    assert current and shown(browser, current[0])
+    folded = browser.find_elements(By.CSS_SELECTOR, "details.index-year:not([open]) > summary")
+    assert folded and shown(browser, folded[-1])
+    press(browser, folded[-1])                                    # click 1: the oldest year
+    link = browser.find_elements(By.CSS_SELECTOR, "details.index-year[open] a[data-month]")[-1]
+    wait(browser, "return arguments[0].getBoundingClientRect().height > 0", link)
+    month = link.get_attribute("data-month")
+    target = link.get_attribute("href")
+    press(browser, link)                                          # click 2: its last month
+    wait(browser, "return location.href === arguments[0]", target)
+    anchor = target.split("#")[1]
+    top = browser.execute_script("return document.getElementById(arguments[0]).getBoundingClientRect().top", anchor)
+    assert -2 <= top <= 60, f"the month's first section is at the top ({top})"
+    assert browser.execute_script("return document.getElementById(arguments[0]).closest('[data-month]').dataset.month", anchor) == month
+
+
+def test_the_phone_bar_folds_and_the_years_page_is_one_tap_away(phone, moments_server):
+    phone.get(moments_server + "/moments/index.html")
+    wait(phone, "return document.readyState === 'complete'")
+    summary = phone.find_element(By.CSS_SELECTOR, ".moments-index-fold > summary")
+    assert summary.is_displayed() and "Jump to a month" in summary.text
+    assert not shown(phone, phone.find_element(By.CSS_SELECTOR, ".index-years"))
+    bar = phone.find_element(By.CSS_SELECTOR, ".moments-index").rect
+    assert bar["height"] < 80, "folded, the bar is one line"
+    summary.click()
+    assert shown(phone, phone.find_element(By.CSS_SELECTOR, ".index-years"))
+    phone.find_element(By.CSS_SELECTOR, ".moments-years-link").click()
+    wait(phone, "return location.pathname.endsWith('/moments/years.html')")
+    cards = phone.find_elements(By.CSS_SELECTOR, ".year-card")
+    assert len(cards) >= 10
+    image = cards[0].find_element(By.CSS_SELECTOR, "img")
+    assert image.get_attribute("width") and image.get_attribute("height")
+    # The card fits the phone's width.
+    assert cards[0].rect["width"] <= 390
+
+
+def test_scrolling_appends_pages_and_back_returns_to_the_same_photo(browser, moments_server):
+    browser.get(moments_server + "/moments/index.html")
+    wait(browser, "return document.readyState === 'complete'")
+    first = browser.execute_script("return document.querySelectorAll('.photo-grid > li').length")
+    start_month = browser.execute_script("return document.querySelector('.moments-index a[aria-current]').dataset.month")
+    for _ in range(60):
+        browser.execute_script("window.scrollBy(0, 500)")
+        time.sleep(0.15)
+        if browser.execute_script("return document.querySelectorAll('.photo-grid > li').length") > first * 3:
+            break
+    time.sleep(0.5)
+    assert browser.execute_script("return document.querySelectorAll('.photo-grid > li').length") > first * 3
+    # The address names the page whose photos are on screen.
+    page = browser.execute_script("return location.pathname").rsplit("/", 1)[1]
+    assert page.startswith("index-"), "the address follows the page on screen"
+    number = int(page[len("index-"):-len(".html")])
+    on_screen = browser.execute_script("""
+        const line = Math.min(innerHeight / 3, 240);
+        const items = [...document.querySelectorAll('.photo-grid > li')].filter(li => li.getBoundingClientRect().top < line);
+        return items.length;""")
+    assert (number - 1) * 40 < on_screen + 40 and on_screen <= number * 40 + 40
+    marked = browser.execute_script("return [...document.querySelectorAll('.moments-index a[aria-current]')].map(a => a.dataset.month)")
+    assert len(marked) == 1 and marked[0] != start_month, "the index follows the month on screen"
+    ids = browser.execute_script("return [...document.querySelectorAll('[id]')].map(e => e.id)")
+    assert len(ids) == len(set(ids)), "appended pages bring no duplicate ids"
+    assert browser.execute_script("return [...document.querySelectorAll('main img')].every(i => i.getAttribute('width') && i.getAttribute('height'))")
+    # The photo at the top, then its page, then Back.
+    photo = browser.execute_script("""
+        const links = [...document.querySelectorAll('.photo-grid a')].filter(a => a.getBoundingClientRect().top > 80);
+        return [links[0].href, links[0].getBoundingClientRect().top];""")
+    time.sleep(0.4)   # the address and the place are written when scrolling pauses
+    browser.get(photo[0])
+    wait(browser, "return document.querySelector('.photo-page') !== null")
+    browser.back()
+    wait(browser, "return location.pathname.endsWith('/moments/' + arguments[0]) && document.readyState === 'complete'", page)
+    time.sleep(0.5)
+    top = browser.execute_script("""
+        const link = [...document.querySelectorAll('.photo-grid a')].find(a => a.href === arguments[0]);
+        return link ? link.getBoundingClientRect().top : null;""", photo[0])
+    assert top is not None and abs(top - photo[1]) < 260, f"Back lands near the same photo ({top} vs {photo[1]})"
+
+
+def test_a_fresh_load_of_a_later_page_comes_back_to_its_place(browser, moments_server):
+    """Without the back/forward cache: the history entry's saved place is used."""
+    browser.get(moments_server + "/moments/index-2.html")
+    wait(browser, "return document.readyState === 'complete'")
+    browser.execute_script("window.scrollTo(0, 900)")
+    time.sleep(0.5)
+    saved = browser.execute_script("return history.state && history.state.gallerygenPlace")
+    assert saved and saved["index"] >= 0
+    item = browser.execute_script("return document.querySelectorAll('.photo-grid > li')[arguments[0]].id", saved["index"])
+    browser.refresh()
+    wait(browser, "return document.readyState === 'complete'")
+    time.sleep(0.3)
+    top = browser.execute_script("return document.getElementById(arguments[0]).getBoundingClientRect().top", item)
+    assert abs(top - saved["offset"]) < 60
+
+
+def test_without_javascript_the_index_and_the_pager_work(moments_server):
+    driver = make_driver(1400, 900, javascript=False)
+    try:
+        driver.get(moments_server + "/moments/index.html")
+        assert shown(driver, driver.find_element(By.CSS_SELECTOR, ".moments-index a[aria-current]"))
+        driver.find_element(By.CSS_SELECTOR, ".pager a[rel=next]").click()
+        wait(driver, "return location.pathname.endsWith('/moments/index-2.html')")
+        links = driver.find_elements(By.CSS_SELECTOR, ".year-card a, .moments-index a[data-month]")
+        assert links
+    finally:
+        driver.quit()
