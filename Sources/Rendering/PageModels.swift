@@ -37,16 +37,16 @@
 /// viewer reads are the ones the grid template writes.
 ///
 /// Shared by every page: the header, the stylesheets and the grid's layout.
-public struct PageChrome: Sendable, FlattenedInTemplateContext {
+public struct PageChrome: Sendable, Encodable, FlattenedInTemplateContext {
     /// The site as a whole.
-    public struct Site: Sendable { public var title: String }
+    public struct Site: Sendable, Encodable { public var title: String }
     /// A `<link rel>` to another page.
-    public struct RelLink: Sendable {
+    public struct RelLink: Sendable, Encodable {
         public var rel: String
         public var url: String
     }
     /// A `<link rel="preload" as="image">` of a neighbour's preview.
-    public struct Preload: Sendable {
+    public struct Preload: Sendable, Encodable {
         public var href: String
         public var srcset: String
         public var sizes: String
@@ -87,19 +87,19 @@ public struct PageChrome: Sendable, FlattenedInTemplateContext {
 }
 
 /// A link with a title (breadcrumbs, the albums of a moment).
-public struct TitledLink: Sendable {
+public struct TitledLink: Sendable, Encodable {
     public var title: String
     public var url: String
 }
 
 /// A link alone (previous / next photo).
-public struct PlainLink: Sendable {
+public struct PlainLink: Sendable, Encodable {
     public var url: String
 }
 
 /// The attributes of an `<img>`: every rendition in `srcset`, the size the
 /// page reserves (`width`/`height`, so nothing shifts) and its text.
-public struct ImageAttributes: Sendable, FlattenedInTemplateContext {
+public struct ImageAttributes: Sendable, Encodable, FlattenedInTemplateContext {
     public var src: String
     public var srcset: String
     public var sizes: String
@@ -109,7 +109,7 @@ public struct ImageAttributes: Sendable, FlattenedInTemplateContext {
 }
 
 /// One thumbnail of a grid, with what the viewer needs (see the contract above).
-public struct Thumbnail: Sendable {
+public struct Thumbnail: Sendable, Encodable {
     /// `src`, `srcset`, `sizes`, `width`, `height`, `alt` of the `<img>`.
     public var image: ImageAttributes
     /// Width / height, for `--grow`.
@@ -139,9 +139,9 @@ public struct Thumbnail: Sendable {
 }
 
 /// The pager of a paged album or timeline.
-public struct Pager: Sendable {
+public struct Pager: Sendable, Encodable {
     /// A page number, or a gap between numbers.
-    public struct Item: Sendable {
+    public struct Item: Sendable, Encodable {
         public var gap = false
         public var number: Int?
         public var url: String?
@@ -155,7 +155,7 @@ public struct Pager: Sendable {
 }
 
 /// A child album's card.
-public struct AlbumCard: Sendable {
+public struct AlbumCard: Sendable, Encodable {
     public var title: String
     public var url: String
     public var countLabel: String
@@ -164,7 +164,7 @@ public struct AlbumCard: Sendable {
 }
 
 /// A page of an album (`index` for the root album, `album` for the others).
-public struct AlbumPageModel: Sendable {
+public struct AlbumPageModel: Sendable, Encodable {
     public var chrome: PageChrome
     public var photoCountLabel: String
     public var dateRange: String?
@@ -180,7 +180,7 @@ public struct AlbumPageModel: Sendable {
 }
 
 /// One section (a day, a month or a run) of a moments page.
-public struct MomentSectionModel: Sendable {
+public struct MomentSectionModel: Sendable, Encodable {
     public var datetime: String
     public var heading: String
     public var countLabel: String
@@ -198,7 +198,7 @@ public struct MomentSectionModel: Sendable {
 
 /// The label over the first photo of a day inside a run of quiet days
 /// (days with few photos share rows; each day is named above its first photo).
-public struct DayLabel: Sendable {
+public struct DayLabel: Sendable, Encodable {
     public var anchor: String?
     public var datetime: String
     /// Short: "Kyoto · 3 May 2025".
@@ -211,20 +211,20 @@ public struct DayLabel: Sendable {
 }
 
 /// A run of consecutive quiet days sharing one justified grid.
-public struct MomentRunModel: Sendable {
+public struct MomentRunModel: Sendable, Encodable {
     public var photos: [Thumbnail]
 }
 
 /// A block of a moments page: a day (or month, or burst) with its own heading
 /// and grid, or a run of quiet days sharing rows.
-public struct MomentBlock: Sendable {
+public struct MomentBlock: Sendable, Encodable {
     public var section: MomentSectionModel?
     public var run: MomentRunModel?
 }
 
 /// One year in the month index (the moments pages' rail, the years page).
-public struct YearIndexEntry: Sendable {
-    public struct Month: Sendable {
+public struct YearIndexEntry: Sendable, Encodable {
+    public struct Month: Sendable, Encodable {
         /// "Jul".
         public var name: String
         /// "July 2019: 52 photos".
@@ -253,7 +253,7 @@ public struct YearIndexEntry: Sendable {
 }
 
 /// A page of the moments timeline (`moments`).
-public struct MomentsPageModel: Sendable {
+public struct MomentsPageModel: Sendable, Encodable {
     public var chrome: PageChrome
     public var photoCountLabel: String
     public var blocks: [MomentBlock]
@@ -269,41 +269,41 @@ public struct MomentsPageModel: Sendable {
 }
 
 /// The years overview (`years`): a cover, a count and the months of each year.
-public struct YearsPageModel: Sendable {
+public struct YearsPageModel: Sendable, Encodable {
     public var chrome: PageChrome
     public var countLabel: String
     public var years: [YearIndexEntry]
 }
 
 /// An item's own page (`photo`).
-public struct PhotoPageModel: Sendable {
+public struct PhotoPageModel: Sendable, Encodable {
     /// The preview shown.
-    public struct Preview: Sendable {
+    public struct Preview: Sendable, Encodable {
         /// `src`, `srcset`, `sizes`, `width`, `height`, `alt` of the `<img>`.
         public var image: ImageAttributes
         public var animated: Bool
         public var poster: String?
     }
     /// A fact shown under the picture.
-    public struct Fact: Sendable {
+    public struct Fact: Sendable, Encodable {
         public var label: String
         public var value: String
     }
     /// The published original.
-    public struct Download: Sendable {
+    public struct Download: Sendable, Encodable {
         public var url: String
         public var name: String
     }
 
     /// A video's player: `<video controls>` over its poster.
-    public struct Player: Sendable {
+    public struct Player: Sendable, Encodable {
         public var src: String
         public var poster: String
         public var width: Int
         public var height: Int
     }
     /// A Live or Motion Photo's motion, played over the still while pressed or hovered.
-    public struct Motion: Sendable {
+    public struct Motion: Sendable, Encodable {
         public var src: String
         public var width: Int
         public var height: Int
@@ -330,15 +330,15 @@ public struct PhotoPageModel: Sendable {
 
 /// A keyword, linked to its tag page when it has one (items of hidden
 /// albums are on no tag page).
-public struct KeywordLink: Sendable {
+public struct KeywordLink: Sendable, Encodable {
     public var name: String
     public var url: String?
 }
 
 /// The list of tags (`tags`).
-public struct TagIndexModel: Sendable {
+public struct TagIndexModel: Sendable, Encodable {
     /// One tag with its count.
-    public struct Entry: Sendable {
+    public struct Entry: Sendable, Encodable {
         public var name: String
         public var url: String
         public var countLabel: String
@@ -351,7 +351,7 @@ public struct TagIndexModel: Sendable {
 
 /// The search page (`search`): `static/search.js` fills its grid from the
 /// index scripts in `search/`.
-public struct SearchPageModel: Sendable {
+public struct SearchPageModel: Sendable, Encodable {
     public var chrome: PageChrome
     public var searchScript: String
     public var indexScript: String

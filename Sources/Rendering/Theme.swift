@@ -113,7 +113,7 @@ public struct Theme: Sendable {
 
     /// Renders template `name` with a page model; a missing template is an
     /// error naming it, never an empty page.
-    func render(_ name: String, _ model: Any) throws(ThemeError) -> String {
+    func render(_ name: String, _ model: some Encodable) throws(ThemeError) -> String {
         guard let context = TemplateContext.make(model), let html = library.render(context, withTemplate: name) else {
             throw .renderFailed(name: name, reason: "no such template")
         }
