@@ -19,8 +19,13 @@ enum AtomicFile {
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(temporaryName(for: url.lastPathComponent))
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            var descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            if descriptor < 0, errno == ENOENT {
+                // The folder is new: made once, not checked on every write
+                // (a stat per path component for each of 30,000 pages).
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            }
             guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
             var written = 0
             while written < bytes.count {

@@ -1,19 +1,44 @@
-/// Escaping for text placed in HTML outside templates (templates escape `{{ }}` themselves).
+import Mustache
+
+/// Escaping for text placed in HTML: templates' `{{ }}` (through
+/// `EscapingContentType`) and the few strings made outside templates.
 public enum HTML {
-    /// Escapes `& < > " '`.
+    /// Escapes `& < > " '`, byte by byte on UTF-8 (all five are ASCII), and
+    /// returns the text itself when it holds none of them, as most values do.
     public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for c in text.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(c)
+        func special(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+        }
+        guard text.utf8.contains(where: special) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 16)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): out += "&amp;".utf8
+            case UInt8(ascii: "<"): out += "&lt;".utf8
+            case UInt8(ascii: ">"): out += "&gt;".utf8
+            case UInt8(ascii: "\""): out += "&quot;".utf8
+            case UInt8(ascii: "'"): out += "&#39;".utf8
+            default: out.append(byte)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
+
+    /// The content type every template is parsed with: the same escaping as
+    /// the Mustache library's own HTML type, which looked every character up
+    /// in a dictionary (an eighth of all rendering time).
+    struct EscapingContentType: MustacheContentType {
+        func escapeText(_ text: String) -> String { HTML.escape(text) }
+    }
+
+    /// Its name in templates' `{{% CONTENT_TYPE: … }}`.
+    static let contentTypeName = "GALLERYGENHTML"
+
+    /// Registers the content type with the library (once per process).
+    static let registered: Bool = {
+        MustacheContentTypes.register(EscapingContentType(), named: contentTypeName)
+        return true
+    }()
 }

@@ -88,9 +88,13 @@ public struct Theme: Sendable {
         }
         var library = MustacheLibrary()
         var fingerprintInput = ""
+        _ = HTML.registered
         for (name, text) in templates.sorted(by: { $0.key < $1.key }) {
             do {
-                try library.register(text, named: name)
+                // Every template (a partial too) escapes through HTML.escape.
+                // On a line of its own, a standalone tag that leaves no trace
+                // in the output (the parser reports lines one lower).
+                try library.register("{{% CONTENT_TYPE: \(HTML.contentTypeName) }}\n" + text, named: name)
             } catch {
                 throw .badTemplate(name: name, reason: String(describing: error))
             }
