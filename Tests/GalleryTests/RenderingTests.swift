@@ -4,6 +4,24 @@ import Testing
 @testable import Rendering
 
 @Suite struct RenderingTests {
+    @Test func templatesEscapeEveryValue() throws {
+        #expect(HTML.escape("Léa's <b>\"7\"</b> & co") == "Léa&#39;s &lt;b&gt;&quot;7&quot;&lt;/b&gt; &amp; co")
+        #expect(HTML.escape("Kyoto · 3 May") == "Kyoto · 3 May")
+        // A value reaches a page through the templates' content type, escaped.
+        let theme = try Theme.load("default")
+        var thumbnail = PageContractTests.sampleThumbnail
+        thumbnail.image.alt = "<script>alert('x')</script>"
+        let chrome = PageChrome(site: .init(title: "<i>S</i>"), title: "T & \"U\"", stylesheet: "s", themeStylesheet: "t", script: "v",
+                                pagesScript: "p", home: "h", momentsURL: "m", searchURL: "q", inAlbums: true, inMoments: false,
+                                spacing: 4, rowHeight: 210, mobileRowHeight: 120, footer: "F")
+        let page = AlbumPageModel(chrome: chrome, photoCountLabel: "1 photo", breadcrumbs: [], hasBreadcrumbs: false,
+                                  photos: [thumbnail], hasPhotos: true)
+        let html = try theme.render("album", page)
+        #expect(html.contains("alt=\"&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;\""))
+        #expect(html.contains("<title>T &amp; &quot;U&quot; · &lt;i&gt;S&lt;/i&gt;</title>"))
+        #expect(!html.contains("<script>alert") && !html.contains("{{%"))
+    }
+
     @Test func markdownEscapesRawHTMLAndUnsafeLinks() {
         let html = Markdown.render("Hello <script>alert(1)</script> & **bold** *it* `<b>`\n\n- [ok](https://example.org/?a=1&b=2)\n- [bad](javascript:alert(1))\n- [data](DATA:text/html,x)")
         #expect(!html.contains("<script>"))
