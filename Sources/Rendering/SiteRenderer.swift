@@ -555,6 +555,7 @@ public struct SiteRenderer: Sendable {
             let m = item.metadata
             var words = [m.words.title, m.words.caption, m.camera.cameraName].compactMap { $0 } + m.words.keywords
             if options.publishPeople { words += m.words.people }
+            if options.momentPlaces, let place = m.place { words.append(place) }
             var album: AlbumPath? = item.source.albumPath
             while let path = album, !path.isRoot {
                 words.append(gallery.albums[path]?.title ?? path.name)

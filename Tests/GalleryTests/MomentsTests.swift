@@ -120,6 +120,10 @@ import Testing
         #expect(html.contains(">Nara · 4 May 2025</time>"))
         #expect(html.contains(">10 May 2025</time>"), "no GPS: no name")
         #expect(html.contains("https://www.geonames.org/"), "GeoNames is credited where its names are shown")
+        // Places are words of the search index only when published.
+        let indexed = on.searchIndex().files.map(\.text).joined()
+        #expect(indexed.contains("kyoto") || indexed.contains("Kyoto"))
+        #expect(!off.searchIndex().files.map(\.text).joined().lowercased().contains("kyoto"))
     }
 
     @Test func countsAreGroupedInThousands() {
