@@ -147,7 +147,11 @@ import Testing
         func everything() throws -> String {
             let out = folder.url.appendingPathComponent("out")
             return try FileManager.default.subpathsOfDirectory(atPath: out.path).compactMap { relative -> String? in
-                guard let data = FileManager.default.contents(atPath: out.appendingPathComponent(relative).path) else { return nil }
+                // Files only: Foundation's contents(atPath:) leaks its buffer when given a folder.
+                var isFolder: ObjCBool = false
+                let path = out.appendingPathComponent(relative).path
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
+                      let data = FileManager.default.contents(atPath: path) else { return nil }
                 return String(decoding: data, as: UTF8.self)
             }.joined()
         }
