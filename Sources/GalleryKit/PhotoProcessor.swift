@@ -250,6 +250,7 @@ struct PhotoProcessor: Sendable {
                     metadata.motion = try video.withEmbeddedClip(bytes, range: range) { url in
                         try video.facts(of: url)
                     }
+                    metadata.motion?.location = nil  // the still's own GPS names the place
                 } catch {
                     notes.append("its Motion Photo clip is not published: \(ErrorText.describe(error))")
                 }

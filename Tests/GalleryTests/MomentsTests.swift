@@ -126,6 +126,11 @@ import Testing
         #expect(!off.searchIndex().files.map(\.text).joined().lowercased().contains("kyoto"))
     }
 
+    @Test func monthKeysAreISO() {
+        #expect(SiteRenderer.monthKey(LocalDay(year: 2024, month: 5, day: 3)) == "2024-05")
+        #expect(SiteRenderer.monthKey(LocalDay(year: 987, month: 12, day: 1)) == "0987-12")
+    }
+
     @Test func countsAreGroupedInThousands() {
         #expect(SiteRenderer.count(items: 30_000, videos: 1_234) == "28,766 photos, 1,234 videos")
         #expect(SiteRenderer.grouped(999) == "999" && SiteRenderer.grouped(1000) == "1,000" && SiteRenderer.grouped(1_234_567) == "1,234,567")
