@@ -152,10 +152,11 @@ import Testing
         func everything() throws -> String {
             let out = folder.url.appendingPathComponent("out")
             return try FileManager.default.subpathsOfDirectory(atPath: out.path).compactMap { relative -> String? in
-                // Files only: Foundation's contents(atPath:) leaks its buffer when given a folder.
-                var isFolder: ObjCBool = false
+                // Files with bytes only: Foundation's contents(atPath:) leaks its
+                // buffer when given a folder or an empty file (the build lock).
                 let path = out.appendingPathComponent(relative).path
-                guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
+                guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                      attributes[.type] as? FileAttributeType == .typeRegular, (attributes[.size] as? Int ?? 0) > 0,
                       let data = FileManager.default.contents(atPath: path) else { return nil }
                 return String(decoding: data, as: UTF8.self)
             }.joined()
