@@ -30,7 +30,15 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
 
     /// ISO 8601 form `YYYY-MM-DD`, as used in `<time datetime>`.
     public var description: String {
-        String(format: "%04d-%02d-%02d", year, month, day)
+        monthDescription + (day < 10 ? "-0" : "-") + String(day)
+    }
+
+    /// Its month, `YYYY-MM`: a month section's `<time datetime>` and the month
+    /// index's keys. Built by hand: a moments page asks for one per photo,
+    /// and `String(format:)` is slow.
+    public var monthDescription: String {
+        let digits = String(year)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits + (month < 10 ? "-0" : "-") + String(month)
     }
 
     /// Orders by calendar position.

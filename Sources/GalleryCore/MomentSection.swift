@@ -126,7 +126,7 @@ public enum MomentSectioner {
     }
 
     static func key(_ day: LocalDay, _ grouping: MomentGrouping) -> String {
-        if case .month = grouping { return String(day.description.prefix(7)) }
+        if case .month = grouping { return day.monthDescription }
         return day.description
     }
 }

@@ -404,8 +404,8 @@ public struct SiteRenderer: Sendable {
         for (i, slice) in slices.enumerated() {
             let section = map.moments[slice.section]
             let place = places ? section.placeLabel : nil
-            let month = Self.monthKey(section.photos[slice.range.lowerBound].metadata.captureDate.localDay)
-            for j in slice.range { monthsHere.insert(Self.monthKey(section.photos[j].metadata.captureDate.localDay)) }
+            let month = section.photos[slice.range.lowerBound].metadata.captureDate.localDay.monthDescription
+            for j in slice.range { monthsHere.insert(section.photos[j].metadata.captureDate.localDay.monthDescription) }
             let anchor = slice.continuesFromPrevious ? nil : map.momentAnchors[slice.section]
             var photos = slice.range.compactMap { j -> Thumbnail? in
                 defer { position += 1 }
@@ -459,13 +459,6 @@ public struct SiteRenderer: Sendable {
                                 placesCredit: places && map.moments.contains { !$0.places.isEmpty })
     }
 
-    /// `YYYY-MM`, the month marks of the index and the sections (without
-    /// `String(format:)`: a moments page asks for one per photo).
-    static func monthKey(_ day: LocalDay) -> String {
-        let year = String(day.year)
-        return String(repeating: "0", count: max(0, 4 - year.count)) + year + (day.month < 10 ? "-0" : "-") + String(day.month)
-    }
-
     /// An item's thumbnail aspect ratio (width / height), as its grid cell grows.
     func thumbnailAspect(_ item: MediaItem) -> Double {
         guard let first = item.renditions(.thumbnail).first else { return 1 }
@@ -480,7 +473,7 @@ public struct SiteRenderer: Sendable {
             var entry = YearIndexEntry(year: String(year.year), countLabel: Self.grouped(year.items),
                                        fullCountLabel: Self.count(items: year.items, videos: year.videos), url: "", open: false, months: [])
             for (m, month) in year.months.enumerated() {
-                let key = Self.monthKey(LocalDay(year: year.year, month: m + 1, day: 1))
+                let key = LocalDay(year: year.year, month: m + 1, day: 1).monthDescription
                 let name = HumanDate.months[m]
                 var link = YearIndexEntry.Month(name: String(name.prefix(3)), label: "\(name) \(year.year)", countLabel: "", href: nil, key: key)
                 if month.items > 0 {

@@ -126,9 +126,11 @@ import Testing
         #expect(!off.searchIndex().files.map(\.text).joined().lowercased().contains("kyoto"))
     }
 
-    @Test func monthKeysAreISO() {
-        #expect(SiteRenderer.monthKey(LocalDay(year: 2024, month: 5, day: 3)) == "2024-05")
-        #expect(SiteRenderer.monthKey(LocalDay(year: 987, month: 12, day: 1)) == "0987-12")
+    @Test func daysAndMonthsAreISO() {
+        #expect(LocalDay(year: 2024, month: 5, day: 3).monthDescription == "2024-05")
+        #expect(LocalDay(year: 987, month: 12, day: 1).monthDescription == "0987-12")
+        #expect(LocalDay(year: 2024, month: 5, day: 3).description == "2024-05-03")
+        #expect(LocalDay(year: 2024, month: 11, day: 30).description == "2024-11-30")
     }
 
     @Test func countsAreGroupedInThousands() {
