@@ -76,6 +76,11 @@ def test_the_rail_on_a_wide_screen_jumps_to_a_month(browser, moments_server):
     folded = browser.find_elements(By.CSS_SELECTOR, "details.index-year:not([open]) > summary")
     assert folded and shown(browser, folded[-1])
     press(browser, folded[-1])                                    # click 1: the oldest year
+    year = folded[-1].find_element(By.XPATH, "..")
+    # Scrolling the timeline meanwhile marks the month on screen but leaves the reader's year open.
+    browser.execute_script("window.scrollBy(0, 600)")
+    time.sleep(0.3)
+    assert year.get_attribute("open") is not None
     link = browser.find_elements(By.CSS_SELECTOR, "details.index-year[open] a[data-month]")[-1]
     wait(browser, "return arguments[0].getBoundingClientRect().height > 0", link)
     month = link.get_attribute("data-month")

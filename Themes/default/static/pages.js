@@ -138,6 +138,12 @@
 
   /* ---- Where the reader is: the address, the month index, Back ---- */
   var monthLinks = Array.prototype.slice.call(document.querySelectorAll(".moments-index a[data-month]"));
+  // A year the reader unfolds stays unfolded: the month on screen is still
+  // marked, but its year no longer takes the fold back.
+  var browsingIndex = false;
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest(".index-year > summary")) browsingIndex = true;
+  });
   var hereLabel = document.querySelector(".moments-here");
   var shownMonth = null;
 
@@ -189,7 +195,7 @@
       if (a.getAttribute("data-month") !== month) { a.removeAttribute("aria-current"); return; }
       a.setAttribute("aria-current", "true");
       var year = a.closest("details.index-year");
-      if (year && !year.open) year.open = true;
+      if (year && !year.open && !browsingIndex) year.open = true;
       if (hereLabel) hereLabel.textContent = (a.getAttribute("aria-label") || "").split(":")[0];
     });
   }
