@@ -78,6 +78,22 @@ extension SettingType where Value == String {
     }
 }
 
+extension SettingType where Value == String {
+    /// The site's absolute address (`https://example.org/photos/`), or empty
+    /// for none; read with a slash at the end, so page paths can follow it.
+    public static var siteURL: SettingType {
+        .scalar("an absolute http:// or https:// address, e.g. https://example.org/photos/", valueName: "url", read: { text in
+            if text.isEmpty { return "" }
+            let lower = text.lowercased()
+            guard lower.hasPrefix("https://") || lower.hasPrefix("http://"),
+                  !text.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" || $0 == "#" || $0 == "?" }),
+                  let schemeEnd = text.range(of: "://"), text[schemeEnd.upperBound...].first.map({ $0 != "/" }) ?? false
+            else { return nil }
+            return text.hasSuffix("/") ? text : text + "/"
+        }, write: { $0 })
+    }
+}
+
 extension SettingType where Value == [PixelSize] {
     /// One or more `WxH` bounding boxes: a YAML list, or text with commas.
     public static var boxes: SettingType {

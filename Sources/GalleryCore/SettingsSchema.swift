@@ -13,6 +13,8 @@ public struct SettingsSchema: Sendable {
 
     public let title = Setting<String>("title", .text, default: "Photos", flag: "title",
                                        help: "The site's name, shown in every page header.")
+    public let baseURL = Setting<String>("base_url", .siteURL, default: "", defaultNote: "none",
+                                         help: "The site's absolute address once published (https://example.org/photos/): pages get a canonical link and the site a sitemap.xml and robots.txt; without it no absolute address is made up.")
     public let footer = Setting<String>("footer", .text, default: "Made with gallerygen",
                                         help: "The line at the foot of every page (a copyright, a contact).")
     public let theme = Setting<String>("theme", .text, default: "default", flag: "theme",

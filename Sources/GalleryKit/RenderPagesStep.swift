@@ -40,7 +40,10 @@ struct RenderPagesStep: BuildStep {
         }
 
         let renderer = SiteRenderer(theme: theme, gallery: gallery, options: context.settings.values)
-        let rendered = try Self.render(renderer.pageJobs(), workers: context.settings.jobs, output: output)
+        // A robots.txt in OUT that no build of ours wrote is the user's: kept.
+        let usersOwn: Set<String> = output.contains(SiteRenderer.robotsFile) && !previous.files.contains(SiteRenderer.robotsFile)
+            ? [SiteRenderer.robotsFile] : []
+        let rendered = try Self.render(renderer.pageJobs(), workers: context.settings.jobs, output: output, keeping: usersOwn)
         context.producedFiles.formUnion(rendered.paths)
         context.report.pages = rendered.paths.count { $0.hasSuffix(".html") }  // the search index's scripts are not pages
         context.report.pageWork = PageJob.Kind.allCases.compactMap { kind in
@@ -55,7 +58,7 @@ struct RenderPagesStep: BuildStep {
     /// Runs `jobs` on `workers` threads, each writing what it rendered (only
     /// when the bytes changed) before taking the next job, so memory holds a
     /// few pages, not the site. The first failure stops the others.
-    static func render(_ jobs: [PageJob], workers: Int, output: OutputFolder) throws
+    static func render(_ jobs: [PageJob], workers: Int, output: OutputFolder, keeping usersOwn: Set<String> = []) throws
         -> (paths: [String], work: [PageJob.Kind: (files: Int, seconds: Double)]) {
         let shared = Mutex(RenderProgress())
         DispatchQueue.concurrentPerform(iterations: max(1, min(workers, jobs.count))) { _ in
@@ -72,7 +75,7 @@ struct RenderPagesStep: BuildStep {
                 let start = ContinuousClock.now
                 do {
                     let pages = try jobs[index].render()
-                    for page in pages {
+                    for page in pages where !usersOwn.contains(page.path) {
                         try output.writeIfChanged(Array(page.html.utf8), to: page.path)
                         paths.append(page.path)
                     }

@@ -82,6 +82,8 @@ public struct PageChrome: Sendable, Encodable, FlattenedInTemplateContext {
     public var mobileRowHeight: Int
     /// The footer line (`footer` setting).
     public var footer: String
+    /// The page's absolute address (`base_url` + its path), when `base_url` is set.
+    public var canonicalURL: String?
     public var relLinks: [RelLink] = []
     public var preloads: [Preload] = []
 }

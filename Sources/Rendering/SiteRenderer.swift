@@ -79,6 +79,9 @@ public struct SiteRenderer: Sendable {
             }
         }
         add(.search, Self.searchPage) { () throws(ThemeError) in try theme.render("search", searchPage()) }
+        if !options.baseURL.isEmpty {
+            jobs.append(PageJob(kind: .sitemap) { () throws(ThemeError) in sitemapFiles() })
+        }
         jobs.append(PageJob(kind: .search) { () throws(ThemeError) in
             searchIndex().files.map { RenderedPage(path: $0.path, html: $0.text) }
         })
@@ -108,8 +111,15 @@ public struct SiteRenderer: Sendable {
             spacing: options.spacing,
             rowHeight: options.rowHeight,
             mobileRowHeight: mobileRowHeight,
-            footer: options.footer
+            footer: options.footer,
+            canonicalURL: absoluteURL(pagePath)
         )
+    }
+
+    /// `path` (from the site root) as an absolute address, when `base_url` is set.
+    func absoluteURL(_ path: String) -> String? {
+        guard !options.baseURL.isEmpty else { return nil }
+        return options.baseURL + path.split(separator: "/").map { URLPath.encodeSegment(String($0)) }.joined(separator: "/")
     }
 
     /// Row height on phones (`--row-mobile`).
@@ -527,6 +537,65 @@ public struct SiteRenderer: Sendable {
                               photos: range.compactMap { thumbnail(tag.items[$0], from: pagePath, position: $0 - range.lowerBound) },
                               hasPhotos: !range.isEmpty, pager: pager)
     }
+
+    // MARK: Sitemap
+
+    /// Every published page a search engine should know (listed albums and
+    /// their items, the timeline, years, tags, Favourites; not hidden albums,
+    /// not the search page), each with its main picture.
+    func sitemapEntries() -> [(page: String, image: String?)] {
+        var entries: [(String, String?)] = []
+        func largestPreview(_ item: MediaItem?) -> String? { item?.renditions(.preview).last?.path }
+        for path in gallery.albums.keys.sorted() where !gallery.isHidden(path) {
+            guard let album = gallery.albums[path], let pages = map.albumPages[path] else { continue }
+            for page in pages { entries.append((page, largestPreview(gallery.cover(of: path)))) }
+            for item in album.photos {
+                if let page = map.photoPages[item.source.relativePath] { entries.append((page, largestPreview(item))) }
+            }
+        }
+        for page in map.momentPages { entries.append((page, nil)) }
+        entries.append((SiteMap.yearsPage, nil))
+        if let index = map.tagIndexPage { entries.append((index, nil)) }
+        for tag in map.tags { for page in tag.pages { entries.append((page, largestPreview(tag.items.first))) } }
+        if let favourites = map.favourites { for page in favourites.pages { entries.append((page, largestPreview(favourites.items.first))) } }
+        return entries
+    }
+
+    /// A sitemap can list 50,000 addresses; past that, files of 50,000 and an index.
+    static let sitemapLimit = 50_000
+
+    /// `sitemap.xml` (with Google's image extension) and `robots.txt` pointing
+    /// at it; only with `base_url` (a sitemap holds absolute addresses).
+    func sitemapFiles() -> [RenderedPage] {
+        let entries = sitemapEntries()
+        func urlset(_ slice: ArraySlice<(page: String, image: String?)>) -> String {
+            var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:image=\"http://www.google.com/schemas/sitemap-image/1.1\">\n"
+            for entry in slice {
+                xml += "<url><loc>" + HTML.escape(absoluteURL(entry.page) ?? "") + "</loc>"
+                if let image = entry.image.flatMap(absoluteURL) { xml += "<image:image><image:loc>" + HTML.escape(image) + "</image:loc></image:image>" }
+                xml += "</url>\n"
+            }
+            return xml + "</urlset>\n"
+        }
+        var files: [RenderedPage] = []
+        if entries.count <= Self.sitemapLimit {
+            files.append(RenderedPage(path: "sitemap.xml", html: urlset(entries[...])))
+        } else {
+            var index = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+            for (number, start) in stride(from: 0, to: entries.count, by: Self.sitemapLimit).enumerated() {
+                let path = "sitemap-\(number + 1).xml"
+                files.append(RenderedPage(path: path, html: urlset(entries[start..<min(entries.count, start + Self.sitemapLimit)])))
+                index += "<sitemap><loc>" + HTML.escape(absoluteURL(path) ?? "") + "</loc></sitemap>\n"
+            }
+            files.append(RenderedPage(path: "sitemap.xml", html: index + "</sitemapindex>\n"))
+        }
+        files.append(RenderedPage(path: Self.robotsFile, html: "User-agent: *\nAllow: /\n\nSitemap: " + (absoluteURL("sitemap.xml") ?? "") + "\n"))
+        return files
+    }
+
+    /// Written only when OUT has no robots.txt of the user's own.
+    public static let robotsFile = "robots.txt"
 
     // MARK: Search
 
