@@ -84,11 +84,29 @@ public struct PageChrome: Sendable, Encodable, FlattenedInTemplateContext {
     public var footer: String
     /// The page's absolute address (`base_url` + its path), when `base_url` is set.
     public var canonicalURL: String?
+    /// What a chat or a social network shows for a shared link (OpenGraph,
+    /// Twitter card), when `base_url` is set.
+    public var share: ShareCard?
     public var relLinks: [RelLink] = []
     public var preloads: [Preload] = []
 }
 
 /// A link with a title (breadcrumbs, the albums of a moment).
+/// A page's link preview: `og:*` and `twitter:*` tags (absolute addresses only).
+public struct ShareCard: Sendable, Encodable {
+    public var type: String
+    public var headline: String
+    public var summary: String
+    public var url: String
+    /// The picture (a preview of the 1200-px class), with its size and text.
+    public var imageURL: String?
+    public var imageWidth: Int?
+    public var imageHeight: Int?
+    public var imageAlt: String?
+    /// `summary_large_image` with a picture, else `summary`.
+    public var card: String
+}
+
 public struct TitledLink: Sendable, Encodable {
     public var title: String
     public var url: String

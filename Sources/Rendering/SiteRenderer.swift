@@ -116,6 +116,30 @@ public struct SiteRenderer: Sendable {
         )
     }
 
+    /// The link preview of a page, when `base_url` is set: `item`'s preview of
+    /// the 1200-px class (the one closest to 1200 wide) as its picture.
+    func shareCard(_ pagePath: String, headline: String, summary: String, item: MediaItem?, type: String = "website") -> ShareCard? {
+        guard let url = absoluteURL(pagePath) else { return nil }
+        var card = ShareCard(type: type, headline: headline, summary: summary, url: url, card: "summary")
+        let previews = item.map { $0.renditions(.preview) } ?? []
+        if let item, let picture = previews.min(by: { abs($0.size.width - 1200) < abs($1.size.width - 1200) }) {
+            card.imageURL = absoluteURL(picture.path)
+            card.imageWidth = picture.size.width
+            card.imageHeight = picture.size.height
+            card.imageAlt = Self.alt(item)
+            card.card = "summary_large_image"
+        }
+        return card
+    }
+
+    /// A description for a link preview: plain text, one paragraph, at most 200 characters.
+    static func shareSummary(_ text: String) -> String {
+        var plain = text.replacingOccurrences(of: "\n", with: " ")
+        for mark in ["**", "__", "`", "# "] { plain = plain.replacingOccurrences(of: mark, with: "") }
+        plain = plain.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        return plain.count > 200 ? String(plain.prefix(199)) + "…" : plain
+    }
+
     /// `path` (from the site root) as an absolute address, when `base_url` is set.
     func absoluteURL(_ path: String) -> String? {
         guard !options.baseURL.isEmpty else { return nil }
@@ -303,6 +327,9 @@ public struct SiteRenderer: Sendable {
         let pagePath = map.albumPages[path]![number]
         var chrome = chrome(pagePath, title: path.isRoot ? gallery.title : album.title, section: "albums")
         chrome.isHome = path.isRoot
+        chrome.share = shareCard(pagePath, headline: chrome.title,
+                                 summary: Self.shareSummary(album.description ?? ([summary.count] + (summary.dates.map { [$0] } ?? [])).joined(separator: " · ")),
+                                 item: gallery.cover(of: path))
         let crumbs = path.isRoot ? [] : breadcrumbs(to: path, from: pagePath, includingSelf: false)
         let range = map.albumPhotoRanges[path]?[number] ?? 0..<0
         let pager = pager(map.albumPages[path]!, current: number, from: pagePath)
@@ -335,6 +362,9 @@ public struct SiteRenderer: Sendable {
         let item = album.photos[index]
         let key = item.source.relativePath
         var chrome = chrome(pagePath, title: Self.pageTitle(item), section: "albums")
+        chrome.share = shareCard(pagePath, headline: Self.pageTitle(item),
+                                 summary: Self.shareSummary(item.metadata.words.caption ?? Self.alt(item) + " · " + (album.path.isRoot ? gallery.title : album.title)),
+                                 item: item, type: "article")
         let previews = item.renditions(.preview)
         var preview: PhotoPageModel.Preview?
         if let largest = previews.last, let smallest = previews.first {
@@ -460,6 +490,9 @@ public struct SiteRenderer: Sendable {
         }
         let pager = pager(map.momentPages, current: number, from: pagePath)
         chrome.relLinks = relLinks(pager)
+        chrome.share = shareCard(pagePath, headline: "Moments",
+                                 summary: Self.count(items: map.timelineItems.count, videos: map.timelineVideoCount) + " across all albums",
+                                 item: slices.first.map { map.moments[$0.section].photos[$0.range.lowerBound] })
         let here = slices.first.map { HumanDate.month(map.moments[$0.section].photos[$0.range.lowerBound].metadata.captureDate.localDay) } ?? ""
         return MomentsPageModel(chrome: chrome, photoCountLabel: Self.count(items: map.timelineItems.count, videos: map.timelineVideoCount),
                                 blocks: blocks, pager: pager,
@@ -527,6 +560,8 @@ public struct SiteRenderer: Sendable {
     func tagPage(_ tag: SiteMap.TagPages, number: Int, section: String = "tags") -> AlbumPageModel {
         let pagePath = tag.pages[number]
         var chrome = chrome(pagePath, title: tag.name, section: section)
+        chrome.share = shareCard(pagePath, headline: tag.name, summary: Self.count(tag.items) + (dateRange(tag.items).map { " · " + $0 } ?? ""),
+                                 item: tag.items.first)
         let pager = pager(tag.pages, current: number, from: pagePath)
         chrome.relLinks = relLinks(pager)
         var crumbs = [TitledLink(title: gallery.title, url: URLPath.relative(from: pagePath, to: "index.html"))]

@@ -63,6 +63,35 @@ import Testing
         #expect(robots.contains("Sitemap: \(base)sitemap.xml"))
     }
 
+    /// The `content` of `<meta property|name="key">` in `html`.
+    static func meta(_ key: String, in html: String) -> String? {
+        guard let start = html.range(of: "=\"\(key)\" content=\"") else { return nil }
+        return String(html[start.upperBound...].prefix { $0 != "\"" })
+    }
+
+    @Test func pagesCarryLinkPreviewsWhosePicturesExist() async throws {
+        let library = try EndToEndTests.makeLibrary()
+        var settings = EndToEndTests.settings(library)
+        settings.baseURL = "https://example.org/"
+        _ = try await GalleryBuilder().build(settings: settings, quiet: true)
+        let out = library.output
+        for page in ["index.html", "albums/trips/paris/index.html", "albums/trips/paris/rotated.html", "moments/index.html"] {
+            let html = try String(contentsOf: out.appendingPathComponent(page), encoding: .utf8)
+            #expect(Self.meta("og:url", in: html) == "https://example.org/" + page, "\(page)")
+            #expect(Self.meta("og:title", in: html)?.isEmpty == false && Self.meta("og:description", in: html)?.isEmpty == false, "\(page)")
+            #expect(Self.meta("twitter:card", in: html) == "summary_large_image", "\(page)")
+            let image = try #require(Self.meta("og:image", in: html), "\(page)")
+            let file = String(image.dropFirst("https://example.org/".count))
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(file).path), "\(page): \(image)")
+            // The stated size is the file's (rendition names end in -WxH).
+            let size = try #require(Self.meta("og:image:width", in: html)).appending("x").appending(try #require(Self.meta("og:image:height", in: html)))
+            #expect(file.hasSuffix("-\(size).webp"), "\(page): \(file) is not \(size)")
+        }
+        let item = try String(contentsOf: out.appendingPathComponent("albums/trips/paris/rotated.html"), encoding: .utf8)
+        #expect(Self.meta("og:type", in: item) == "article")
+        #expect(Self.meta("og:site_name", in: item) == "Test &lt;Gallery&gt;", "escaped like every value")
+    }
+
     @Test func withoutABaseURLNoAbsoluteAddressIsMadeUp() async throws {
         let library = try EndToEndTests.makeLibrary()
         _ = try await GalleryBuilder().build(settings: EndToEndTests.settings(library), quiet: true)
@@ -70,7 +99,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("sitemap.xml").path))
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("robots.txt").path))
         let page = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
-        #expect(!page.contains("rel=\"canonical\"") && !page.contains("https://"))
+        #expect(!page.contains("rel=\"canonical\"") && !page.contains("https://") && !page.contains("og:"))
     }
 
     @Test func aRobotsFileOfTheUsersOwnIsKept() async throws {
