@@ -27,6 +27,10 @@ public enum PlanarRenditionMaker {
         return made
     }
 
+    /// Most samples one resampler's ring of source rows may hold (64 Mi floats,
+    /// 256 MB): a 100-megapixel photo needs a few million.
+    static let largestRing = 64 << 20
+
     /// The same from any plane stream (a JPEG's, a HEIF's).
     public static func make(sizes: [PixelSize], ranges: [YCbCrImage.Range], orientation: Orientation, sourceRange: YCbCrImage.Range,
                             stream: PlaneStream,
@@ -39,8 +43,23 @@ public enum PlanarRenditionMaker {
 
         var resamplers: [[PlaneResampler]] = []   // per streamed size: one per source plane
         var greyscale = false
+        var refused: ImagingError?
         let planar = try stream({ layout in
             greyscale = layout.planes.count == 1
+            // A plane far taller than its output (a decoded size that does not
+            // match the header the sizes came from) needs a ring of rows per
+            // output row: bounded here, or a hostile file asks for gigabytes.
+            for index in streamed {
+                let target = sizes[index]
+                for source in layout.planes {
+                    let rows = LanczosResampler.taps(from: source.height, to: max(1, target.height)).count
+                    let (ring, overflow) = rows.multipliedReportingOverflow(by: source.width)
+                    if overflow || ring > Self.largestRing {
+                        refused = .damaged("a \(source.width)x\(source.height) plane for a \(target.width)x\(target.height) picture")
+                        return
+                    }
+                }
+            }
             resamplers = streamed.map { index in
                 let luma = sizes[index], chroma = YCbCrImage.chromaSize(of: luma)
                 let map = YCbCrImage.Range.map(from: sourceRange, to: ranges[index])
@@ -54,6 +73,7 @@ public enum PlanarRenditionMaker {
         }, { plane, samples in
             for set in resamplers { set[plane].push(samples) }
         })
+        if let refused { throw refused }
         guard planar else { return nil }
 
         var images = [YCbCrImage?](repeating: nil, count: sizes.count)

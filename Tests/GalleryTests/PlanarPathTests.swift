@@ -58,6 +58,25 @@ import Testing
         }
     }
 
+    /// Planes far taller than the picture asked of them (a hostile HEIF whose
+    /// decoded size does not match its header; found by FuzzHEIF as a single
+    /// 3 GB allocation) are refused as damaged before any ring is allocated.
+    @Test func planesFarTallerThanTheirPictureAreRefused() {
+        let layout = JPEGCodec.PlaneLayout(size: PixelSize(width: 4000, height: 60000),
+                                           planes: [PixelSize(width: 4000, height: 60000), PixelSize(width: 2000, height: 30000),
+                                                    PixelSize(width: 2000, height: 30000)])
+        var rowsAsked = 0
+        #expect(throws: ImagingError.self) {
+            _ = try PlanarRenditionMaker.make(sizes: [PixelSize(width: 280, height: 2)], ranges: [.full], orientation: .up, sourceRange: .full,
+                                              stream: { start, _ in start(layout); rowsAsked += 1; return true },
+                                              encode: { _, _ in [] })
+        }
+        #expect(rowsAsked == 1)
+        // An ordinary large photo is well inside the bound.
+        let rows = LanczosResampler.taps(from: 9000, to: 210).count
+        #expect(rows * 12000 < PlanarRenditionMaker.largestRing)
+    }
+
     @Test func planeResamplerMatchesTheRGBAResampler() {
         let (sw, sh, dw, dh) = (301, 203, 97, 61)
         let image = Fixtures.gradient(width: sw, height: sh)
