@@ -12,8 +12,11 @@ public enum HEIFCodedSize {
     public static func violation(_ bytes: UnsafeRawBufferPointer) -> String? {
         let r = ByteReader(bytes: bytes)
         // meta is a full box: 4 bytes of version and flags before its children.
-        guard let meta = child("meta", in: 0..<r.count, r), meta.count >= 4,
-              let iprp = child("iprp", in: (meta.lowerBound + 4)..<meta.upperBound, r),
+        guard let meta = child("meta", in: 0..<r.count, r), meta.count >= 4 else { return nil }
+        if let (type, item) = referenceCycle(r, meta: (meta.lowerBound + 4)..<meta.upperBound) {
+            return "HEIF item \(item) is built from itself (a cycle of '\(type)' references)"
+        }
+        guard let iprp = child("iprp", in: (meta.lowerBound + 4)..<meta.upperBound, r),
               let ipco = child("ipco", in: iprp, r) else { return nil }
         var largest = (width: 0, height: 0)
         var coded: [(width: Int, height: Int)] = []
@@ -102,6 +105,59 @@ public enum HEIFCodedSize {
             if let width, let height { found.append((width, height)) }
         }
         return found
+    }
+
+    /// The first item that reaches itself through the `iref` references (a
+    /// grid whose tile is the grid, two items built from each other), with
+    /// the reference type, or nil. libheif 1.15 follows such references
+    /// without end and overflows the stack (found by FuzzHEIF: a `dimg` from
+    /// item 2 to item 2), which no `catch` can stop: it is refused first.
+    static func referenceCycle(_ r: ByteReader, meta: Range<Int>) -> (type: String, item: Int)? {
+        guard let iref = child("iref", in: meta, r), let version = r.u8(iref.lowerBound) else { return nil }
+        let idSize = version == 0 ? 2 : 4
+        func id(_ at: Int) -> Int? { idSize == 2 ? r.u16be(at) : r.u32be(at) }
+        var edges: [Int: [(to: Int, type: String)]] = [:]
+        var offset = iref.lowerBound + 4
+        var references = 0
+        while offset + 8 <= iref.upperBound, references < 65_536 {
+            guard let size = r.u32be(offset), size >= 8, offset + size <= iref.upperBound else { break }
+            var typeBytes: [UInt8] = []
+            for i in 4..<8 { if let byte = r.u8(offset + i) { typeBytes.append(UInt8(byte)) } }
+            let type = String(decoding: typeBytes, as: UTF8.self)
+            if let from = id(offset + 8), let count = r.u16be(offset + 8 + idSize) {
+                for index in 0..<count {
+                    guard let to = id(offset + 10 + idSize + index * idSize), offset + 10 + idSize + (index + 1) * idSize <= offset + size else { break }
+                    edges[from, default: []].append((to, type))
+                    references += 1
+                }
+            }
+            offset += size
+        }
+        // Depth-first search with colours, iteratively (a hostile file must
+        // not overflow our stack either).
+        var state: [Int: Int] = [:]  // 1: on the current path, 2: done
+        for start in edges.keys.sorted() where state[start] == nil {
+            var stack: [(item: Int, next: Int)] = [(start, 0)]
+            state[start] = 1
+            while let top = stack.last {
+                let out = edges[top.item] ?? []
+                if top.next < out.count {
+                    stack[stack.count - 1].next += 1
+                    let (to, type) = out[top.next]
+                    switch state[to] {
+                    case 1: return (type, to)
+                    case 2: continue
+                    default:
+                        state[to] = 1
+                        stack.append((to, 0))
+                    }
+                } else {
+                    state[top.item] = 2
+                    stack.removeLast()
+                }
+            }
+        }
+        return nil
     }
 
     /// The payload range of the first box of `type` among the boxes in `range`.

@@ -24,6 +24,18 @@ import Testing
         _ = try? LocationStripper.strip(bytes)
     }
 
+    /// The file that overflowed libheif's stack is refused by our own check,
+    /// in the metadata read and in the decoder, before libheif parses it.
+    @Test func heifItemBuiltFromItselfIsRefused() throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.folder.appendingPathComponent("heif-grid-built-from-itself.heic")))
+        try bytes.withUnsafeBytes { raw in
+            let reason = try #require(HEIFCodedSize.violation(raw))
+            #expect(reason.contains("item 2 is built from itself") && reason.contains("dimg"))
+            #expect(throws: (any Error).self) { try MetadataReader.read(raw, modificationDate: Date()) }
+            #expect(throws: (any Error).self) { try HEIFCodec.withDecoded(raw, maximumPixels: 1 << 22) { _, _ in } }
+        }
+    }
+
     @Test func gifFrameBesideTheCanvasIsClipped() throws {
         let gif = Fixtures.gif(width: 4, height: 4, frames: [
             Fixtures.GIFFrame(width: 4, height: 4, indices: [UInt8](repeating: 3, count: 16), disposal: 1),
