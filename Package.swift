@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         // YAML for gallery.yml and album.yml, with line numbers for errors.
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // ZIP archives of albums (`album_downloads`): stored entries, ZIP64 past 4 GB.
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
     ],
     targets: [
         .executableTarget(
@@ -37,7 +39,7 @@ let package = Package(
         ),
         .target(
             name: "GalleryKit",
-            dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging", "Rendering", "BuildCache", "Configuration", "External"]
+            dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging", "Rendering", "BuildCache", "Configuration", "External", "Archives"]
         ),
         .target(name: "Configuration", dependencies: ["GalleryCore", .product(name: "Yams", package: "Yams")]),
         .target(name: "GalleryCore"),
@@ -50,6 +52,8 @@ let package = Package(
             plugins: ["EmbedAssets"]
         ),
         .target(name: "BuildCache", dependencies: ["GalleryCore"]),
+        // Album downloads: the one module that writes ZIP archives.
+        .target(name: "Archives", dependencies: ["GalleryCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         // The one module that starts other programs (ffprobe, ffmpeg), with
         // wall-clock limits and failures named like a bad file's.
         .target(name: "External", dependencies: ["GalleryCore"]),
@@ -73,7 +77,7 @@ let package = Package(
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["EmbedAssetsTool"]),
         .testTarget(
             name: "GalleryTests",
-            dependencies: ["GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Rendering", "BuildCache", "Configuration", "External"],
+            dependencies: ["GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Rendering", "BuildCache", "Configuration", "External", "Archives"],
             // Read through #filePath, not as bundle resources.
             exclude: ["Regressions", "JPEGVariants"]
         ),

@@ -24,7 +24,7 @@ esac
 # libheif-dev brings libheif1 and with it the HEVC (libde265) and AV1 (dav1d, aom) decoders.
 # ffmpeg (with ffprobe) makes videos' posters and playback files; without it
 # videos are listed as skipped and photos still build.
-build_packages=(libjpeg-dev libwebp-dev libexif-dev libgif-dev libpng-dev libheif-dev libtiff-dev libraw-dev pkg-config ffmpeg)
+build_packages=(libjpeg-dev libwebp-dev libexif-dev libgif-dev libpng-dev zlib1g-dev libheif-dev libtiff-dev libraw-dev pkg-config ffmpeg)
 # Chromium is `chromium` on Debian; Ubuntu ships it as `chromium-browser`.
 distro="$(. /etc/os-release 2>/dev/null && echo "${ID:-debian}")"
 if [ "$distro" = ubuntu ]; then

@@ -1,13 +1,13 @@
 import Foundation
 import PackagePlugin
 
-/// Turns the package's `Templates/` and `Themes/` folders into one generated
+/// Turns the package's `Templates/`, `Themes/` and `Locales/` folders into one generated
 /// Swift file so the default theme ships inside the executable.
 @main
 struct EmbedAssets: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         let root = context.package.directoryURL
-        let folders = ["Templates", "Themes"].map { root.appending(path: $0) }
+        let folders = ["Templates", "Themes", "Locales"].map { root.appending(path: $0) }
         var inputs: [URL] = []
         for folder in folders {
             guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { continue }

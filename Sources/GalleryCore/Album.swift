@@ -134,3 +134,18 @@ public struct Gallery: Sendable {
         albums.values.filter { !isHidden($0.path) }.flatMap(\.photos)
     }
 }
+
+/// An album's download (`album_downloads`): a ZIP of its own items' published
+/// files, named by a hash of what it holds, so it is remade only when that changes.
+public struct AlbumDownload: Sendable, Equatable {
+    /// Path relative to the site root.
+    public var path: String
+    /// Its size in bytes, shown on the button.
+    public var bytes: Int64
+
+    /// Creates a record.
+    public init(path: String, bytes: Int64) {
+        self.path = path
+        self.bytes = bytes
+    }
+}

@@ -26,18 +26,6 @@ public struct MomentSection: Sendable {
         self.albums = albums
         self.places = places
     }
-
-    /// The places as a heading names them: "Kyoto", "Kyoto & Osaka",
-    /// "Kyoto, Osaka & Nara", "Kyoto, Osaka & 3 other places"; nil without places.
-    public var placeLabel: String? {
-        switch places.count {
-        case 0: return nil
-        case 1: return places[0]
-        case 2: return places[0] + " & " + places[1]
-        case 3: return places[0] + ", " + places[1] + " & " + places[2]
-        default: return places[0] + ", " + places[1] + " & \(places.count - 2) other places"
-        }
-    }
 }
 
 /// Builds the moments timeline.

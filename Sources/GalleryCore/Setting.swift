@@ -92,6 +92,20 @@ extension SettingType where Value == String {
             return text.hasSuffix("/") ? text : text + "/"
         }, write: { $0 })
     }
+
+    /// A BCP 47 language tag (`fr`, `de`, `pt-BR`, `zh-Hant`): letters and
+    /// digits in parts of at most 8 joined by `-`, a language of 2 or 3
+    /// letters first. Read with `-` (also given as `_`) and the language in
+    /// lower case.
+    public static var languageTag: SettingType {
+        .scalar("a language tag, e.g. en, fr, de, es, ja, zh or pt-BR", valueName: "tag", read: { text in
+            let parts = text.replacingOccurrences(of: "_", with: "-").split(separator: "-", omittingEmptySubsequences: false)
+            guard let language = parts.first, (2...3).contains(language.count), language.allSatisfy({ $0.isASCII && $0.isLetter }),
+                  parts.dropFirst().allSatisfy({ (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
+            else { return nil }
+            return ([language.lowercased()] + parts.dropFirst().map(String.init)).joined(separator: "-")
+        }, write: { $0 })
+    }
 }
 
 extension SettingType where Value == [PixelSize] {

@@ -14,7 +14,11 @@ public struct SettingsSchema: Sendable {
     public let title = Setting<String>("title", .text, default: "Photos", flag: "title",
                                        help: "The site's name, shown in every page header.")
     public let baseURL = Setting<String>("base_url", .siteURL, default: "", defaultNote: "none",
-                                         help: "The site's absolute address once published (https://example.org/photos/): pages get a canonical link and the site a sitemap.xml and robots.txt; without it no absolute address is made up.")
+                                         help: "The site's absolute address once published (https://example.org/photos/): pages get a canonical link and link previews (OpenGraph, Twitter cards), the feed absolute addresses, and the site a sitemap.xml and robots.txt; without it no absolute address is made up.")
+    public let language = Setting<String>("language", .languageTag, default: "en", flag: "language",
+                                          help: "The language of the site's words (en, fr, de, es, ja, zh; a theme can add more) and of its dates, written the way that language writes them.")
+    public let albumDownloads = Setting<Bool>("album_downloads", .boolean, default: false,
+                                              help: "A download button on each album: a ZIP of its previews (of its originals with publish_originals), stored as they are, remade only when the album changes.")
     public let footer = Setting<String>("footer", .text, default: "Made with gallerygen",
                                         help: "The line at the foot of every page (a copyright, a contact).")
     public let theme = Setting<String>("theme", .text, default: "default", flag: "theme",

@@ -34,13 +34,15 @@ public enum BuildConfiguration {
     /// The theme the settings name; an error names where the name came from.
     public static func loadTheme(_ values: Settings) throws(ConfigError) -> Theme {
         do {
-            return try Theme.load(values.theme)
+            return try Theme.load(values.theme, language: values.language)
         } catch {
-            let key = SettingsSchema.shared.theme.key
+            // An unknown language is the `language` setting's fault, anything else the theme's.
+            let key: String
+            if case .unknownLanguage = error { key = SettingsSchema.shared.language.key } else { key = SettingsSchema.shared.theme.key }
             switch values.origin(ofKey: key) {
             case .file(let file, let line): throw ConfigError(file: file, line: line, key: key, message: error.description)
             case .flag(let flag): throw ConfigError(file: "--\(flag)", line: nil, key: nil, message: error.description)
-            case .defaultValue: throw ConfigError(file: "theme", line: nil, key: nil, message: error.description)
+            case .defaultValue: throw ConfigError(file: key, line: nil, key: nil, message: error.description)
             }
         }
     }

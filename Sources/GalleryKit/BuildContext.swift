@@ -23,6 +23,8 @@ public struct BuildContext: Sendable {
     public var previousState = BuildState()
     /// The photo cache this build hands on.
     public var photoCache: [String: CachedPhoto] = [:]
+    /// Each album's download (`album_downloads`).
+    public var downloads: [AlbumPath: AlbumDownload] = [:]
     /// The page fingerprint this build hands on.
     public var siteFingerprint = ""
     /// Files this build produced (relative to OUT).

@@ -28,6 +28,8 @@ public struct BuildReport: Sendable {
     public var renditionsMade = 0
     /// Renditions that were already up to date.
     public var renditionsReused = 0
+    /// Album downloads (ZIP archives) made in this build.
+    public var archivesMade = 0
     /// Site files written (pages, static files, media).
     public var filesWritten: [String] = []
     /// Site files removed because the build no longer produces them.
@@ -41,6 +43,8 @@ public struct BuildReport: Sendable {
     public var pageWork: [(kind: String, files: Int, seconds: Double)] = []
     /// Wall-clock duration in seconds.
     public var seconds: Double = 0
+    /// One-line advice printed under the summary (said once, not every build).
+    public var advice: [String] = []
 
     /// Creates an empty report.
     public init() {}
@@ -60,6 +64,7 @@ public struct BuildReport: Sendable {
         text += String(format: " in %.1f s", seconds)
         if let line = pairedRawSummary { text += "\n" + line }
         if let line = ignoredSummary { text += "\n" + line }
+        for line in advice { text += "\n" + line }
         return text
     }
 

@@ -3,14 +3,14 @@ import GalleryCore
 import Rendering
 
 /// Runs a whole build: check SOURCE and its album sidecars, prepare OUT,
-/// process the media, render pages, prune.
+/// process the media, make the album downloads, render pages, prune.
 public struct GalleryBuilder: Sendable {
     /// The steps, in order.
     public let steps: [any BuildStep]
 
     /// The standard pipeline.
     public init() {
-        steps = [CheckSourceStep(), PrepareOutputStep(), ProcessMediaStep(), RenderPagesStep(), PruneStep()]
+        steps = [CheckSourceStep(), PrepareOutputStep(), ProcessMediaStep(), AlbumDownloadsStep(), RenderPagesStep(), PruneStep()]
     }
 
     /// Builds the site and returns the report. Unreadable photos are skipped and

@@ -27,6 +27,11 @@ struct RenderPagesStep: BuildStep {
         context.siteFingerprint = fingerprint
 
         let previous = context.previousState
+        if context.settings.values.baseURL.isEmpty, previous.files.isEmpty {
+            // Said on the first build into OUT only: a site kept without an
+            // address on purpose should not be nagged at every build.
+            context.report.advice.append(Self.baseURLAdvice)
+        }
         if fingerprint == previous.siteFingerprint, !previous.files.isEmpty {
             // Pages and static files only: every rendition was just checked
             // for, photo by photo, while planning.
@@ -39,7 +44,7 @@ struct RenderPagesStep: BuildStep {
             }
         }
 
-        let renderer = SiteRenderer(theme: theme, gallery: gallery, options: context.settings.values)
+        let renderer = SiteRenderer(theme: theme, gallery: gallery, options: context.settings.values, downloads: context.downloads)
         // A robots.txt in OUT that no build of ours wrote is the user's: kept.
         let usersOwn: Set<String> = output.contains(SiteRenderer.robotsFile) && !previous.files.contains(SiteRenderer.robotsFile)
             ? [SiteRenderer.robotsFile] : []
@@ -54,6 +59,9 @@ struct RenderPagesStep: BuildStep {
             context.producedFiles.insert("static/" + path)
         }
     }
+
+    /// Why a site might want `base_url`.
+    static let baseURLAdvice = "Link previews in chats and social networks (OpenGraph, Twitter cards), a sitemap and absolute feed addresses need the site's address: set base_url: https://… in gallery.yml."
 
     /// Runs `jobs` on `workers` threads, each writing what it rendered (only
     /// when the bytes changed) before taking the next job, so memory holds a
@@ -119,6 +127,9 @@ struct RenderPagesStep: BuildStep {
         hasher.update(context.settings.values.canonicalText)
         // File-time dates are shown in the building machine's zone.
         hasher.update(TimeZone.current.identifier)
+        for (album, download) in context.downloads.sorted(by: { $0.key < $1.key }) {
+            hasher.update("\(album.description) \(download.path) \(download.bytes)")
+        }
         for (path, settings) in context.sidecars.sorted(by: { $0.key < $1.key }) {
             hasher.update(path.description)
             hasher.update(String(describing: settings))

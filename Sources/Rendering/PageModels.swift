@@ -53,12 +53,18 @@ public struct PageChrome: Sendable, Encodable, FlattenedInTemplateContext {
     }
 
     public var site: Site
+    /// The site's language (`<html lang>`).
+    public var language: String
     /// The page's own title.
     public var title: String
     public var isHome = false
     public var stylesheet: String
     public var themeStylesheet: String
     public var script: String
+    /// The scripts' strings in the site's language (`static/strings.js`).
+    public var stringsScript: String
+    /// The Atom feed.
+    public var feedURL: String
     /// Continuous pages (`pages.js`), on pages with a pager.
     public var pagesScript: String
     public var home: String
@@ -197,6 +203,15 @@ public struct AlbumPageModel: Sendable, Encodable {
     public var photos: [Thumbnail]
     public var hasPhotos: Bool
     public var pager: Pager?
+    /// The album's ZIP (`album_downloads`).
+    public struct Download: Sendable, Encodable {
+        public var url: String
+        /// The name a browser saves it under.
+        public var fileName: String
+        /// "12.3 MB", in the site's language.
+        public var size: String
+    }
+    public var download: Download?
 }
 
 /// One section (a day, a month or a run) of a moments page.

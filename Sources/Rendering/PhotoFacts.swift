@@ -6,36 +6,47 @@ public enum PhotoFacts {
     /// The facts that are known, in reading order.
     /// People's names (from face regions) only when `people` (publish_people);
     /// the place's name only when `place` (moment_places).
-    public static func list(_ photo: MediaItem, people: Bool = false, place: Bool = false) -> [(label: String, value: String)] {
+    public static func list(_ photo: MediaItem, strings: SiteStrings, people: Bool = false, place: Bool = false) -> [(label: String, value: String)] {
         let m = photo.metadata
         var facts: [(String, String)] = []
+        func add(_ key: String, _ value: String) { facts.append((strings.text(key), value)) }
         let date = m.captureDate
-        let when = HumanDate.day(date.localDay) + ", " + HumanDate.time(date)
+        let when = strings.text("fact.when", ["date": strings.day(date.localDay), "time": strings.time(date)])
         let isVideo = photo.kind == .video
-        facts.append((date.source == .fileTime ? "File date" : isVideo ? "Recorded" : "Taken", when))
-        if isVideo, let motion = m.motion { facts.append(("Duration", motion.durationLabel)) }
-        if photo.kind == .motionStill { facts.append(("Motion", m.embeddedClip == nil ? "Live Photo" : "Motion Photo")) }
-        if place, let name = m.place { facts.append(("Place", name)) }
-        if let camera = m.camera.cameraName { facts.append(("Camera", camera)) }
-        if let lens = m.camera.lens { facts.append(("Lens", lens)) }
-        if let focal = m.camera.focalLength { facts.append(("Focal length", "\(trim(focal)) mm")) }
-        if let f = m.camera.fNumber { facts.append(("Aperture", "ƒ/\(trim(f))")) }
-        if let t = m.camera.exposureTime { facts.append(("Shutter", shutter(t))) }
-        if let iso = m.camera.iso { facts.append(("ISO", "\(iso)")) }
-        facts.append(("Size", "\(m.displaySize.width) × \(m.displaySize.height)"))
-        if !m.words.keywords.isEmpty { facts.append(("Keywords", m.words.keywords.joined(separator: ", "))) }
-        if people, !m.words.people.isEmpty { facts.append(("People", m.words.people.joined(separator: ", "))) }
-        if let rating = m.words.rating, rating > 0 { facts.append(("Rating", String(repeating: "★", count: rating) + String(repeating: "☆", count: 5 - rating))) }
-        if m.isAnimated { facts.append(("Frames", "\(m.frameCount)")) }
+        add(date.source == .fileTime ? "fact.file_date" : isVideo ? "fact.recorded" : "fact.taken", when)
+        if isVideo, let motion = m.motion { add("fact.duration", motion.durationLabel) }
+        if photo.kind == .motionStill { add("fact.motion", strings.text(kindKey(photo))) }
+        if place, let name = m.place { add("fact.place", name) }
+        if let camera = m.camera.cameraName { add("fact.camera", camera) }
+        if let lens = m.camera.lens { add("fact.lens", lens) }
+        if let focal = m.camera.focalLength { add("fact.focal_length", "\(trim(focal)) mm") }
+        if let f = m.camera.fNumber { add("fact.aperture", "ƒ/\(trim(f))") }
+        if let t = m.camera.exposureTime { add("fact.shutter", shutter(t)) }
+        if let iso = m.camera.iso { add("fact.iso", "\(iso)") }
+        add("fact.size", "\(m.displaySize.width) × \(m.displaySize.height)")
+        if !m.words.keywords.isEmpty { add("fact.keywords", m.words.keywords.joined(separator: ", ")) }
+        if people, !m.words.people.isEmpty { add("fact.people", m.words.people.joined(separator: ", ")) }
+        if let rating = m.words.rating, rating > 0 { add("fact.rating", String(repeating: "★", count: rating) + String(repeating: "☆", count: 5 - rating)) }
+        if m.isAnimated { add("fact.frames", strings.grouped(m.frameCount)) }
         return facts
+    }
+
+    /// The locale key naming what an item is ("Photo", "Live Photo"…).
+    static func kindKey(_ item: MediaItem) -> String {
+        switch item.kind {
+        case .video: return "kind.video"
+        case .motionStill: return item.metadata.embeddedClip == nil ? "kind.live_photo" : "kind.motion_photo"
+        case .animation: return "kind.animation"
+        case .still: return "kind.photo"
+        }
     }
 
     /// The facts as a JSON array of `[label, value]` pairs for the viewer (the
     /// template escapes it into an attribute; every thumbnail carries one, so
     /// it is kept short and written directly).
-    public static func json(_ photo: MediaItem, people: Bool = false, place: Bool = false) -> String {
+    public static func json(_ photo: MediaItem, strings: SiteStrings, people: Bool = false, place: Bool = false) -> String {
         var out = "["
-        for (i, fact) in list(photo, people: people, place: place).enumerated() {
+        for (i, fact) in list(photo, strings: strings, people: people, place: place).enumerated() {
             out += i == 0 ? "[" : ",["
             appendJSONString(fact.label, to: &out)
             out += ","

@@ -18,7 +18,7 @@ public struct PageJob: Sendable {
     /// What the job makes, for the build's timing by kind.
     public enum Kind: String, Sendable, CaseIterable {
         case album = "album pages", item = "item pages", moments = "moments pages", tag = "tag pages", search = "search"
-        case sitemap = "sitemap"
+        case sitemap = "sitemap and feed"
     }
     public let kind: Kind
     /// Renders the job's files.

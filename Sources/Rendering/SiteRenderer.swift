@@ -14,9 +14,14 @@ public struct SiteRenderer: Sendable {
     public let options: Settings
     /// Page locations.
     public let map: SiteMap
+    /// Each album's download (`album_downloads`), made before the pages.
+    public let downloads: [AlbumPath: AlbumDownload]
+    /// The site's words in its language (the theme's).
+    public var strings: SiteStrings { theme.strings }
 
     /// Creates a renderer.
-    public init(theme: Theme, gallery: Gallery, options: Settings) {
+    public init(theme: Theme, gallery: Gallery, options: Settings, downloads: [AlbumPath: AlbumDownload] = [:]) {
+        self.downloads = downloads
         self.theme = theme
         self.gallery = gallery
         self.options = options
@@ -49,7 +54,7 @@ public struct SiteRenderer: Sendable {
             guard let album = gallery.albums[path], let paths = map.albumPages[path] else { continue }
             // The same for every page of the album: computed once.
             let everything = gallery.photos(under: path)
-            let summary = (count: Self.count(everything), dates: dateRange(everything))
+            let summary = (count: count(everything), dates: dateRange(everything))
             for number in paths.indices {
                 add(.album, paths[number]) { () throws(ThemeError) in try renderAlbumPage(album, number: number, summary: summary) }
             }
@@ -82,6 +87,7 @@ public struct SiteRenderer: Sendable {
         if !options.baseURL.isEmpty {
             jobs.append(PageJob(kind: .sitemap) { () throws(ThemeError) in sitemapFiles() })
         }
+        jobs.append(PageJob(kind: .sitemap) { () throws(ThemeError) in [feedFile()] })
         jobs.append(PageJob(kind: .search) { () throws(ThemeError) in
             searchIndex().files.map { RenderedPage(path: $0.path, html: $0.text) }
         })
@@ -93,10 +99,13 @@ public struct SiteRenderer: Sendable {
     func chrome(_ pagePath: String, title: String, section: String) -> PageChrome {
         PageChrome(
             site: PageChrome.Site(title: gallery.title),
+            language: strings.languageTag,
             title: title,
             stylesheet: URLPath.relative(from: pagePath, to: "static/style.css"),
             themeStylesheet: URLPath.relative(from: pagePath, to: "static/theme.css"),
             script: URLPath.relative(from: pagePath, to: "static/viewer.js"),
+            stringsScript: URLPath.relative(from: pagePath, to: "static/" + SiteStrings.scriptPath),
+            feedURL: URLPath.relative(from: pagePath, to: Self.feedFile),
             pagesScript: URLPath.relative(from: pagePath, to: "static/pages.js"),
             home: URLPath.relative(from: pagePath, to: "index.html"),
             momentsURL: URLPath.relative(from: pagePath, to: "moments/index.html"),
@@ -126,7 +135,7 @@ public struct SiteRenderer: Sendable {
             card.imageURL = absoluteURL(picture.path)
             card.imageWidth = picture.size.width
             card.imageHeight = picture.size.height
-            card.imageAlt = Self.alt(item)
+            card.imageAlt = alt(item)
             card.card = "summary_large_image"
         }
         return card
@@ -144,6 +153,18 @@ public struct SiteRenderer: Sendable {
     func absoluteURL(_ path: String) -> String? {
         guard !options.baseURL.isEmpty else { return nil }
         return options.baseURL + path.split(separator: "/").map { URLPath.encodeSegment(String($0)) }.joined(separator: "/")
+    }
+
+    /// "Kyoto", "Kyoto & Osaka", "Kyoto, Osaka & Nara", "Kyoto, Osaka & 3 other places"
+    /// (most photos first), in the site's language.
+    func placeLabel(_ places: [String]) -> String? {
+        switch places.count {
+        case 0: return nil
+        case 1: return places[0]
+        case 2: return strings.text("places.two", ["first": places[0], "second": places[1]])
+        case 3: return strings.text("places.three", ["first": places[0], "second": places[1], "third": places[2]])
+        default: return strings.count("places.more", places.count - 2, ["first": places[0], "second": places[1]])
+        }
     }
 
     /// Row height on phones (`--row-mobile`).
@@ -180,11 +201,11 @@ public struct SiteRenderer: Sendable {
                 sizes: "(max-width: 600px) \(Int((Double(mobileRowHeight) * aspect).rounded()))px, \(Int((Double(options.rowHeight) * aspect).rounded()))px",
                 width: first.size.width,
                 height: first.size.height,
-                alt: Self.alt(item)),
+                alt: alt(item)),
             grow: String(format: "%.4f", aspect),
             lazy: position >= 12,
             animated: item.kind == .animation,
-            factsJSON: PhotoFacts.json(item, people: options.publishPeople, place: options.momentPlaces)
+            factsJSON: PhotoFacts.json(item, strings: strings, people: options.publishPeople, place: options.momentPlaces)
         )
         thumbnail.caption = Self.captionLine(item.metadata.words)
         thumbnail.href = map.photoPages[key].map { link.url(to: $0) }
@@ -218,18 +239,12 @@ public struct SiteRenderer: Sendable {
     /// The text of an item's pictures: its title, else its caption, else a
     /// description made from what it is and when ("Photo, 3 May 2025"), never
     /// a file name (IMG_0412.JPG says nothing to someone who cannot see it).
-    static func alt(_ item: MediaItem) -> String {
+    func alt(_ item: MediaItem) -> String {
         if let title = item.metadata.words.title { return title }
         if let caption = item.metadata.words.caption { return caption }
-        let kind: String
-        switch item.kind {
-        case .video: kind = "Video"
-        case .motionStill: kind = item.metadata.embeddedClip == nil ? "Live Photo" : "Motion Photo"
-        case .animation: kind = "Animation"
-        case .still: kind = "Photo"
-        }
+        let kind = strings.text(PhotoFacts.kindKey(item))
         let date = item.metadata.captureDate
-        return date.source == .fileTime ? kind : kind + ", " + HumanDate.short(date.localDay)
+        return date.source == .fileTime ? kind : strings.text("alt.dated", ["kind": kind, "date": strings.short(date.localDay)])
     }
 
     /// The line under a photo in the viewer: "Title — caption", either alone, or nil.
@@ -290,34 +305,21 @@ public struct SiteRenderer: Sendable {
     func dateRange(_ items: [MediaItem]) -> String? {
         let days = items.map(\.metadata.captureDate.localDay)
         guard let first = days.min(), let last = days.max() else { return nil }
-        return HumanDate.shortRange(first, last)
+        return strings.shortRange(first, last)
     }
 
-    /// "1 photo", "12 photos", "30,000 photos".
-    static func photos(_ count: Int) -> String { count == 1 ? "1 photo" : "\(grouped(count)) photos" }
-
-    /// "30,000": thousands grouped with commas (English, like every word of the site).
-    static func grouped(_ number: Int) -> String {
-        let digits = String(number.magnitude)
-        var out = number < 0 ? "-" : ""
-        for (i, digit) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(digit)
-        }
-        return out
-    }
-
-    /// "12 photos", "1 video", "12 photos, 3 videos".
-    static func count(_ items: [MediaItem]) -> String {
+    /// "12 photos", "1 video", "12 photos, 3 videos" (in the site's language).
+    func count(_ items: [MediaItem]) -> String {
         count(items: items.count, videos: items.reduce(0) { $0 + ($1.kind == .video ? 1 : 0) })
     }
 
     /// The label of `items` items of which `videos` are videos.
-    static func count(items: Int, videos: Int) -> String {
+    func count(items: Int, videos: Int) -> String {
         let photoCount = items - videos
-        if videos == 0 { return photos(photoCount) }
-        let videoText = videos == 1 ? "1 video" : "\(grouped(videos)) videos"
-        return photoCount == 0 ? videoText : photos(photoCount) + ", " + videoText
+        let photos = strings.count("count.photos", photoCount)
+        if videos == 0 { return photos }
+        let videoText = strings.count("count.videos", videos)
+        return photoCount == 0 ? videoText : strings.text("count.both", ["photos": photos, "videos": videoText])
     }
 
     // MARK: Pages
@@ -339,13 +341,18 @@ public struct SiteRenderer: Sendable {
             breadcrumbs: crumbs, hasBreadcrumbs: !crumbs.isEmpty,
             photos: range.compactMap { thumbnail(album.photos[$0], from: pagePath, position: $0 - range.lowerBound, albumAnchor: true) },
             hasPhotos: !range.isEmpty, pager: pager)
+        if let download = downloads[path] {
+            model.download = AlbumPageModel.Download(url: URLPath.relative(from: pagePath, to: download.path),
+                                                     fileName: Slug.downloadName(path.isRoot ? gallery.title : album.title) + ".zip",
+                                                     size: strings.fileSize(download.bytes))
+        }
         if number == 0 {
             model.descriptionHTML = album.description.map { Markdown.render($0, allowHTML: options.allowHTML) }
             let cards = gallery.listedChildren(of: path).compactMap { child -> AlbumCard? in
                 guard let page = map.albumPages[child]?.first, let childAlbum = gallery.albums[child] else { return nil }
                 let items = gallery.photos(under: child)
                 return AlbumCard(title: childAlbum.title, url: URLPath.relative(from: pagePath, to: page),
-                                 countLabel: Self.count(items), dateRange: dateRange(items) ?? "",
+                                 countLabel: count(items), dateRange: dateRange(items) ?? "",
                                  cover: gallery.cover(of: child).flatMap { thumbnail($0, from: pagePath, position: 0) })
             }
             model.albums = cards
@@ -363,7 +370,7 @@ public struct SiteRenderer: Sendable {
         let key = item.source.relativePath
         var chrome = chrome(pagePath, title: Self.pageTitle(item), section: "albums")
         chrome.share = shareCard(pagePath, headline: Self.pageTitle(item),
-                                 summary: Self.shareSummary(item.metadata.words.caption ?? Self.alt(item) + " · " + (album.path.isRoot ? gallery.title : album.title)),
+                                 summary: Self.shareSummary(item.metadata.words.caption ?? alt(item) + " · " + (album.path.isRoot ? gallery.title : album.title)),
                                  item: item, type: "article")
         let previews = item.renditions(.preview)
         var preview: PhotoPageModel.Preview?
@@ -371,7 +378,7 @@ public struct SiteRenderer: Sendable {
             preview = PhotoPageModel.Preview(
                 image: ImageAttributes(src: URLPath.relative(from: pagePath, to: previews[previews.count > 1 ? 1 : 0].path),
                                        srcset: srcset(previews, from: pagePath), sizes: previewSizes(largest.size),
-                                       width: smallest.size.width, height: smallest.size.height, alt: Self.alt(item)),
+                                       width: smallest.size.width, height: smallest.size.height, alt: alt(item)),
                 animated: item.kind == .animation,
                 poster: item.renditions(.poster).last.map { URLPath.relative(from: pagePath, to: $0.path) })
         }
@@ -379,7 +386,7 @@ public struct SiteRenderer: Sendable {
         let albumPage = pages[min(pages.count - 1, map.photoAlbumPage[key] ?? 0)]
         var model = PhotoPageModel(
             chrome: chrome, breadcrumbs: breadcrumbs(to: album.path, from: pagePath, includingSelf: true), hasBreadcrumbs: true,
-            photo: preview, facts: PhotoFacts.list(item, people: options.publishPeople, place: options.momentPlaces).map { PhotoPageModel.Fact(label: $0.label, value: $0.value) },
+            photo: preview, facts: PhotoFacts.list(item, strings: strings, people: options.publishPeople, place: options.momentPlaces).map { PhotoPageModel.Fact(label: $0.label, value: $0.value) },
             original: item.renditions(.original).first.map {
                 PhotoPageModel.Download(url: URLPath.relative(from: pagePath, to: $0.path), name: item.source.fileName)
             },
@@ -434,7 +441,7 @@ public struct SiteRenderer: Sendable {
 
     func momentsPage(_ number: Int) -> MomentsPageModel {
         let pagePath = map.momentPages[number]
-        var chrome = chrome(pagePath, title: "Moments", section: "moments")
+        var chrome = chrome(pagePath, title: strings.text("moments.title"), section: "moments")
         let places = options.momentPlaces
         var position = 0
         var blocks: [MomentBlock] = []
@@ -443,7 +450,7 @@ public struct SiteRenderer: Sendable {
         func quiet(_ i: Int) -> Bool { slices.indices.contains(i) && map.moments[slices[i].section].photos.count <= Self.quietDayItems }
         for (i, slice) in slices.enumerated() {
             let section = map.moments[slice.section]
-            let place = places ? section.placeLabel : nil
+            let place = places ? placeLabel(section.places) : nil
             let month = section.photos[slice.range.lowerBound].metadata.captureDate.localDay.monthDescription
             for j in slice.range { monthsHere.insert(section.photos[j].metadata.captureDate.localDay.monthDescription) }
             let anchor = slice.continuesFromPrevious ? nil : map.momentAnchors[slice.section]
@@ -453,24 +460,24 @@ public struct SiteRenderer: Sendable {
             }
             let dateText: String
             switch options.momentGrouping {
-            case .day: dateText = HumanDate.day(section.firstDay)
-            case .month: dateText = HumanDate.month(section.firstDay)
-            case .gap: dateText = HumanDate.range(section.firstDay, section.lastDay)
+            case .day: dateText = strings.day(section.firstDay)
+            case .month: dateText = strings.month(section.firstDay)
+            case .gap: dateText = strings.range(section.firstDay, section.lastDay)
             }
-            let heading = place.map { $0 + " · " + dateText } ?? dateText
-            let countLabel = Self.count(section.photos)
+            let heading = place.map { $0 + " · " + dateText } ?? strings.heading(dateText)
+            let countLabel = count(section.photos)
             if quiet(i), quiet(i - 1) || quiet(i + 1), !photos.isEmpty {
                 // A quiet day among quiet days: its photos join the run's grid,
                 // the first one carrying the day's name.
                 let shortDate: String
                 switch options.momentGrouping {
-                case .day: shortDate = HumanDate.short(section.firstDay)
-                case .month: shortDate = HumanDate.month(section.firstDay)
-                case .gap: shortDate = HumanDate.shortRange(section.firstDay, section.lastDay)
+                case .day: shortDate = strings.short(section.firstDay)
+                case .month: shortDate = strings.month(section.firstDay)
+                case .gap: shortDate = strings.shortRange(section.firstDay, section.lastDay)
                 }
                 let span = slice.range.reduce(0.0) { total, j in total + (Double(thumbnailAspect(section.photos[j])) ) }
                 photos[0].dayLabel = DayLabel(anchor: anchor, datetime: section.datetime,
-                                              text: (place.map { $0 + " · " + shortDate } ?? shortDate) + (slice.continuesFromPrevious ? " (continued)" : ""),
+                                              text: (place.map { $0 + " · " + shortDate } ?? strings.heading(shortDate)) + (slice.continuesFromPrevious ? " " + strings.text("moments.continued") : ""),
                                               title: heading + ", " + countLabel, month: month, span: String(format: "%.3f", span))
                 if let last = blocks.indices.last, blocks[last].run != nil {
                     blocks[last].run!.photos += photos
@@ -490,11 +497,11 @@ public struct SiteRenderer: Sendable {
         }
         let pager = pager(map.momentPages, current: number, from: pagePath)
         chrome.relLinks = relLinks(pager)
-        chrome.share = shareCard(pagePath, headline: "Moments",
-                                 summary: Self.count(items: map.timelineItems.count, videos: map.timelineVideoCount) + " across all albums",
+        chrome.share = shareCard(pagePath, headline: strings.text("moments.title"),
+                                 summary: strings.text("moments.meta", ["photoCountLabel": count(items: map.timelineItems.count, videos: map.timelineVideoCount)]),
                                  item: slices.first.map { map.moments[$0.section].photos[$0.range.lowerBound] })
-        let here = slices.first.map { HumanDate.month(map.moments[$0.section].photos[$0.range.lowerBound].metadata.captureDate.localDay) } ?? ""
-        return MomentsPageModel(chrome: chrome, photoCountLabel: Self.count(items: map.timelineItems.count, videos: map.timelineVideoCount),
+        let here = slices.first.map { strings.heading(strings.month(map.moments[$0.section].photos[$0.range.lowerBound].metadata.captureDate.localDay)) } ?? ""
+        return MomentsPageModel(chrome: chrome, photoCountLabel: count(items: map.timelineItems.count, videos: map.timelineVideoCount),
                                 blocks: blocks, pager: pager,
                                 years: yearIndex(from: pagePath, current: monthsHere, covers: false),
                                 yearsURL: URLPath.relative(from: pagePath, to: SiteMap.yearsPage),
@@ -513,15 +520,15 @@ public struct SiteRenderer: Sendable {
     /// starts), `current` months marked and their years unfolded.
     func yearIndex(from pagePath: String, current: Set<String>, covers: Bool) -> [YearIndexEntry] {
         map.timelineYears.map { year in
-            var entry = YearIndexEntry(year: String(year.year), countLabel: Self.grouped(year.items),
-                                       fullCountLabel: Self.count(items: year.items, videos: year.videos), url: "", open: false, months: [])
+            var entry = YearIndexEntry(year: String(year.year), countLabel: strings.grouped(year.items),
+                                       fullCountLabel: count(items: year.items, videos: year.videos), url: "", open: false, months: [])
             for (m, month) in year.months.enumerated() {
                 let key = LocalDay(year: year.year, month: m + 1, day: 1).monthDescription
-                let name = HumanDate.months[m]
-                var link = YearIndexEntry.Month(name: String(name.prefix(3)), label: "\(name) \(year.year)", countLabel: "", href: nil, key: key)
+                var link = YearIndexEntry.Month(name: strings.shortMonthName(m + 1), label: strings.heading(strings.month(LocalDay(year: year.year, month: m + 1, day: 1))),
+                                                countLabel: "", href: nil, key: key)
                 if month.items > 0 {
-                    link.countLabel = Self.grouped(month.items)
-                    link.label += ": " + Self.count(items: month.items, videos: month.videos)
+                    link.countLabel = strings.grouped(month.items)
+                    link.label += ": " + count(items: month.items, videos: month.videos)
                     let page = map.momentPages[map.momentSectionPage[month.firstSection]]
                     link.href = URLPath.relative(from: pagePath, to: page) + "#" + map.momentAnchors[month.firstSection]
                     link.current = current.contains(key)
@@ -537,37 +544,38 @@ public struct SiteRenderer: Sendable {
 
     func yearsPage() -> YearsPageModel {
         let pagePath = SiteMap.yearsPage
-        var chrome = chrome(pagePath, title: "Years", section: "moments")
+        var chrome = chrome(pagePath, title: strings.text("years.title"), section: "moments")
         chrome.relLinks = []
         let years = map.timelineYears.count
         return YearsPageModel(chrome: chrome,
-                              countLabel: Self.count(items: map.timelineItems.count, videos: map.timelineVideoCount) + " in "
-                                + (years == 1 ? "1 year" : "\(years) years"),
+                              countLabel: strings.text("count.in_years", ["count": count(items: map.timelineItems.count, videos: map.timelineVideoCount),
+                                                                          "years": strings.count("count.years", years)]),
                               years: yearIndex(from: pagePath, current: [], covers: true))
     }
 
     func tagIndexPage(_ pagePath: String) -> TagIndexModel {
-        var chrome = chrome(pagePath, title: "Tags", section: "tags")
+        var chrome = chrome(pagePath, title: strings.text("tags.title"), section: "tags")
         chrome.relLinks = []
         let entries = map.tags.map { tag in
-            TagIndexModel.Entry(name: tag.name, url: URLPath.relative(from: pagePath, to: tag.pages[0]), countLabel: Self.count(tag.items),
+            TagIndexModel.Entry(name: tag.name, url: URLPath.relative(from: pagePath, to: tag.pages[0]), countLabel: count(tag.items),
                                 cover: tag.items.first.flatMap { thumbnail($0, from: pagePath, position: 0) })
         }
-        return TagIndexModel(chrome: chrome, countLabel: map.tags.count == 1 ? "1 tag" : "\(map.tags.count) tags", tags: entries)
+        return TagIndexModel(chrome: chrome, countLabel: strings.count("count.tags", map.tags.count), tags: entries)
     }
 
     /// A tag's page (or the Favourites'): a grid of its items, paged like an album's.
     func tagPage(_ tag: SiteMap.TagPages, number: Int, section: String = "tags") -> AlbumPageModel {
         let pagePath = tag.pages[number]
-        var chrome = chrome(pagePath, title: tag.name, section: section)
-        chrome.share = shareCard(pagePath, headline: tag.name, summary: Self.count(tag.items) + (dateRange(tag.items).map { " · " + $0 } ?? ""),
+        let name = section == "favourites" ? strings.text("favourites.title") : tag.name
+        var chrome = chrome(pagePath, title: name, section: section)
+        chrome.share = shareCard(pagePath, headline: name, summary: count(tag.items) + (dateRange(tag.items).map { " · " + $0 } ?? ""),
                                  item: tag.items.first)
         let pager = pager(tag.pages, current: number, from: pagePath)
         chrome.relLinks = relLinks(pager)
         var crumbs = [TitledLink(title: gallery.title, url: URLPath.relative(from: pagePath, to: "index.html"))]
-        if section == "tags" { crumbs.append(TitledLink(title: "Tags", url: URLPath.relative(from: pagePath, to: map.tagIndexPage ?? "index.html"))) }
+        if section == "tags" { crumbs.append(TitledLink(title: strings.text("tags.title"), url: URLPath.relative(from: pagePath, to: map.tagIndexPage ?? "index.html"))) }
         let range = tag.ranges[number]
-        return AlbumPageModel(chrome: chrome, photoCountLabel: Self.count(tag.items), dateRange: dateRange(tag.items),
+        return AlbumPageModel(chrome: chrome, photoCountLabel: count(tag.items), dateRange: dateRange(tag.items),
                               breadcrumbs: crumbs, hasBreadcrumbs: true,
                               photos: range.compactMap { thumbnail(tag.items[$0], from: pagePath, position: $0 - range.lowerBound) },
                               hasPhotos: !range.isEmpty, pager: pager)
@@ -638,7 +646,7 @@ public struct SiteRenderer: Sendable {
     static let searchPage = "search/index.html"
 
     func searchPage() -> SearchPageModel {
-        SearchPageModel(chrome: chrome(Self.searchPage, title: "Search", section: "search"),
+        SearchPageModel(chrome: chrome(Self.searchPage, title: strings.text("search.title"), section: "search"),
                         searchScript: URLPath.relative(from: Self.searchPage, to: "static/search.js"),
                         indexScript: URLPath.relative(from: Self.searchPage, to: "search/index.js"))
     }
@@ -653,7 +661,7 @@ public struct SiteRenderer: Sendable {
             let first = thumbs.first, largest = previews.last
             return [map.photoPages[key] ?? "", srcset(thumbs, from: "index.html"),
                     first?.size.width ?? 1, first?.size.height ?? 1, srcset(previews, from: "index.html"),
-                    largest?.size.width ?? 1, largest?.size.height ?? 1, Self.alt(item), Self.captionLine(item.metadata.words) ?? "",
+                    largest?.size.width ?? 1, largest?.size.height ?? 1, alt(item), Self.captionLine(item.metadata.words) ?? "",
                     item.renditions(.video).first?.path ?? "", item.kind == .motionStill ? 1 : 0]
         }, words: { item in
             let m = item.metadata
@@ -669,7 +677,7 @@ public struct SiteRenderer: Sendable {
             words.append(name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name)
             if m.captureDate.source != .fileTime {
                 let day = m.captureDate.localDay
-                words.append("\(day.year) \(HumanDate.month(day))")
+                words.append(strings.month(day))
             }
             switch item.kind {
             case .video: words.append("video")

@@ -23,6 +23,19 @@ public enum Slug {
         return slug.isEmpty ? fallback : String(slug)
     }
 
+    /// A name a browser can save a download under on any system: the title as
+    /// it reads (accents and all), without the characters Windows, macOS or
+    /// Linux refuse in a file name or control characters, at most 100
+    /// characters; "album" when nothing is left.
+    public static func downloadName(_ title: String) -> String {
+        let refused: Set<Character> = ["/", "\\", ":", "*", "?", "\"", "<", ">", "|"]
+        var name = String(title.map { refused.contains($0) || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? " " : $0 })
+        name = name.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        while name.hasPrefix(".") { name.removeFirst() }
+        name = String(name.prefix(100)).trimmingCharacters(in: .whitespaces)
+        return name.isEmpty ? "album" : name
+    }
+
     /// Makes slugs unique within one folder by appending `-2`, `-3`…
     public struct Uniquer {
         private var used: Set<String>

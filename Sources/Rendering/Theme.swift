@@ -12,6 +12,8 @@ public enum ThemeError: Error, CustomStringConvertible, Sendable {
     case unreadable(String)
     /// A page template is missing or did not render.
     case renderFailed(name: String, reason: String)
+    /// No locale file for the language asked for.
+    case unknownLanguage(String, available: [String])
 
     /// One line for the user.
     public var description: String {
@@ -20,6 +22,8 @@ public enum ThemeError: Error, CustomStringConvertible, Sendable {
         case .badTemplate(let name, let reason): return "template '\(name)' does not parse: \(reason)"
         case .unreadable(let path): return "cannot read theme file \(path)"
         case .renderFailed(let name, let reason): return "template '\(name)' did not render: \(reason)"
+        case .unknownLanguage(let tag, let available):
+            return "no strings for language '\(tag)' (built in: \(available.joined(separator: ", ")); a theme can add locales/\(tag).txt)"
         }
     }
 }
@@ -37,6 +41,8 @@ public struct Theme: Sendable {
     /// A fingerprint of every template and static file, so a theme change can be
     /// told apart from no change.
     public let fingerprint: String
+    /// The site's words in its language (`language` setting).
+    public let strings: SiteStrings
 
     /// Names of the themes built into the binary.
     public static var builtInNames: [String] {
@@ -47,10 +53,16 @@ public struct Theme: Sendable {
     }
 
     /// Loads a built-in theme by name, or a custom theme folder (holding
-    /// `templates/*.mustache` and/or `static/…`) by path.
-    public static func load(_ nameOrPath: String) throws(ThemeError) -> Theme {
+    /// `templates/*.mustache`, `static/…` and/or `locales/<tag>.txt`) by path,
+    /// with the interface strings of `language` (a BCP 47 tag).
+    public static func load(_ nameOrPath: String, language: String = "en") throws(ThemeError) -> Theme {
         var templates: [String: String] = [:]
         var statics: [String: [UInt8]] = [:]
+        var locales: [(tag: String, text: String)] = []
+        func addLocale(_ relative: String, _ bytes: [UInt8]) {
+            guard relative.hasSuffix(".txt"), !relative.contains("/") else { return }
+            locales.append((String(relative.dropLast(".txt".count)), String(decoding: bytes, as: UTF8.self)))
+        }
         func embedded(_ prefix: String, _ apply: (String, [UInt8]) -> Void) {
             for (key, base64) in EmbeddedAssets.files where key.hasPrefix(prefix) {
                 if let data = Data(base64Encoded: base64) { apply(String(key.dropFirst(prefix.count)), Array(data)) }
@@ -62,12 +74,16 @@ public struct Theme: Sendable {
         }
         embedded("Templates/", addTemplate)
         embedded("Themes/default/static/") { statics[$0] = $1 }
+        embedded("Locales/", addLocale)
+        locales.sort { $0.tag < $1.tag }
+        let builtInLanguages = locales.map(\.tag)
 
         let builtIn = builtInNames
         if builtIn.contains(nameOrPath) {
             if nameOrPath != "default" {
                 embedded("Themes/\(nameOrPath)/templates/", addTemplate)
                 embedded("Themes/\(nameOrPath)/static/") { statics[$0] = $1 }
+                embedded("Themes/\(nameOrPath)/locales/", addLocale)
             }
         } else {
             let folder = URL(fileURLWithPath: nameOrPath)
@@ -75,7 +91,7 @@ public struct Theme: Sendable {
             guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw .unknown(nameOrPath, available: builtIn)
             }
-            for (sub, apply) in [("templates", addTemplate), ("static", { statics[$0] = $1 })] as [(String, (String, [UInt8]) -> Void)] {
+            for (sub, apply) in [("templates", addTemplate), ("static", { statics[$0] = $1 }), ("locales", addLocale)] as [(String, (String, [UInt8]) -> Void)] {
                 let base = folder.appendingPathComponent(sub)
                 guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey]) else { continue }
                 for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
@@ -86,10 +102,17 @@ public struct Theme: Sendable {
                 }
             }
         }
+        guard SiteStrings.hasFile(for: language, in: locales.map(\.tag)) else {
+            throw .unknownLanguage(language, available: builtInLanguages)
+        }
+        let strings = try SiteStrings(languageTag: language, files: locales)
+        statics[SiteStrings.scriptPath] = Array(strings.scriptFile.utf8)
         var library = MustacheLibrary()
-        var fingerprintInput = ""
+        // Every string, as the pages' words (counts, dates, facts) come from them too.
+        var fingerprintInput = "language \(language)\0" + strings.allKeys.map { $0 + "=" + strings.text($0) }.joined(separator: "\0")
         _ = HTML.registered
-        for (name, text) in templates.sorted(by: { $0.key < $1.key }) {
+        for (name, original) in templates.sorted(by: { $0.key < $1.key }) {
+            let text = strings.substitute(in: original)
             do {
                 // Every template (a partial too) escapes through HTML.escape.
                 // On a line of its own, a standalone tag that leaves no trace
@@ -109,7 +132,7 @@ public struct Theme: Sendable {
             hasher.update(path)
             bytes.withUnsafeBytes { hasher.update($0) }
         }
-        return Theme(name: nameOrPath, library: library, staticFiles: statics, fingerprint: hasher.finalize())
+        return Theme(name: nameOrPath, library: library, staticFiles: statics, fingerprint: hasher.finalize(), strings: strings)
     }
 
     /// The templates every site needs; a theme without them fails when loaded.

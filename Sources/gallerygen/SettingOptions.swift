@@ -19,6 +19,7 @@ struct BuildSettingOptions: ParsableArguments {
     @OptionGroup var renditions: RenditionOptions
     @Option(name: flagName(\.jobs), help: flagHelp(\.jobs)) var jobs: String?
     @Option(name: flagName(\.theme), help: flagHelp(\.theme)) var theme: String?
+    @Option(name: flagName(\.language), help: flagHelp(\.language)) var language: String?
 }
 
 /// `--flag` of a setting.

@@ -118,8 +118,8 @@ import Testing
         #expect(shown == 6)
         #expect(!moments.contains("hidden.jpg"))
         // Quiet days (a few photos each) share a grid: the day is named above its first photo, whole in its title.
-        #expect(moments.contains("<time datetime=\"2024-03-10\">Sunday 10 March 2024</time>")
-                || (moments.contains("title=\"Sunday 10 March 2024, ") && moments.contains("<time datetime=\"2024-03-10\">10 Mar 2024</time>")))
+        #expect(moments.contains("<time datetime=\"2024-03-10\">Sunday, March 10, 2024</time>")
+                || (moments.contains("title=\"Sunday, March 10, 2024, ") && moments.contains("<time datetime=\"2024-03-10\">Mar 10, 2024</time>")))
 
         // A photo page: preview with srcset, neighbours linked and preloaded, facts, no GPS.
         let photoPage = try String(contentsOf: library.output.appendingPathComponent("albums/trips/paris/rotated.html"), encoding: .utf8)

@@ -21,7 +21,7 @@ import Testing
         options.photosPerPage = perPage
         configure(&options)
         let gallery = Gallery.assemble(title: "T", photos: items, sidecars: [:], options: options)
-        return SiteRenderer(theme: try Theme.load("default"), gallery: gallery, options: options)
+        return SiteRenderer(theme: try Theme.load("default", language: options.language), gallery: gallery, options: options)
     }
 
     @Test func pagesPreferToStartWithAMonth() {
@@ -94,8 +94,8 @@ import Testing
         let run = try #require(model.blocks[2].run)
         #expect(run.photos.count == 6)
         #expect(run.photos.compactMap(\.dayLabel).map(\.datetime) == ["2024-05-04", "2024-05-02", "2024-05-01"])
-        #expect(run.photos.compactMap(\.dayLabel).map(\.text) == ["4 May 2024", "2 May 2024", "1 May 2024"])
-        #expect(run.photos[0].dayLabel?.title == "Saturday 4 May 2024, 3 photos")
+        #expect(run.photos.compactMap(\.dayLabel).map(\.text) == ["May 4, 2024", "May 2, 2024", "May 1, 2024"])
+        #expect(run.photos[0].dayLabel?.title == "Saturday, May 4, 2024, 3 photos")
         let html = try renderer.renderMomentsPage(0)
         #expect(html.contains("<h2 class=\"day-label\" id=\"d-2024-05-04\" data-month=\"2024-05\""))
         #expect(html.contains("<section class=\"moment\" data-month=\"2024-05\" id=\"d-2024-05-05\">"))
@@ -115,10 +115,10 @@ import Testing
         for word in ["Kyoto", "Osaka", "Nara", "GeoNames"] { #expect(!offHTML.contains(word), "\(word) published with moment_places off") }
         let on = try Self.site(items) { $0.momentPlaces = true }
         let html = try on.renderMomentsPage(0)
-        #expect(html.contains("title=\"Kyoto &amp; Osaka · Saturday 3 May 2025, 3 photos\""))
-        #expect(html.contains(">Kyoto &amp; Osaka · 3 May 2025</time>"))
-        #expect(html.contains(">Nara · 4 May 2025</time>"))
-        #expect(html.contains(">10 May 2025</time>"), "no GPS: no name")
+        #expect(html.contains("title=\"Kyoto &amp; Osaka · Saturday, May 3, 2025, 3 photos\""))
+        #expect(html.contains(">Kyoto &amp; Osaka · May 3, 2025</time>"))
+        #expect(html.contains(">Nara · May 4, 2025</time>"))
+        #expect(html.contains(">May 10, 2025</time>"), "no GPS: no name")
         #expect(html.contains("https://www.geonames.org/"), "GeoNames is credited where its names are shown")
         // Places are words of the search index only when published.
         let indexed = on.searchIndex().files.map(\.text).joined()
@@ -133,9 +133,13 @@ import Testing
         #expect(LocalDay(year: 2024, month: 11, day: 30).description == "2024-11-30")
     }
 
-    @Test func countsAreGroupedInThousands() {
-        #expect(SiteRenderer.count(items: 30_000, videos: 1_234) == "28,766 photos, 1,234 videos")
-        #expect(SiteRenderer.grouped(999) == "999" && SiteRenderer.grouped(1000) == "1,000" && SiteRenderer.grouped(1_234_567) == "1,234,567")
+    @Test func countsAreGroupedInThousands() throws {
+        let site = try Self.site([])
+        #expect(site.count(items: 30_000, videos: 1_234) == "28,766 photos, 1,234 videos")
+        #expect(site.strings.grouped(999) == "999" && site.strings.grouped(1000) == "1,000" && site.strings.grouped(1_234_567) == "1,234,567")
+        let french = try Self.site([]) { $0.language = "fr" }
+        #expect(french.count(items: 30_000, videos: 1) == "29\u{202F}999 photos, 1 vidéo")
+        #expect(french.count(items: 1, videos: 0) == "1 photo" && french.count(items: 0, videos: 0) == "0 photo")
     }
 
     /// A real build with GPS photos: place names appear when the setting is
@@ -173,7 +177,7 @@ import Testing
         let written = IncrementalTests.changed(before, try IncrementalTests.snapshot(settings.output)).written
         #expect(!written.contains { $0.hasPrefix("media/") })
         let page = try String(contentsOf: moments, encoding: .utf8)
-        #expect(page.contains("Kyoto &amp; Osaka · Saturday 3 May 2025"))
+        #expect(page.contains("Kyoto &amp; Osaka · Saturday, May 3, 2025"))
         #expect(try String(contentsOf: folder.url.appendingPathComponent("out/albums/japan/p0.html"), encoding: .utf8).contains("<dd>Kyoto</dd>"))
         let state = try Data(contentsOf: folder.url.appendingPathComponent("out/.gallerygen/state.bin"))
         let site = try everything()

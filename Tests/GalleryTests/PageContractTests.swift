@@ -57,7 +57,7 @@ import Testing
         #expect(context["id"] as? String == "p-a")
         #expect(context["width"] as? Int == 1 && context["lazy"] as? Bool == false)
         #expect(context["href"] == nil, "a nil optional is absent")
-        let chrome = PageChrome(site: .init(title: "S"), title: "T", stylesheet: "s", themeStylesheet: "t", script: "v", pagesScript: "p", home: "h",
+        let chrome = PageChrome(site: .init(title: "S"), language: "en", title: "T", stylesheet: "s", themeStylesheet: "t", script: "v", stringsScript: "st", feedURL: "f", pagesScript: "p", home: "h",
                                 momentsURL: "m", searchURL: "q", inAlbums: true, inMoments: false, spacing: 4, rowHeight: 210, mobileRowHeight: 120,
                                 footer: "F")
         let page = MomentsPageModel(chrome: chrome, photoCountLabel: "1 photo", blocks: [], pager: nil, years: [], yearsURL: "years.html",

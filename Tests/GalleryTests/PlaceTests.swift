@@ -3,6 +3,7 @@ import GalleryCore
 @testable import External
 @testable import Metadata
 import Testing
+@testable import Rendering
 
 /// Offline place names (`moment_places`): the built-in GeoNames table and
 /// how a name is chosen.
@@ -87,17 +88,16 @@ import Testing
         #expect(VideoProbe.location(iso6709: "+95.0+10.0/") == nil)
     }
 
-    @Test func sectionsNameTheirPlacesMostPhotosFirst() {
-        var section = MomentSection(datetime: "2025-05-03", firstDay: LocalDay(year: 2025, month: 5, day: 3),
-                                    lastDay: LocalDay(year: 2025, month: 5, day: 3), photos: [], albums: [])
-        #expect(section.placeLabel == nil)
-        section.places = ["Kyoto"]
-        #expect(section.placeLabel == "Kyoto")
-        section.places = ["Kyoto", "Osaka"]
-        #expect(section.placeLabel == "Kyoto & Osaka")
-        section.places = ["Kyoto", "Osaka", "Nara"]
-        #expect(section.placeLabel == "Kyoto, Osaka & Nara")
-        section.places = ["Kyoto", "Osaka", "Nara", "Kobe", "Uji"]
-        #expect(section.placeLabel == "Kyoto, Osaka & 3 other places")
+    @Test func sectionsNameTheirPlacesMostPhotosFirst() throws {
+        let site = try MomentsTests.site([])
+        #expect(site.placeLabel([]) == nil)
+        #expect(site.placeLabel(["Kyoto"]) == "Kyoto")
+        #expect(site.placeLabel(["Kyoto", "Osaka"]) == "Kyoto & Osaka")
+        #expect(site.placeLabel(["Kyoto", "Osaka", "Nara"]) == "Kyoto, Osaka & Nara")
+        #expect(site.placeLabel(["Kyoto", "Osaka", "Nara", "Kobe", "Uji"]) == "Kyoto, Osaka & 3 other places")
+        #expect(site.placeLabel(["Kyoto", "Osaka", "Nara"]) == "Kyoto, Osaka & Nara")
+        let german = try MomentsTests.site([]) { $0.language = "de" }
+        #expect(german.placeLabel(["Kyoto", "Osaka", "Nara"]) == "Kyoto, Osaka und Nara")
+        #expect(german.placeLabel(["Kyoto", "Osaka", "Nara", "Kobe"]) == "Kyoto, Osaka und 2 weitere Orte")
     }
 }

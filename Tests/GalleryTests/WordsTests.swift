@@ -273,7 +273,7 @@ import Testing
 
         let index = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(index.contains("alt=\"At the harbour\"") && index.contains("alt=\"From the sidecar\""))
-        #expect(index.contains("alt=\"Photo, 3 May 2025\""), "no words: what and when, not the file name")
+        #expect(index.contains("alt=\"Photo, May 3, 2025\""), "no words: what and when, not the file name")
         #expect(index.contains("data-caption=\"At the harbour — Boats &amp; gulls at dawn, Brittany\""))
         #expect(!index.contains("<script>alert"))
 

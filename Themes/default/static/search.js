@@ -9,13 +9,14 @@
   var input = document.querySelector(".search-input");
   var status = document.querySelector(".search-status");
   if (!grid || !input) return;
+  var t = window.gallerygenText || function (key) { return key; };
 
   var PAGE = 40;                         // results shown at first, and added by "Show more"
   var shownCount = PAGE;
   var more = document.createElement("button");
   more.type = "button";
   more.className = "search-more";
-  more.textContent = "Show more";
+  more.textContent = t("show_more");
   more.hidden = true;
   grid.parentNode.insertBefore(more, grid.nextSibling);
   var indexURL = new URL(grid.getAttribute("data-index"), location.href);
@@ -89,8 +90,8 @@
     var words = tokens(query).filter(function (w) { return Array.from(w).length >= 2 || /^\p{N}$/u.test(w); });
     var mine = ++generation;
     if (history.replaceState) history.replaceState(null, "", "?q=" + encodeURIComponent(query));
-    if (!words.length) { grid.textContent = ""; status.textContent = query ? "Type two letters or more." : ""; return; }
-    if (!manifest) { status.textContent = "The search index did not load."; return; }
+    if (!words.length) { grid.textContent = ""; status.textContent = query ? t("too_short") : ""; return; }
+    if (!manifest) { status.textContent = t("index_failed"); return; }
     var prefixes = words.map(function (w) { return hex(Array.from(w).slice(0, 2).join("")); });
     var needed = prefixes.filter(function (h, i) { return manifest.known[h] && !shards[h] && prefixes.indexOf(h) === i; });
     loadAll(needed.map(function (h) { return new URL("t-" + h + ".js", indexURL).href; }), function () {
@@ -144,8 +145,8 @@
       li.appendChild(a);
       grid.appendChild(li);
     });
-    status.textContent = total === 0 ? "Nothing found." : total === 1 ? "1 photo" :
-      total + " photos" + (total > numbers.length ? " (the first " + numbers.length + " shown)" : "");
+    status.textContent = total === 0 ? t("nothing_found") :
+      t("found", total) + (total > numbers.length ? " " + t("first_shown", numbers.length) : "");
     more.hidden = total <= numbers.length;
     if (window.gallerygenViewer) window.gallerygenViewer.refresh();
   }

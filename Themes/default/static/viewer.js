@@ -3,6 +3,7 @@
    link to its photo page, so this only enhances. */
 (function () {
   "use strict";
+  var t = window.gallerygenText || function (key) { return key; };
 
   /* A Live or Motion Photo's motion plays over its still while hovered or
      pressed (the LIVE button; a click from the keyboard toggles it). Muted:
@@ -140,7 +141,7 @@
   var root = element("div", "viewer");
   root.setAttribute("role", "dialog");
   root.setAttribute("aria-modal", "true");
-  root.setAttribute("aria-label", "Photo viewer");
+  root.setAttribute("aria-label", t("viewer"));
   root.hidden = true;
   var track = element("div", "viewer-track");
   var slides = [0, 1, 2].map(function () {
@@ -173,18 +174,18 @@
   var bar = element("div", "viewer-bar");
   var counter = element("span", "viewer-count");
   counter.setAttribute("aria-live", "polite");
-  var info = button("viewer-info", "Photo details", "i");
+  var info = button("viewer-info", t("details"), "i");
   info.setAttribute("aria-expanded", "false");
   var download = element("a", "viewer-download");
-  download.textContent = "Download";
+  download.textContent = t("download");
   download.hidden = true;
   var pageLink = element("a", "viewer-page");
-  pageLink.textContent = "Photo page";
-  var liveButton = button("viewer-live", "Play the Live Photo (hold)", "LIVE");
+  pageLink.textContent = t("photo_page");
+  var liveButton = button("viewer-live", t("play_live"), "LIVE");
   liveButton.setAttribute("aria-pressed", "false");
   liveButton.hidden = true;
   var live = null;         // the current slide's motion controls, when it is a Live Photo
-  var close = button("viewer-close", "Close viewer", "×");
+  var close = button("viewer-close", t("close"), "×");
   [counter, liveButton, info, download, pageLink, close].forEach(function (n) { bar.appendChild(n); });
   liveButton.addEventListener("pointerdown", function () { if (live) live.play(); });
   liveButton.addEventListener("pointerup", function () { if (live) live.stop(); });
@@ -193,8 +194,8 @@
     if (!live || event.detail !== 0) return;
     if (slides[1].slide.classList.contains("live-playing")) live.stop(); else live.play();
   });
-  var prev = button("viewer-prev", "Previous photo", "‹");
-  var next = button("viewer-next", "Next photo", "›");
+  var prev = button("viewer-prev", t("previous"), "‹");
+  var next = button("viewer-next", t("next"), "›");
   var panel = element("dl", "viewer-facts");
   panel.hidden = true;
   var more = element("a", "viewer-more");
@@ -382,7 +383,7 @@
       if (nextPageURL && location.protocol === "file:") {
         more.hidden = false;
         more.href = nextPageURL;
-        more.textContent = "More photos on the next page ›";
+        more.textContent = t("more_on_next_page");
       } else if (loadingMore) {
         loadingMore.then(function () { if (index + step < items.length) go(step); });
       }
