@@ -65,13 +65,14 @@ fi
 # The browser tests' Python tools, in a virtual environment of the system's
 # own python3 (whichever python3 comes first on PATH is fine too).
 venv=.build/venv
-if ! "$venv/bin/python" -c "import selenium, pytest" 2>/dev/null; then
-  echo "Setting up $venv (selenium, pytest from PyPI)" >&2
+# feedparser: the feed test reads feed.xml as feed readers do.
+if ! "$venv/bin/python" -c "import selenium, pytest, feedparser" 2>/dev/null; then
+  echo "Setting up $venv (selenium, pytest, feedparser from PyPI)" >&2
   rm -rf "$venv"
   mkdir -p .build
   python3 -m venv "$venv" || {
     echo "python3 -m venv failed. Run: sudo apt-get install -y python3-venv" >&2
     exit 1
   }
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check selenium pytest
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check selenium pytest feedparser
 fi

@@ -15,6 +15,8 @@ struct AlbumDownloadsStep: BuildStep {
     static let archiveVersion = 1
     /// Where archives live in OUT.
     static let folder = "media/albums/"
+    /// Archives at least this large are announced while they are written.
+    static let announcedSize: Int64 = 200_000_000
 
     func run(_ context: inout BuildContext) async throws {
         guard context.settings.values.albumDownloads else { return }
@@ -35,6 +37,14 @@ struct AlbumDownloadsStep: BuildStep {
             }
             let path = Self.folder + hasher.finalize().prefix(20) + ".zip"
             if !(output.contains(path) && context.previousState.files.contains(path)) {
+                // A large album takes a while to copy: say which, so the build is seen to be alive.
+                let bytes = members.reduce(Int64(0)) { total, member in
+                    total + ((try? FileManager.default.attributesOfItem(atPath: member.file.path)[.size] as? NSNumber)?.int64Value ?? 0)
+                }
+                if bytes >= Self.announcedSize {
+                    let name = album.isRoot ? "the top album" : DisplayText.oneLine(album.description)
+                    context.progress.message("making the download of \(name) (\(members.count) files, \(bytes / 1_000_000) MB)")
+                }
                 try output.produce(path) { temporary in try AlbumArchive.write(members, to: temporary) }
                 context.report.archivesMade += 1
             }

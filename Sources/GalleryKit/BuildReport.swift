@@ -61,6 +61,7 @@ public struct BuildReport: Sendable {
         text += " (\(Self.count(renditionsMade, "rendition")) made, \(renditionsReused) up to date), \(Self.count(pages, "page"))"
         if !skipped.isEmpty { text += "; skipped \(Self.count(skipped.count, "unreadable file"))" }
         if !leftOut.isEmpty { text += "; left out \(leftOut.count) rejected or low-rated" }
+        if archivesMade > 0 { text += "; \(Self.count(archivesMade, "album download")) made" }
         text += String(format: " in %.1f s", seconds)
         if let line = pairedRawSummary { text += "\n" + line }
         if let line = ignoredSummary { text += "\n" + line }
