@@ -19,9 +19,10 @@ public enum PhotoFacts {
         if place, let name = m.place { add("fact.place", name) }
         if let camera = m.camera.cameraName { add("fact.camera", camera) }
         if let lens = m.camera.lens { add("fact.lens", lens) }
-        if let focal = m.camera.focalLength { add("fact.focal_length", "\(trim(focal)) mm") }
-        if let f = m.camera.fNumber { add("fact.aperture", "ƒ/\(trim(f))") }
-        if let t = m.camera.exposureTime { add("fact.shutter", shutter(t)) }
+        let point = strings.decimalSeparator
+        if let focal = m.camera.focalLength { add("fact.focal_length", "\(trim(focal, point)) mm") }
+        if let f = m.camera.fNumber { add("fact.aperture", "ƒ/\(trim(f, point))") }
+        if let t = m.camera.exposureTime { add("fact.shutter", shutter(t, point)) }
         if let iso = m.camera.iso { add("fact.iso", "\(iso)") }
         add("fact.size", "\(m.displaySize.width) × \(m.displaySize.height)")
         if !m.words.keywords.isEmpty { add("fact.keywords", m.words.keywords.joined(separator: ", ")) }
@@ -81,17 +82,17 @@ public enum PhotoFacts {
     }
 
     /// "1/250 s", "0.5 s", "2 s".
-    static func shutter(_ seconds: Double) -> String {
+    static func shutter(_ seconds: Double, _ point: String = ".") -> String {
         if seconds < 0.5, seconds > 0 {
             let denominator = (1 / seconds).rounded()
             return "1/\(Int(denominator)) s"
         }
-        return "\(trim(seconds)) s"
+        return "\(trim(seconds, point)) s"
     }
 
-    /// 2.8 → "2.8", 35.0 → "35".
-    static func trim(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
+    /// 2.8 → "2.8" ("2,8" with a decimal comma), 35.0 → "35".
+    static func trim(_ value: Double, _ point: String = ".") -> String {
+        let tenths = Int((value * 10).rounded())
+        return tenths % 10 == 0 ? String(tenths / 10) : String(tenths / 10) + point + String(abs(tenths % 10))
     }
 }

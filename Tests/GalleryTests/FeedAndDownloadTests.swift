@@ -192,3 +192,21 @@ import Testing
         #expect(Slug.downloadName("\u{7}") == "album")
     }
 }
+
+/// The note that link previews need `base_url`: said on the first build
+/// into an OUT only, never with `base_url` set.
+@Suite struct BaseURLAdviceTests {
+    @Test func theNoteIsSaidOnceAndOnlyWithoutAnAddress() async throws {
+        let library = try EndToEndTests.makeLibrary()
+        var settings = EndToEndTests.settings(library)
+        let first = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(first.summary.contains("base_url") && first.advice.count == 1)
+        let second = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(second.advice.isEmpty && !second.summary.contains("base_url"))
+        let other = try TemporaryFolder()
+        settings = BuildSettings(source: library.source, output: other.url.appendingPathComponent("site"), values: settings.values)
+        settings.baseURL = "https://example.org/"
+        let withAddress = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(withAddress.advice.isEmpty)
+    }
+}

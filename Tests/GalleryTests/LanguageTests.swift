@@ -143,6 +143,7 @@ import Testing
         }
         let photo = try String(contentsOf: out.appendingPathComponent("albums/trips/paris/rotated.html"), encoding: .utf8)
         #expect(photo.contains("<dt>Prise le</dt><dd>dimanche 10 mars 2024 à 23:30 (UTC+02:00)</dd>"))
+        #expect(photo.contains("<dt>Ouverture</dt><dd>ƒ/2,8</dd>") && photo.contains("<dt>Focale</dt><dd>35 mm</dd>"), "a decimal comma")
         #expect(photo.contains("Télécharger l’original") == false, "no originals published here")
         let moments = try String(contentsOf: out.appendingPathComponent("moments/index.html"), encoding: .utf8)
         #expect(moments.contains("dans tous les albums") && moments.contains("Aller à un mois") && moments.contains(">Mars <"))
