@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "GalleryCore"),
         .target(name: "Scanning", dependencies: ["GalleryCore"]),
         .target(name: "Metadata", dependencies: ["GalleryCore", "CExif", "CWebP", "CHEIF", "CRaw", "CPlaces"]),
-        .target(name: "Imaging", dependencies: ["GalleryCore", "CJPEG", "CWebP", "CGIF", "CPNG", "CHEIF", "CTIFF", "CRaw"]),
+        .target(name: "Imaging", dependencies: ["GalleryCore", "CJPEG", "CWebP", "CGIF", "CPNG", "CHEIF", "CTIFF", "CRaw", "CResample"]),
         .target(
             name: "Rendering",
             dependencies: ["GalleryCore", .product(name: "Mustache", package: "swift-mustache")],
@@ -59,6 +59,8 @@ let package = Package(
         .target(name: "External", dependencies: ["GalleryCore"]),
         .target(name: "Benchmarking", dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging"]),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        // The resampler's inner loops: AVX2+FMA / SSE2 / portable C, chosen by the CPU at run time (Imaging only).
+        .target(name: "CResample", cSettings: [.unsafeFlags(["-O3"])]),
         // GeoNames' towns and cities for `moment_places`, embedded (#embed) in the binary.
         .target(name: "CPlaces", exclude: ["cities1000.bin", "GEONAMES.md"]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),

@@ -1,4 +1,10 @@
+import CResample
+
 /// Lanczos-3 for one 8-bit plane, fed a row at a time.
+///
+/// The loops below run in C (`CResample`: AVX2+FMA, SSE2 or portable C,
+/// chosen by the CPU at the first call); the Swift loops are the reference
+/// the tests hold the kernels to (`reference: true`).
 ///
 /// Vertical pass first: each source row is converted to float once, into a
 /// ring as tall as the vertical filter, and every output row is the weighted
@@ -17,6 +23,11 @@ final class PlaneResampler {
     private let verticalWeights: [Float]
     private let verticalCount: Int
     private let horizontalStarts: [Int]
+    private let horizontalStarts32: [Int32]
+    /// Runs the Swift loops instead of the C kernels (tests).
+    private let reference: Bool
+    /// Which C kernel: 0, the one chosen for this CPU; tests name one.
+    private let kernel: Int32
     /// `width × horizontalStride` weights, zero past each pixel's real taps.
     private let horizontalWeights: UnsafeMutablePointer<Float>
     private let horizontalStride: Int
@@ -37,7 +48,10 @@ final class PlaneResampler {
 
     /// A resampler from `sourceWidth × sourceHeight` to `width × height`,
     /// mapping each source sample s to `s × sampleScale + sampleOffset`.
-    init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, sampleScale: Float = 1, sampleOffset: Float = 0) {
+    init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, sampleScale: Float = 1, sampleOffset: Float = 0,
+         reference: Bool = false, kernel: Int32 = 0) {
+        self.reference = reference
+        self.kernel = kernel
         self.sampleScale = sampleScale
         self.sampleOffset = sampleOffset
         precondition(sourceWidth > 0 && sourceHeight > 0 && width > 0 && height > 0, "empty plane")
@@ -51,7 +65,9 @@ final class PlaneResampler {
         verticalCount = vertical.count
         let horizontal = LanczosResampler.taps(from: sourceWidth, to: width)
         horizontalStarts = horizontal.starts
-        horizontalStride = (horizontal.count + 3) & ~3
+        horizontalStarts32 = horizontal.starts.map { Int32(truncatingIfNeeded: $0) }
+        // A multiple of eight: the kernels read eight taps at a time.
+        horizontalStride = (horizontal.count + 7) & ~7
         horizontalWeights = .allocate(capacity: width * horizontalStride)
         horizontalWeights.initialize(repeating: 0, count: width * horizontalStride)
         for x in 0..<width {
@@ -78,7 +94,9 @@ final class PlaneResampler {
     func push(_ row: UnsafePointer<UInt8>) {
         guard received < sourceHeight else { return }
         let slot = ring + (received % verticalCount) * sourceWidth
-        if sampleScale == 1, sampleOffset == 0 {
+        if !reference {
+            gg_resample_load(kernel, row, slot, Int32(sourceWidth), sampleScale, sampleOffset)
+        } else if sampleScale == 1, sampleOffset == 0 {
             for x in 0..<sourceWidth { slot[x] = Float(row[x]) }
         } else {
             for x in 0..<sourceWidth { slot[x] = Float(row[x]) * sampleScale + sampleOffset }
@@ -133,6 +151,20 @@ final class PlaneResampler {
         let start = verticalStarts[y]
         let count = verticalCount
         for k in 0..<count { rowPointers[k] = UnsafePointer(ring + ((start + k) % count) * sourceWidth) }
+        if !reference {
+            verticalWeights.withUnsafeBufferPointer { all in
+                // An optional pointer has the same layout as a pointer: C's `const float *const *`.
+                let rows = UnsafeRawPointer(rowPointers).assumingMemoryBound(to: UnsafePointer<Float>?.self)
+                gg_resample_vertical(kernel, rows, all.baseAddress! + y * count, Int32(count), column, Int32(sourceWidth))
+            }
+            output.withUnsafeMutableBufferPointer { out in
+                horizontalStarts32.withUnsafeBufferPointer { starts in
+                    gg_resample_horizontal(kernel, column, starts.baseAddress!, horizontalWeights, Int32(horizontalStride),
+                                           out.baseAddress! + y * width, Int32(width))
+                }
+            }
+            return
+        }
         verticalWeights.withUnsafeBufferPointer { all in
             let weights = all.baseAddress! + y * count
             // Vertical: sixteen samples at a time, every tap summed in

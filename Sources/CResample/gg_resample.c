@@ -1,0 +1,254 @@
+#include "gg_resample.h"
+
+#include <math.h>
+#include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#define GG_X86 1
+#include <immintrin.h>
+#endif
+
+/* 0: not chosen yet, 1: SSE2, 2: portable, 3: AVX2+FMA. Read on every call
+   (a switch costs nothing next to a row of work), written once; the race of
+   two first calls is harmless, both write the same value. */
+static int chosen_kernel = 0;
+
+static int best_kernel(void) {
+#if GG_X86
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return 3;
+    return 1;
+#else
+    return 2;
+#endif
+}
+
+static int kernel(int asked) {
+    if (asked != 0) return asked;
+    int k = __atomic_load_n(&chosen_kernel, __ATOMIC_RELAXED);
+    if (k == 0) {
+        k = best_kernel();
+        __atomic_store_n(&chosen_kernel, k, __ATOMIC_RELAXED);
+    }
+    return k;
+}
+
+const char *gg_resample_kernel_name(int which) {
+    switch (kernel(which)) {
+    case 3: return "avx2+fma";
+    case 1: return "sse2";
+    default: return "portable";
+    }
+}
+
+int gg_resample_has(int which) {
+#if GG_X86
+    return which == 1 || which == 2 || (which == 3 && best_kernel() == 3);
+#else
+    return which == 2;
+#endif
+}
+
+/* The byte nearest to v, clamped (round half to even, like the vector paths). */
+static inline uint8_t to_byte(float v) {
+    if (!(v > 0)) return 0;  /* also NaN */
+    if (v >= 255) return 255;
+    return (uint8_t)nearbyintf(v);
+}
+
+/* ---- Portable C (and the tails of the vector kernels) ---- */
+
+static void load_portable(const uint8_t *restrict in, float *restrict out, int width, float scale, float offset) {
+    for (int x = 0; x < width; x++) out[x] = (float)in[x] * scale + offset;
+}
+
+static void vertical_portable(const float *const *rows, const float *weights, int taps, float *restrict out, int from, int width) {
+    for (int x = from; x < width; x++) {
+        float sum = 0;
+        for (int k = 0; k < taps; k++) sum += weights[k] * rows[k][x];
+        out[x] = sum;
+    }
+}
+
+static void horizontal_portable(const float *column, const int32_t *starts, const float *weights, int stride,
+                                uint8_t *out, int from, int width) {
+    for (int x = from; x < width; x++) {
+        const float *s = column + starts[x];
+        const float *w = weights + (size_t)x * stride;
+        float sum = 0;
+        for (int k = 0; k < stride; k++) sum += w[k] * s[k];
+        out[x] = to_byte(sum);
+    }
+}
+
+#if GG_X86
+/* ---- SSE2: every x86-64 ---- */
+
+static void load_sse2(const uint8_t *in, float *out, int width, float scale, float offset) {
+    const __m128i zero = _mm_setzero_si128();
+    const __m128 s = _mm_set1_ps(scale), o = _mm_set1_ps(offset);
+    int x = 0;
+    for (; x + 16 <= width; x += 16) {
+        __m128i bytes = _mm_loadu_si128((const __m128i *)(in + x));
+        __m128i lo = _mm_unpacklo_epi8(bytes, zero), hi = _mm_unpackhi_epi8(bytes, zero);
+        __m128i q0 = _mm_unpacklo_epi16(lo, zero), q1 = _mm_unpackhi_epi16(lo, zero);
+        __m128i q2 = _mm_unpacklo_epi16(hi, zero), q3 = _mm_unpackhi_epi16(hi, zero);
+        _mm_storeu_ps(out + x, _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(q0), s), o));
+        _mm_storeu_ps(out + x + 4, _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(q1), s), o));
+        _mm_storeu_ps(out + x + 8, _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(q2), s), o));
+        _mm_storeu_ps(out + x + 12, _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(q3), s), o));
+    }
+    load_portable(in + x, out + x, width - x, scale, offset);
+}
+
+static void vertical_sse2(const float *const *rows, const float *weights, int taps, float *out, int width) {
+    int x = 0;
+    for (; x + 16 <= width; x += 16) {
+        __m128 a0 = _mm_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+        for (int k = 0; k < taps; k++) {
+            const __m128 w = _mm_set1_ps(weights[k]);
+            const float *r = rows[k] + x;
+            a0 = _mm_add_ps(a0, _mm_mul_ps(w, _mm_loadu_ps(r)));
+            a1 = _mm_add_ps(a1, _mm_mul_ps(w, _mm_loadu_ps(r + 4)));
+            a2 = _mm_add_ps(a2, _mm_mul_ps(w, _mm_loadu_ps(r + 8)));
+            a3 = _mm_add_ps(a3, _mm_mul_ps(w, _mm_loadu_ps(r + 12)));
+        }
+        _mm_storeu_ps(out + x, a0);
+        _mm_storeu_ps(out + x + 4, a1);
+        _mm_storeu_ps(out + x + 8, a2);
+        _mm_storeu_ps(out + x + 12, a3);
+    }
+    vertical_portable(rows, weights, taps, out, x, width);
+}
+
+static inline __m128 dot_sse2(const float *s, const float *w, int stride) {
+    __m128 a = _mm_mul_ps(_mm_loadu_ps(w), _mm_loadu_ps(s));
+    __m128 b = _mm_mul_ps(_mm_loadu_ps(w + 4), _mm_loadu_ps(s + 4));
+    for (int k = 8; k < stride; k += 8) {
+        a = _mm_add_ps(a, _mm_mul_ps(_mm_loadu_ps(w + k), _mm_loadu_ps(s + k)));
+        b = _mm_add_ps(b, _mm_mul_ps(_mm_loadu_ps(w + k + 4), _mm_loadu_ps(s + k + 4)));
+    }
+    return _mm_add_ps(a, b);
+}
+
+static void horizontal_sse2(const float *column, const int32_t *starts, const float *weights, int stride, uint8_t *out, int width) {
+    int x = 0;
+    for (; x + 4 <= width; x += 4) {
+        __m128 r0 = dot_sse2(column + starts[x], weights + (size_t)x * stride, stride);
+        __m128 r1 = dot_sse2(column + starts[x + 1], weights + (size_t)(x + 1) * stride, stride);
+        __m128 r2 = dot_sse2(column + starts[x + 2], weights + (size_t)(x + 2) * stride, stride);
+        __m128 r3 = dot_sse2(column + starts[x + 3], weights + (size_t)(x + 3) * stride, stride);
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+        __m128 sums = _mm_add_ps(_mm_add_ps(r0, r1), _mm_add_ps(r2, r3));
+        __m128i i32 = _mm_cvtps_epi32(sums);
+        __m128i i16 = _mm_packs_epi32(i32, i32);
+        __m128i u8 = _mm_packus_epi16(i16, i16);
+        int packed = _mm_cvtsi128_si32(u8);
+        memcpy(out + x, &packed, 4);
+    }
+    horizontal_portable(column, starts, weights, stride, out, x, width);
+}
+
+/* ---- AVX2 + FMA ---- */
+
+__attribute__((target("avx2,fma")))
+static void load_avx2(const uint8_t *in, float *out, int width, float scale, float offset) {
+    const __m256 s = _mm256_set1_ps(scale), o = _mm256_set1_ps(offset);
+    int x = 0;
+    for (; x + 16 <= width; x += 16) {
+        __m128i bytes = _mm_loadu_si128((const __m128i *)(in + x));
+        __m256 f0 = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(bytes));
+        __m256 f1 = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(bytes, 8)));
+        _mm256_storeu_ps(out + x, _mm256_fmadd_ps(f0, s, o));
+        _mm256_storeu_ps(out + x + 8, _mm256_fmadd_ps(f1, s, o));
+    }
+    load_portable(in + x, out + x, width - x, scale, offset);
+}
+
+__attribute__((target("avx2,fma")))
+static void vertical_avx2(const float *const *rows, const float *weights, int taps, float *out, int width) {
+    int x = 0;
+    for (; x + 32 <= width; x += 32) {
+        __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+        for (int k = 0; k < taps; k++) {
+            const __m256 w = _mm256_set1_ps(weights[k]);
+            const float *r = rows[k] + x;
+            a0 = _mm256_fmadd_ps(w, _mm256_loadu_ps(r), a0);
+            a1 = _mm256_fmadd_ps(w, _mm256_loadu_ps(r + 8), a1);
+            a2 = _mm256_fmadd_ps(w, _mm256_loadu_ps(r + 16), a2);
+            a3 = _mm256_fmadd_ps(w, _mm256_loadu_ps(r + 24), a3);
+        }
+        _mm256_storeu_ps(out + x, a0);
+        _mm256_storeu_ps(out + x + 8, a1);
+        _mm256_storeu_ps(out + x + 16, a2);
+        _mm256_storeu_ps(out + x + 24, a3);
+    }
+    for (; x + 8 <= width; x += 8) {
+        __m256 a = _mm256_setzero_ps();
+        for (int k = 0; k < taps; k++) a = _mm256_fmadd_ps(_mm256_set1_ps(weights[k]), _mm256_loadu_ps(rows[k] + x), a);
+        _mm256_storeu_ps(out + x, a);
+    }
+    vertical_portable(rows, weights, taps, out, x, width);
+}
+
+__attribute__((target("avx2,fma")))
+static inline __m256 dot_avx2(const float *s, const float *w, int stride) {
+    __m256 a = _mm256_mul_ps(_mm256_loadu_ps(w), _mm256_loadu_ps(s));
+    for (int k = 8; k < stride; k += 8) a = _mm256_fmadd_ps(_mm256_loadu_ps(w + k), _mm256_loadu_ps(s + k), a);
+    return a;
+}
+
+__attribute__((target("avx2,fma")))
+static void horizontal_avx2(const float *column, const int32_t *starts, const float *weights, int stride, uint8_t *out, int width) {
+    int x = 0;
+    for (; x + 8 <= width; x += 8) {
+        __m256 d[8];
+        for (int j = 0; j < 8; j++) d[j] = dot_avx2(column + starts[x + j], weights + (size_t)(x + j) * stride, stride);
+        /* Eight dot products' lanes summed into one vector of eight sums:
+           two rounds of pairwise adds within each 128-bit half, then the
+           halves added across. */
+        __m256 h01 = _mm256_hadd_ps(d[0], d[1]), h23 = _mm256_hadd_ps(d[2], d[3]);
+        __m256 h45 = _mm256_hadd_ps(d[4], d[5]), h67 = _mm256_hadd_ps(d[6], d[7]);
+        __m256 h0123 = _mm256_hadd_ps(h01, h23), h4567 = _mm256_hadd_ps(h45, h67);
+        __m256 sums = _mm256_add_ps(_mm256_permute2f128_ps(h0123, h4567, 0x20), _mm256_permute2f128_ps(h0123, h4567, 0x31));
+        __m256i i32 = _mm256_cvtps_epi32(sums);
+        __m128i i16 = _mm_packs_epi32(_mm256_castsi256_si128(i32), _mm256_extracti128_si256(i32, 1));
+        __m128i u8 = _mm_packus_epi16(i16, i16);
+        _mm_storel_epi64((__m128i *)(out + x), u8);
+    }
+    horizontal_portable(column, starts, weights, stride, out, x, width);
+}
+#endif
+
+/* ---- Dispatch ---- */
+
+void gg_resample_load(int which, const uint8_t *samples, float *out, int width, float scale, float offset) {
+    switch (kernel(which)) {
+#if GG_X86
+    case 3: load_avx2(samples, out, width, scale, offset); return;
+    case 1: load_sse2(samples, out, width, scale, offset); return;
+#endif
+    default: load_portable(samples, out, width, scale, offset);
+    }
+}
+
+void gg_resample_vertical(int which, const float *const *rows, const float *weights, int taps, float *out, int width) {
+    switch (kernel(which)) {
+#if GG_X86
+    case 3: vertical_avx2(rows, weights, taps, out, width); return;
+    case 1: vertical_sse2(rows, weights, taps, out, width); return;
+#endif
+    default: vertical_portable(rows, weights, taps, out, 0, width);
+    }
+}
+
+void gg_resample_horizontal(int which, const float *column, const int32_t *starts, const float *weights, int stride,
+                            uint8_t *out, int width) {
+    switch (kernel(which)) {
+#if GG_X86
+    case 3: horizontal_avx2(column, starts, weights, stride, out, width); return;
+    case 1: horizontal_sse2(column, starts, weights, stride, out, width); return;
+#endif
+    default: horizontal_portable(column, starts, weights, stride, out, 0, width);
+    }
+}

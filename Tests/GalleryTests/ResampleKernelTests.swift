@@ -1,0 +1,69 @@
+import CResample
+import Foundation
+import Testing
+@testable import Imaging
+
+/// The resampler's C kernels (AVX2+FMA where the CPU has it, SSE2, portable
+/// C) against the Swift reference loops: every sample within ±1 (FMA and a
+/// different order of additions round differently), on sizes that exercise
+/// every vector width and tail, down and up, with a change of sample range.
+@Suite struct ResampleKernelTests {
+    /// A plane with texture: a gradient, hard edges and noise, so the sums
+    /// reach 0 and 255 (where rounding and clamping meet) and everything between.
+    static func plane(width: Int, height: Int, seed: UInt64) -> Plane {
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        var samples = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                state ^= state << 13; state ^= state >> 7; state ^= state << 17
+                let edge: Int = (x / 7 + y / 5) % 2 == 0 ? 255 : 0
+                let gradient = (x * 255) / max(1, width - 1)
+                samples[y * width + x] = UInt8(clamping: ((x + y) % 3 == 0 ? edge : gradient) + Int(state % 9) - 4)
+            }
+        }
+        return Plane(width: width, height: height, samples: samples)
+    }
+
+    static let cases: [(sw: Int, sh: Int, w: Int, h: Int)] = [
+        (1003, 757, 401, 303), (4000, 48, 1600, 19), (160, 120, 400, 300), (17, 9, 5, 3),
+        (1, 1, 1, 1), (300, 2, 7, 1), (33, 65, 33, 64), (96, 96, 95, 97),
+    ]
+
+    @Test func everyKernelMatchesTheSwiftReference() throws {
+        #expect(gg_resample_has(1) == 1 && gg_resample_has(2) == 1, "x86-64: SSE2 and portable C")
+        for kernel in ([1, 2, 3] as [Int32]).filter({ gg_resample_has($0) == 1 }) {
+            let name = String(cString: gg_resample_kernel_name(kernel))
+            for (index, c) in Self.cases.enumerated() {
+                let source = Self.plane(width: c.sw, height: c.sh, seed: UInt64(index + 1))
+                for (scale, offset) in [(Float(1), Float(0)), (Float(219.0 / 255.0), Float(16))] {
+                    let reference = PlaneResampler(sourceWidth: c.sw, sourceHeight: c.sh, width: c.w, height: c.h,
+                                                   sampleScale: scale, sampleOffset: offset, reference: true)
+                    reference.push(source)
+                    let expected = reference.finish()
+                    let fast = PlaneResampler(sourceWidth: c.sw, sourceHeight: c.sh, width: c.w, height: c.h,
+                                              sampleScale: scale, sampleOffset: offset, kernel: kernel)
+                    fast.push(source)
+                    let got = fast.finish()
+                    #expect(got.width == c.w && got.height == c.h)
+                    var worst = 0, differing = 0
+                    for i in 0..<expected.samples.count {
+                        let d = abs(Int(got.samples[i]) - Int(expected.samples[i]))
+                        worst = max(worst, d)
+                        if d > 0 { differing += 1 }
+                    }
+                    #expect(worst <= 1, "\(name) \(c) scale \(scale): off by \(worst)")
+                    // Not a different filter: almost every sample is the same byte.
+                    #expect(differing * 100 <= expected.samples.count, "\(name) \(c): \(differing) of \(expected.samples.count) differ")
+                }
+            }
+        }
+    }
+
+    @Test func theKernelIsChosenByTheCPU() {
+        let name = String(cString: gg_resample_kernel_name(0))
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let flags = cpu.split(separator: "\n").first { $0.hasPrefix("flags") } ?? ""
+        let words = Set(flags.split(separator: " ").map(String.init))
+        #expect(name == (words.contains("avx2") && words.contains("fma") ? "avx2+fma" : "sse2"))
+    }
+}
