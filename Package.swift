@@ -5,7 +5,8 @@ import PackageDescription
 // feature modules (Scanning, Metadata, Imaging, Rendering, BuildCache,
 // Configuration); they share only GalleryCore's value types and never import
 // each other. C libraries are reached only from Metadata (headers: libexif,
-// libwebp's demuxer, libheif, libraw; the place-name table) or Imaging (pixels). Benchmarking (the codec floor)
+// libwebp's demuxer, libheif, libraw; the place-name table) or Imaging (pixels, and the resampler's C
+// kernels). Benchmarking (the codec floor)
 // is used by the CLI's hidden `codec-floor` command, not by the pipeline.
 // Every edge below is one the code uses.
 let package = Package(
