@@ -123,11 +123,13 @@ static void vertical_sse2(const float *const *rows, const float *weights, int ta
 
 static inline __m128 dot_sse2(const float *s, const float *w, int stride) {
     __m128 a = _mm_mul_ps(_mm_loadu_ps(w), _mm_loadu_ps(s));
-    __m128 b = _mm_mul_ps(_mm_loadu_ps(w + 4), _mm_loadu_ps(s + 4));
-    for (int k = 8; k < stride; k += 8) {
+    __m128 b = _mm_setzero_ps();
+    int k = 4;
+    for (; k + 8 <= stride; k += 8) {
         a = _mm_add_ps(a, _mm_mul_ps(_mm_loadu_ps(w + k), _mm_loadu_ps(s + k)));
         b = _mm_add_ps(b, _mm_mul_ps(_mm_loadu_ps(w + k + 4), _mm_loadu_ps(s + k + 4)));
     }
+    if (k < stride) a = _mm_add_ps(a, _mm_mul_ps(_mm_loadu_ps(w + k), _mm_loadu_ps(s + k)));
     return _mm_add_ps(a, b);
 }
 
@@ -193,8 +195,21 @@ static void vertical_avx2(const float *const *rows, const float *weights, int ta
 
 __attribute__((target("avx2,fma")))
 static inline __m256 dot_avx2(const float *s, const float *w, int stride) {
-    __m256 a = _mm256_mul_ps(_mm256_loadu_ps(w), _mm256_loadu_ps(s));
-    for (int k = 8; k < stride; k += 8) a = _mm256_fmadd_ps(_mm256_loadu_ps(w + k), _mm256_loadu_ps(s + k), a);
+    /* stride is a multiple of 4: eight taps at a time, then four (in the
+       low half; the high half adds zero). */
+    __m256 a;
+    int k;
+    if (stride >= 8) {
+        a = _mm256_mul_ps(_mm256_loadu_ps(w), _mm256_loadu_ps(s));
+        for (k = 8; k + 8 <= stride; k += 8) a = _mm256_fmadd_ps(_mm256_loadu_ps(w + k), _mm256_loadu_ps(s + k), a);
+    } else {
+        a = _mm256_setzero_ps();
+        k = 0;
+    }
+    if (k < stride) {
+        __m128 tail = _mm_mul_ps(_mm_loadu_ps(w + k), _mm_loadu_ps(s + k));
+        a = _mm256_add_ps(a, _mm256_zextps128_ps256(tail));
+    }
     return a;
 }
 

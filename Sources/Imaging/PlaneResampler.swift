@@ -66,8 +66,8 @@ final class PlaneResampler {
         let horizontal = LanczosResampler.taps(from: sourceWidth, to: width)
         horizontalStarts = horizontal.starts
         horizontalStarts32 = horizontal.starts.map { Int32(truncatingIfNeeded: $0) }
-        // A multiple of eight: the kernels read eight taps at a time.
-        horizontalStride = (horizontal.count + 7) & ~7
+        // A multiple of four: the kernels read eight taps at a time, then four.
+        horizontalStride = (horizontal.count + 3) & ~3
         horizontalWeights = .allocate(capacity: width * horizontalStride)
         horizontalWeights.initialize(repeating: 0, count: width * horizontalStride)
         for x in 0..<width {

@@ -23,7 +23,7 @@ void gg_resample_vertical(int kernel, const float *const *rows, const float *wei
 
 /* out[x] = the byte nearest to the sum over k < stride of
    weights[x * stride + k] * column[starts[x] + k], clamped to 0...255.
-   `stride` is a multiple of 8; weights past a pixel's taps are zero, and
+   `stride` is a multiple of 4; weights past a pixel's taps are zero, and
    `column` may be read `stride` floats past its last sample (zeros). */
 void gg_resample_horizontal(int kernel, const float *column, const int32_t *starts, const float *weights, int stride,
                             uint8_t *out, int width);
