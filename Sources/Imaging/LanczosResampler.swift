@@ -1,3 +1,4 @@
+import CResample
 import Foundation
 import Synchronization
 
@@ -68,14 +69,16 @@ public enum LanczosResampler {
     }
 
     /// Resizes `image` to exactly `width × height`.
-    public static func resize(_ image: RGBAImage, width: Int, height: Int) -> RGBAImage {
+    public static func resize(_ image: RGBAImage, width: Int, height: Int, kernel: Int32 = 0) -> RGBAImage {
         if width == image.width, height == image.height { return image }
-        return image.withBorrowedPixels { resize($0, width: width, height: height) }
+        return image.withBorrowedPixels { resize($0, width: width, height: height, kernel: kernel) }
     }
 
     /// Resizes pixels someone else owns (a decoder's buffer) to exactly
     /// `width × height`, reading each source row once.
-    public static func resize(_ image: BorrowedPixels, width: Int, height: Int) -> RGBAImage {
+    /// The vertical pass runs in C (`CResample`'s `kernel`: 0, the one
+    /// chosen for this CPU; -1, the Swift loops, the tests' reference).
+    public static func resize(_ image: BorrowedPixels, width: Int, height: Int, kernel: Int32 = 0) -> RGBAImage {
         let horizontal = taps(from: image.width, to: width)
         let vertical = taps(from: image.height, to: height)
         let premultiply = image.hasAlpha
@@ -87,10 +90,12 @@ public enum LanczosResampler {
         let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: capacity * width)
         let sourceRow = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: sourceWidth)
         let accumulator = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
+        let rowPointers = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: capacity)
         defer {
             ring.deallocate()
             sourceRow.deallocate()
             accumulator.deallocate()
+            rowPointers.deallocate()
         }
         var nextRow = 0
 
@@ -143,21 +148,32 @@ public enum LanczosResampler {
                                 filterRow(nextRow, into: ring + (nextRow % capacity) * width)
                                 nextRow += 1
                             }
-                            // Two taps per sweep halves the passes over the accumulator row.
-                            accumulator.initialize(repeating: SIMD4(repeating: 0), count: width)
                             let vCount = vertical.count
-                            var k = 0
-                            while k + 1 < vCount {
-                                let w0 = vertical.weights[y * vCount + k], w1 = vertical.weights[y * vCount + k + 1]
-                                let r0 = ring + ((start + k) % capacity) * width
-                                let r1 = ring + ((start + k + 1) % capacity) * width
-                                for x in 0..<width { accumulator[x] += w0 * r0[x] + w1 * r1[x] }
-                                k += 2
-                            }
-                            if k < vCount {
-                                let w = vertical.weights[y * vCount + k]
-                                let row = ring + ((start + k) % capacity) * width
-                                for x in 0..<width { accumulator[x] += w * row[x] }
+                            if kernel >= 0 {
+                                // A ring row of `width` pixels is `width × 4` floats: the planes' kernel serves.
+                                for k in 0..<vCount {
+                                    rowPointers[k] = UnsafeRawPointer(ring + ((start + k) % capacity) * width).assumingMemoryBound(to: Float.self)
+                                }
+                                vertical.weights.withUnsafeBufferPointer { weights in
+                                    gg_resample_vertical(kernel, rowPointers, weights.baseAddress! + y * vCount, Int32(vCount),
+                                                         UnsafeMutableRawPointer(accumulator).assumingMemoryBound(to: Float.self), Int32(width * 4))
+                                }
+                            } else {
+                                // Two taps per sweep halves the passes over the accumulator row.
+                                accumulator.initialize(repeating: SIMD4(repeating: 0), count: width)
+                                var k = 0
+                                while k + 1 < vCount {
+                                    let w0 = vertical.weights[y * vCount + k], w1 = vertical.weights[y * vCount + k + 1]
+                                    let r0 = ring + ((start + k) % capacity) * width
+                                    let r1 = ring + ((start + k + 1) % capacity) * width
+                                    for x in 0..<width { accumulator[x] += w0 * r0[x] + w1 * r1[x] }
+                                    k += 2
+                                }
+                                if k < vCount {
+                                    let w = vertical.weights[y * vCount + k]
+                                    let row = ring + ((start + k) % capacity) * width
+                                    for x in 0..<width { accumulator[x] += w * row[x] }
+                                }
                             }
                             let out = output.baseAddress! + y * width * 4
                             let low = SIMD4<Float>(repeating: 0), high = SIMD4<Float>(repeating: 255)
