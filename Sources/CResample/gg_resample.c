@@ -81,8 +81,39 @@ static void horizontal_portable(const float *column, const int32_t *starts, cons
     }
 }
 
+static void horizontal_rgba_portable(const float *row, const int32_t *starts, const float *weights, int taps,
+                                     float *restrict out, int from, int width) {
+    for (int x = from; x < width; x++) {
+        const float *s = row + (size_t)starts[x] * 4;
+        const float *w = weights + (size_t)x * taps;
+        float r = 0, g = 0, b = 0, a = 0;
+        for (int k = 0; k < taps; k++) {
+            r += w[k] * s[k * 4]; g += w[k] * s[k * 4 + 1]; b += w[k] * s[k * 4 + 2]; a += w[k] * s[k * 4 + 3];
+        }
+        out[x * 4] = r; out[x * 4 + 1] = g; out[x * 4 + 2] = b; out[x * 4 + 3] = a;
+    }
+}
+
 #if GG_X86
 /* ---- SSE2: every x86-64 ---- */
+
+static void horizontal_rgba_sse2(const float *row, const int32_t *starts, const float *weights, int taps, float *out, int width) {
+    for (int x = 0; x < width; x++) {
+        const float *s = row + (size_t)starts[x] * 4;
+        const float *w = weights + (size_t)x * taps;
+        /* Four accumulators: one chain of dependent adds would wait on each. */
+        __m128 a0 = _mm_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+        int k = 0;
+        for (; k + 4 <= taps; k += 4) {
+            a0 = _mm_add_ps(a0, _mm_mul_ps(_mm_set1_ps(w[k]), _mm_loadu_ps(s + k * 4)));
+            a1 = _mm_add_ps(a1, _mm_mul_ps(_mm_set1_ps(w[k + 1]), _mm_loadu_ps(s + k * 4 + 4)));
+            a2 = _mm_add_ps(a2, _mm_mul_ps(_mm_set1_ps(w[k + 2]), _mm_loadu_ps(s + k * 4 + 8)));
+            a3 = _mm_add_ps(a3, _mm_mul_ps(_mm_set1_ps(w[k + 3]), _mm_loadu_ps(s + k * 4 + 12)));
+        }
+        for (; k < taps; k++) a0 = _mm_add_ps(a0, _mm_mul_ps(_mm_set1_ps(w[k]), _mm_loadu_ps(s + k * 4)));
+        _mm_storeu_ps(out + (size_t)x * 4, _mm_add_ps(_mm_add_ps(a0, a1), _mm_add_ps(a2, a3)));
+    }
+}
 
 static void load_sse2(const uint8_t *in, float *out, int width, float scale, float offset) {
     const __m128i zero = _mm_setzero_si128();
@@ -194,6 +225,32 @@ static void vertical_avx2(const float *const *rows, const float *weights, int ta
 }
 
 __attribute__((target("avx2,fma")))
+static void horizontal_rgba_avx2(const float *row, const int32_t *starts, const float *weights, int taps, float *out, int width) {
+    for (int x = 0; x < width; x++) {
+        const float *s = row + (size_t)starts[x] * 4;
+        const float *w = weights + (size_t)x * taps;
+        /* Two taps (two pixels) per vector: the weight of tap k in the low
+           half, of tap k + 1 in the high half; two accumulators. */
+        __m256 a0 = _mm256_setzero_ps(), a1 = a0;
+        int k = 0;
+        for (; k + 4 <= taps; k += 4) {
+            __m256 w01 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_set1_ps(w[k])), _mm_set1_ps(w[k + 1]), 1);
+            __m256 w23 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_set1_ps(w[k + 2])), _mm_set1_ps(w[k + 3]), 1);
+            a0 = _mm256_fmadd_ps(w01, _mm256_loadu_ps(s + k * 4), a0);
+            a1 = _mm256_fmadd_ps(w23, _mm256_loadu_ps(s + k * 4 + 8), a1);
+        }
+        for (; k + 2 <= taps; k += 2) {
+            __m256 w01 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_set1_ps(w[k])), _mm_set1_ps(w[k + 1]), 1);
+            a0 = _mm256_fmadd_ps(w01, _mm256_loadu_ps(s + k * 4), a0);
+        }
+        __m256 a = _mm256_add_ps(a0, a1);
+        __m128 sum = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));
+        if (k < taps) sum = _mm_fmadd_ps(_mm_set1_ps(w[k]), _mm_loadu_ps(s + k * 4), sum);
+        _mm_storeu_ps(out + (size_t)x * 4, sum);
+    }
+}
+
+__attribute__((target("avx2,fma")))
 static inline __m256 dot_avx2(const float *s, const float *w, int stride) {
     /* stride is a multiple of 4: eight taps at a time, then four (in the
        low half; the high half adds zero). */
@@ -236,6 +293,17 @@ static void horizontal_avx2(const float *column, const int32_t *starts, const fl
 #endif
 
 /* ---- Dispatch ---- */
+
+void gg_resample_horizontal_rgba(int which, const float *row, const int32_t *starts, const float *weights, int taps,
+                                 float *out, int width) {
+    switch (kernel(which)) {
+#if GG_X86
+    case 3: horizontal_rgba_avx2(row, starts, weights, taps, out, width); return;
+    case 1: horizontal_rgba_sse2(row, starts, weights, taps, out, width); return;
+#endif
+    default: horizontal_rgba_portable(row, starts, weights, taps, out, 0, width);
+    }
+}
 
 void gg_resample_load(int which, const uint8_t *samples, float *out, int width, float scale, float offset) {
     switch (kernel(which)) {

@@ -76,12 +76,13 @@ public enum LanczosResampler {
 
     /// Resizes pixels someone else owns (a decoder's buffer) to exactly
     /// `width × height`, reading each source row once.
-    /// The vertical pass runs in C (`CResample`'s `kernel`: 0, the one
-    /// chosen for this CPU; -1, the Swift loops, the tests' reference).
+    /// Both passes run in C (`CResample`'s `kernel`: 0, the one chosen for
+    /// this CPU; -1, the Swift loops, the tests' reference).
     public static func resize(_ image: BorrowedPixels, width: Int, height: Int, kernel: Int32 = 0) -> RGBAImage {
         let horizontal = taps(from: image.width, to: width)
         let vertical = taps(from: image.height, to: height)
         let premultiply = image.hasAlpha
+        let hStarts32 = horizontal.starts.map { Int32(truncatingIfNeeded: $0) }
         let sourceWidth = image.width
         let channels = image.channels, rowBytes = image.rowBytes
 
@@ -119,6 +120,12 @@ public enum LanczosResampler {
                                     let p = row + x * channels
                                     sourceRow[x] = SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), 255)
                                 }
+                            }
+                            if kernel >= 0 {
+                                gg_resample_horizontal_rgba(kernel, UnsafeRawPointer(sourceRow).assumingMemoryBound(to: Float.self),
+                                                            hStarts32, hWeights.baseAddress!, Int32(hCount),
+                                                            UnsafeMutableRawPointer(target).assumingMemoryBound(to: Float.self), Int32(width))
+                                return
                             }
                             // Four independent accumulators: one chain of dependent
                             // adds would stall on FMA latency at every tap.

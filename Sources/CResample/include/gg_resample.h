@@ -28,6 +28,11 @@ void gg_resample_vertical(int kernel, const float *const *rows, const float *wei
 void gg_resample_horizontal(int kernel, const float *column, const int32_t *starts, const float *weights, int stride,
                             uint8_t *out, int width);
 
+/* RGBA rows (four floats a pixel): out[x] = the sum over k < taps of
+   weights[x * taps + k] * row[starts[x] + k], each a pixel of four floats. */
+void gg_resample_horizontal_rgba(int kernel, const float *row, const int32_t *starts, const float *weights, int taps,
+                                 float *out, int width);
+
 /* The name of a kernel ("avx2+fma", "sse2", "portable"); 0: the one chosen. */
 const char *gg_resample_kernel_name(int kernel);
 
