@@ -94,6 +94,33 @@ static void horizontal_rgba_portable(const float *row, const int32_t *starts, co
     }
 }
 
+static void load_rgba_portable(const uint8_t *row, int channels, int premultiply, float *restrict out, int from, int width) {
+    for (int x = from; x < width; x++) {
+        const uint8_t *p = row + (size_t)x * channels;
+        float *o = out + (size_t)x * 4;
+        if (premultiply) {
+            float a = p[3], f = a * (1.0f / 255.0f);
+            o[0] = p[0] * f; o[1] = p[1] * f; o[2] = p[2] * f; o[3] = a;
+        } else {
+            o[0] = p[0]; o[1] = p[1]; o[2] = p[2]; o[3] = 255;
+        }
+    }
+}
+
+static void store_rgba_portable(const float *pixels, int premultiplied, uint8_t *restrict out, int from, int width) {
+    for (int x = from; x < width; x++) {
+        const float *v = pixels + (size_t)x * 4;
+        uint8_t *o = out + (size_t)x * 4;
+        if (premultiplied) {
+            float a = v[3] < 0 ? 0 : (v[3] > 255 ? 255 : v[3]);
+            float f = a > 0 ? 255.0f / a : 0;
+            o[0] = to_byte(v[0] * f); o[1] = to_byte(v[1] * f); o[2] = to_byte(v[2] * f); o[3] = to_byte(a);
+        } else {
+            o[0] = to_byte(v[0]); o[1] = to_byte(v[1]); o[2] = to_byte(v[2]); o[3] = 255;
+        }
+    }
+}
+
 #if GG_X86
 /* ---- SSE2: every x86-64 ---- */
 
@@ -225,6 +252,58 @@ static void vertical_avx2(const float *const *rows, const float *weights, int ta
 }
 
 __attribute__((target("avx2,fma")))
+static void load_rgba_avx2(const uint8_t *row, int channels, int premultiply, float *out, int width) {
+    int x = 0;
+    if (channels == 4) {
+        const __m256 scale = _mm256_set1_ps(1.0f / 255.0f);
+        for (; x + 2 <= width; x += 2) {
+            long long eight;
+            memcpy(&eight, row + (size_t)x * 4, 8);
+            __m256 v = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_cvtsi64_si128(eight)));
+            if (premultiply) {
+                __m256 alpha = _mm256_permute_ps(v, 0xFF);  /* each pixel's alpha in its four lanes */
+                __m256 colour = _mm256_mul_ps(v, _mm256_mul_ps(alpha, scale));
+                v = _mm256_blend_ps(colour, v, 0x88);       /* alpha itself stays */
+            } else {
+                v = _mm256_blend_ps(v, _mm256_set1_ps(255), 0x88);
+            }
+            _mm256_storeu_ps(out + (size_t)x * 4, v);
+        }
+    }
+    load_rgba_portable(row, channels, premultiply, out, x, width);
+}
+
+__attribute__((target("avx2,fma")))
+static void store_rgba_avx2(const float *pixels, int premultiplied, uint8_t *out, int width) {
+    const __m256 zero = _mm256_setzero_ps(), full = _mm256_set1_ps(255);
+    int x = 0;
+    for (; x + 4 <= width; x += 4) {
+        __m256 v0 = _mm256_loadu_ps(pixels + (size_t)x * 4), v1 = _mm256_loadu_ps(pixels + (size_t)x * 4 + 8);
+        if (premultiplied) {
+            __m256 a0 = _mm256_min_ps(_mm256_max_ps(_mm256_permute_ps(v0, 0xFF), zero), full);
+            __m256 a1 = _mm256_min_ps(_mm256_max_ps(_mm256_permute_ps(v1, 0xFF), zero), full);
+            /* 255 / alpha, or 0 where alpha is 0 (the division's infinity masked away). */
+            __m256 f0 = _mm256_and_ps(_mm256_div_ps(full, a0), _mm256_cmp_ps(a0, zero, _CMP_GT_OQ));
+            __m256 f1 = _mm256_and_ps(_mm256_div_ps(full, a1), _mm256_cmp_ps(a1, zero, _CMP_GT_OQ));
+            v0 = _mm256_blend_ps(_mm256_mul_ps(v0, f0), a0, 0x88);
+            v1 = _mm256_blend_ps(_mm256_mul_ps(v1, f1), a1, 0x88);
+        } else {
+            v0 = _mm256_blend_ps(v0, full, 0x88);
+            v1 = _mm256_blend_ps(v1, full, 0x88);
+        }
+        v0 = _mm256_min_ps(_mm256_max_ps(v0, zero), full);
+        v1 = _mm256_min_ps(_mm256_max_ps(v1, zero), full);
+        __m256i i0 = _mm256_cvtps_epi32(v0), i1 = _mm256_cvtps_epi32(v1);
+        /* packs work within 128-bit halves: restore pixel order after. */
+        __m256i i16 = _mm256_packs_epi32(i0, i1);             /* p0 p2 | p1 p3 as 16-bit */
+        __m256i u8 = _mm256_packus_epi16(i16, i16);            /* p0 p2 p0 p2 | p1 p3 p1 p3 */
+        __m256i ordered = _mm256_permutevar8x32_epi32(u8, _mm256_setr_epi32(0, 4, 1, 5, 0, 0, 0, 0));
+        _mm_storeu_si128((__m128i *)(out + (size_t)x * 4), _mm256_castsi256_si128(ordered));
+    }
+    store_rgba_portable(pixels, premultiplied, out, x, width);
+}
+
+__attribute__((target("avx2,fma")))
 static void horizontal_rgba_avx2(const float *row, const int32_t *starts, const float *weights, int taps, float *out, int width) {
     for (int x = 0; x < width; x++) {
         const float *s = row + (size_t)starts[x] * 4;
@@ -293,6 +372,24 @@ static void horizontal_avx2(const float *column, const int32_t *starts, const fl
 #endif
 
 /* ---- Dispatch ---- */
+
+void gg_resample_load_rgba(int which, const uint8_t *row, int channels, int premultiply, float *out, int width) {
+    switch (kernel(which)) {
+#if GG_X86
+    case 3: load_rgba_avx2(row, channels, premultiply, out, width); return;
+#endif
+    default: load_rgba_portable(row, channels, premultiply, out, 0, width);
+    }
+}
+
+void gg_resample_store_rgba(int which, const float *pixels, int premultiplied, uint8_t *out, int width) {
+    switch (kernel(which)) {
+#if GG_X86
+    case 3: store_rgba_avx2(pixels, premultiplied, out, width); return;
+#endif
+    default: store_rgba_portable(pixels, premultiplied, out, 0, width);
+    }
+}
 
 void gg_resample_horizontal_rgba(int which, const float *row, const int32_t *starts, const float *weights, int taps,
                                  float *out, int width) {

@@ -108,7 +108,10 @@ public enum LanczosResampler {
                         let hCount = horizontal.count
                         func filterRow(_ y: Int, into target: UnsafeMutablePointer<SIMD4<Float>>) {
                             let row = input + y * rowBytes
-                            if premultiply {
+                            if kernel >= 0 {
+                                gg_resample_load_rgba(kernel, row, Int32(channels), premultiply ? 1 : 0,
+                                                      UnsafeMutableRawPointer(sourceRow).assumingMemoryBound(to: Float.self), Int32(sourceWidth))
+                            } else if premultiply {
                                 for x in 0..<sourceWidth {
                                     let p = row + x * 4
                                     let a = Float(p[3])
@@ -183,6 +186,11 @@ public enum LanczosResampler {
                                 }
                             }
                             let out = output.baseAddress! + y * width * 4
+                            if kernel >= 0 {
+                                gg_resample_store_rgba(kernel, UnsafeRawPointer(accumulator).assumingMemoryBound(to: Float.self),
+                                                       premultiply ? 1 : 0, out, Int32(width))
+                                continue
+                            }
                             let low = SIMD4<Float>(repeating: 0), high = SIMD4<Float>(repeating: 255)
                             for x in 0..<width {
                                 var v = accumulator[x]

@@ -64,7 +64,12 @@ import Testing
     @Test func rgbaResizingMatchesItsSwiftReference() {
         for hasAlpha in [false, true] {
             for (index, c) in [(301, 203, 97, 61), (64, 48, 160, 120), (9, 7, 3, 2)].enumerated() {
-                let plane = Self.plane(width: c.0 * 4, height: c.1, seed: UInt64(index + 11))
+                var plane = Self.plane(width: c.0 * 4, height: c.1, seed: UInt64(index + 11))
+                if hasAlpha {
+                    // Some pixels fully transparent, some opaque: division by alpha and its zero case.
+                    for i in stride(from: 3, to: plane.samples.count, by: 36) { plane.samples[i] = 0 }
+                    for i in stride(from: 7, to: plane.samples.count, by: 36) { plane.samples[i] = 255 }
+                }
                 let image = RGBAImage(width: c.0, height: c.1, pixels: plane.samples, hasAlpha: hasAlpha)
                 let expected = LanczosResampler.resize(image, width: c.2, height: c.3, kernel: -1)
                 for kernel in ([1, 2, 3] as [Int32]).filter({ gg_resample_has($0) == 1 }) {
@@ -72,6 +77,20 @@ import Testing
                     let worst = zip(got.pixels, expected.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
                     #expect(got.pixels.count == expected.pixels.count && worst <= 1, "kernel \(kernel) \(c) alpha \(hasAlpha): off by \(worst)")
                 }
+            }
+        }
+    }
+
+    /// Three bytes a pixel (what libraw and some decoders hand over).
+    @Test func rgbRowsMatchTheirSwiftReference() {
+        let plane = Self.plane(width: 211 * 3, height: 77, seed: 5)
+        plane.samples.withUnsafeBufferPointer { bytes in
+            let pixels = BorrowedPixels(base: bytes.baseAddress!, width: 211, height: 77, rowBytes: 211 * 3, channels: 3, hasAlpha: false)
+            let expected = LanczosResampler.resize(pixels, width: 90, height: 31, kernel: -1)
+            for kernel in ([1, 2, 3] as [Int32]).filter({ gg_resample_has($0) == 1 }) {
+                let got = LanczosResampler.resize(pixels, width: 90, height: 31, kernel: kernel)
+                let worst = zip(got.pixels, expected.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+                #expect(worst <= 1, "kernel \(kernel): off by \(worst)")
             }
         }
     }

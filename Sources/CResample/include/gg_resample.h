@@ -33,6 +33,16 @@ void gg_resample_horizontal(int kernel, const float *column, const int32_t *star
 void gg_resample_horizontal_rgba(int kernel, const float *row, const int32_t *starts, const float *weights, int taps,
                                  float *out, int width);
 
+/* A row of `width` pixels of `channels` (3 or 4) bytes to four floats a
+   pixel: with `premultiply` (4 channels) colour times alpha / 255 and alpha
+   as is; otherwise alpha 255. */
+void gg_resample_load_rgba(int kernel, const uint8_t *row, int channels, int premultiply, float *out, int width);
+
+/* Four floats a pixel back to bytes: with `premultiplied`, alpha clamped to
+   0...255 and colour divided by alpha / 255 (0 where alpha is 0); every
+   value clamped and rounded to the nearest byte; alpha 255 when not. */
+void gg_resample_store_rgba(int kernel, const float *pixels, int premultiplied, uint8_t *out, int width);
+
 /* The name of a kernel ("avx2+fma", "sse2", "portable"); 0: the one chosen. */
 const char *gg_resample_kernel_name(int kernel);
 
