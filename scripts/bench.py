@@ -7,7 +7,8 @@ floor (libjpeg-turbo decoding every JPEG the way the build does, plus the
 encoder, measured in one thread) and the build's ratio to it. When sigal is
 installed, both tools then build the library's JPEGs (a hard-linked copy
 without the animations and PNGs, which sigal copies or handles differently) at
-the same sizes and quality, and the script prints the speed ratio, the bytes of
+the same sizes and quality (and, when Debian's libvips-tools is installed,
+vipsthumbnail makes the same previews and thumbnails), and the script prints the speed ratio, the bytes of
 both outputs and the PSNR of previews against a full-resolution reference.
 
 usage: scripts/bench.py [LIBRARY] [--count N] [--formats jpeg,webp] [--jobs N]
@@ -164,6 +165,7 @@ def main():
     pw, ph = (int(x) for x in a.preview.split("x"))
     tw, th = (int(x) for x in a.thumbnail.split("x"))
     sigal = None if a.no_sigal else shutil.which("sigal")
+    vips = shutil.which("vipsthumbnail")  # Debian's libvips-tools
 
     print(f"\ngallerygen benchmark, {time.strftime('%Y-%m-%d')}, {platform.node()}: {os.cpu_count()} cores, "
           f"{platform.processor() or platform.machine()}; library {library} ({photos} files); "
@@ -225,6 +227,22 @@ def main():
                           folder_bytes(os.path.join(ours_out, "media"), (".webp", ".jpg")),
                           folder_bytes(os.path.join(sdir, "out"), (".webp", ".jpg", ".jpeg")), quality))
             shutil.rmtree(sdir, ignore_errors=True)
+        if vips:
+            # libvips' own thumbnailer on the same JPEGs, one process per
+            # size (each a preview or a thumbnail of every photo, its own
+            # threads), the same quality: the fastest resizer people use.
+            vdir = os.path.join(work, f"vips-{fmt}")
+            os.makedirs(vdir)
+            files = list(walk_files(mirror, JPEG_EXT))
+            suffix = ".webp" if fmt == "webp" else ".jpg"
+            total = [0.0, 0.0, 0.0]
+            for box, tag in ((a.preview, "p"), (a.thumbnail, "t")):
+                run = run_timed(["vipsthumbnail", "--size", box, "-o", os.path.join(vdir, "%s-" + tag + suffix + f"[Q={QUALITY}]")]
+                                + files)
+                total = [total[0] + run[0], total[1] + run[1], max(total[2], run[2])]
+            print(row(f"vipsthumbnail {fmt}, JPEGs only (previews + thumbnails)", jpeg_count, *total), flush=True)
+            notes.append((fmt, "vips", jpeg_count, ours, total))
+            shutil.rmtree(vdir, ignore_errors=True)
         shutil.rmtree(ours_out, ignore_errors=True)
         shutil.rmtree(out, ignore_errors=True)
 
@@ -238,6 +256,10 @@ def main():
             print(f"- {fmt}: codec floor {dec + enc:.1f} CPU s for {jpegs} JPEGs (decode {dec:.1f} s at the chosen DCT "
                   f"scale, encode {enc:.1f} s); the JPEGs-only build took {ours[1]:.1f} CPU s = "
                   f"**{ours[1] / (dec + enc):.2f}× the floor**")
+        elif kind == "vips":
+            _, _, n, ours, theirs = note
+            print(f"- {fmt}, {n} JPEGs: **{theirs[1] / ours[1]:.2f}× vipsthumbnail's CPU** ({ours[1]:.1f} vs {theirs[1]:.1f} CPU s; "
+                  f"both make each photo's preview and thumbnail; gallerygen also its pages)")
         elif kind == "sigal":
             _, _, n, ours, theirs, ours_bytes, their_bytes, quality = note
             print(f"- {fmt}, {n} JPEGs: gallerygen {n / ours[0]:.1f} photos/s vs sigal {n / theirs[0]:.1f} = "
