@@ -21,6 +21,7 @@ make a library); sigal is optional (pip install sigal). LIBRARY is not changed:
 the add-10 step adds a folder and removes it.
 """
 import argparse
+import html as html_module
 import math
 import os
 import platform
@@ -101,10 +102,13 @@ def gallerygen_previews(site):
             if not f.endswith(".html"):
                 continue
             html = open(os.path.join(d, f), encoding="utf-8").read()
-            # The photo page's main image (album pages show thumbnails).
-            m = re.search(r'<img src="([^"]+\.(?:jpg|webp))"[^>]*\balt="([^"]+)"[^>]*fetchpriority="high"', html)
-            if m:
-                found[m.group(2)] = os.path.normpath(os.path.join(d, m.group(1)))
+            # The photo page's main image (album pages show thumbnails), named
+            # by the page's title: the file name for these untitled photos
+            # (alt texts describe the photo, never its file name).
+            m = re.search(r'<img src="([^"]+\.(?:jpg|webp))"[^>]*fetchpriority="high"', html)
+            t = re.search(r'<h1 class="photo-title">([^<]+)</h1>', html)
+            if m and t:
+                found[html_module.unescape(t.group(1))] = os.path.normpath(os.path.join(d, m.group(1)))
     return found
 
 
