@@ -119,19 +119,20 @@ public enum HEIFCodedSize {
         var edges: [Int: [(to: Int, type: String)]] = [:]
         var offset = iref.lowerBound + 4
         var references = 0
-        while offset + 8 <= iref.upperBound, references < 65_536 {
-            guard let size = r.u32be(offset), size >= 8, offset + size <= iref.upperBound else { break }
+        while references < 65_536, let box = box(at: offset, in: iref, r) {
             var typeBytes: [UInt8] = []
-            for i in 4..<8 { if let byte = r.u8(offset + i) { typeBytes.append(UInt8(byte)) } }
+            for i in 0..<4 { if let byte = r.u8(box.type + i) { typeBytes.append(UInt8(byte)) } }
             let type = String(decoding: typeBytes, as: UTF8.self)
-            if let from = id(offset + 8), let count = r.u16be(offset + 8 + idSize) {
+            let body = box.payload
+            if let from = id(body.lowerBound), let count = r.u16be(body.lowerBound + idSize) {
                 for index in 0..<count {
-                    guard let to = id(offset + 10 + idSize + index * idSize), offset + 10 + idSize + (index + 1) * idSize <= offset + size else { break }
+                    let at = body.lowerBound + idSize + 2 + index * idSize
+                    guard at + idSize <= body.upperBound, let to = id(at) else { break }
                     edges[from, default: []].append((to, type))
                     references += 1
                 }
             }
-            offset += size
+            offset = body.upperBound
         }
         // Depth-first search with colours, iteratively (a hostile file must
         // not overflow our stack either).
@@ -163,12 +164,32 @@ public enum HEIFCodedSize {
     /// The payload range of the first box of `type` among the boxes in `range`.
     static func child(_ type: String, in range: Range<Int>, _ r: ByteReader) -> Range<Int>? {
         var offset = range.lowerBound
-        while offset + 8 <= range.upperBound {
-            guard let size = r.u32be(offset), size >= 8, offset + size <= range.upperBound else { return nil }
-            if r.matches(offset + 4, type) { return (offset + 8)..<(offset + size) }
-            offset += size
+        while let box = box(at: offset, in: range, r) {
+            if r.matches(offset + 4, type) { return box.payload }
+            offset = box.payload.upperBound
         }
         return nil
+    }
+
+    /// The box at `offset` inside `range`: its payload, or nil when no whole
+    /// box starts there. ISO BMFF sizes: 32 bits; 1, a 64-bit size after the
+    /// type (16-byte header); 0, the rest of `range`. libheif reads all three,
+    /// so a check that stopped at a 64-bit size would let a hostile file hide
+    /// its boxes behind one (a `free` box before `meta` skipped every check).
+    static func box(at offset: Int, in range: Range<Int>, _ r: ByteReader) -> (type: Int, payload: Range<Int>)? {
+        guard offset >= range.lowerBound, offset + 8 <= range.upperBound, let size32 = r.u32be(offset) else { return nil }
+        let header: Int, size: Int
+        switch size32 {
+        case 0:
+            header = 8; size = range.upperBound - offset
+        case 1:
+            guard let high = r.u32be(offset + 8), let low = r.u32be(offset + 12), high < 1 << 20 else { return nil }
+            header = 16; size = high << 32 | low
+        default:
+            header = 8; size = size32
+        }
+        guard size >= header, size <= range.upperBound - offset else { return nil }
+        return (offset + 4, (offset + header)..<(offset + size))
     }
 
     // MARK: HEVC

@@ -34,6 +34,14 @@ import Testing
             #expect(throws: (any Error).self) { try MetadataReader.read(raw, modificationDate: Date()) }
             #expect(throws: (any Error).self) { try HEIFCodec.withDecoded(raw, maximumPixels: 1 << 22) { _, _ in } }
         }
+        // The same file with a box of 64-bit size before `meta` (legal ISO BMFF,
+        // and what libheif reads): the check must walk past it, not give up.
+        let ftypSize = Int(bytes[3])
+        let largeFree: [UInt8] = [0, 0, 0, 1] + Array("free".utf8) + [0, 0, 0, 0, 0, 0, 0, 24] + [UInt8](repeating: 0, count: 8)
+        let hidden = Array(bytes[..<ftypSize]) + largeFree + Array(bytes[ftypSize...])
+        hidden.withUnsafeBytes { raw in
+            #expect(HEIFCodedSize.violation(raw)?.contains("item 2 is built from itself") == true)
+        }
     }
 
     @Test func gifFrameBesideTheCanvasIsClipped() throws {
