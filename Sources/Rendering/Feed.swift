@@ -43,13 +43,13 @@ extension SiteRenderer {
     func feedFile() -> RenderedPage {
         let entries = feedEntries()
         func address(_ path: String) -> String { absoluteURL(path) ?? URLPath.relative(from: Self.feedFile, to: path) }
-        func attribute(_ text: String) -> String { HTML.escape(text) }
+        func attribute(_ text: String) -> String { HTML.escapeXML(text) }
         var xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
         xml += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:media=\"http://search.yahoo.com/mrss/\" xml:lang=\"\(attribute(strings.languageTag))\">\n"
         xml += "<id>\(Self.urnUUID("gallerygen site \(gallery.title)"))</id>\n"
-        xml += "<title>\(HTML.escape(gallery.title))</title>\n"
+        xml += "<title>\(HTML.escapeXML(gallery.title))</title>\n"
         xml += "<updated>\(Self.atomDate(entries.first?.newest.instant ?? Date(timeIntervalSince1970: 0)))</updated>\n"
-        xml += "<author><name>\(HTML.escape(gallery.title))</name></author>\n"
+        xml += "<author><name>\(HTML.escapeXML(gallery.title))</name></author>\n"
         xml += "<generator uri=\"https://github.com/gallerygen/gallerygen\">gallerygen</generator>\n"
         xml += "<link rel=\"self\" type=\"application/atom+xml\" href=\"\(attribute(address(Self.feedFile)))\"/>\n"
         xml += "<link rel=\"alternate\" type=\"text/html\" href=\"\(attribute(address("index.html")))\"/>\n"
@@ -60,11 +60,11 @@ extension SiteRenderer {
             let summary = ([count(items)] + (dateRange(items).map { [$0] } ?? [])).joined(separator: " · ")
             xml += "<entry>\n"
             xml += "<id>\(Self.urnUUID("gallerygen album \(album.path.description)"))</id>\n"
-            xml += "<title>\(HTML.escape(title))</title>\n"
+            xml += "<title>\(HTML.escapeXML(title))</title>\n"
             xml += "<link rel=\"alternate\" type=\"text/html\" href=\"\(attribute(address(entry.page)))\"/>\n"
             xml += "<published>\(Self.atomDate(entry.oldest.instant))</published>\n"
             xml += "<updated>\(Self.atomDate(entry.newest.instant))</updated>\n"
-            xml += "<summary>\(HTML.escape(summary))</summary>\n"
+            xml += "<summary>\(HTML.escapeXML(summary))</summary>\n"
             // The newest items as a strip of previews, then the description:
             // what a reader shows in its article view (HTML, escaped once more
             // as the element's text).
@@ -77,8 +77,8 @@ extension SiteRenderer {
             if let description = album.description {
                 html += Markdown.render(description, allowHTML: options.allowHTML)
             }
-            html += "<p>" + HTML.escape(summary) + "</p>"
-            xml += "<content type=\"html\">\(HTML.escape(html))</content>\n"
+            html += "<p>" + HTML.escapeXML(summary) + "</p>"
+            xml += "<content type=\"html\">\(HTML.escapeXML(html))</content>\n"
             if let cover = gallery.cover(of: album.path), let picture = Self.feedPicture(cover) {
                 xml += "<media:thumbnail url=\"\(attribute(address(picture.path)))\" width=\"\(picture.size.width)\" height=\"\(picture.size.height)\"/>\n"
             }
@@ -90,16 +90,13 @@ extension SiteRenderer {
     /// The preview a reader shows: the one closest to 800 px wide (a
     /// reader's column), else the largest thumbnail.
     static func feedPicture(_ item: MediaItem) -> Rendition? {
-        item.renditions(.preview).min { abs($0.size.width - 800) < abs($1.size.width - 800) } ?? item.renditions(.thumbnail).last
+        preview(of: item, nearestWidth: 800) ?? item.renditions(.thumbnail).last
     }
 
-    /// RFC 3339 in UTC, as Atom's date constructs require.
+    /// RFC 3339 in UTC, as Atom's date constructs require: the instant read
+    /// as a wall clock at offset zero, written as `<time datetime>` is.
     static func atomDate(_ date: Date) -> String {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-        let f = CivilCalendar.fields(fromSeconds: seconds)
-        let year = String(f.year)
-        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + HumanDate.pad(f.month) + "-" + HumanDate.pad(f.day)
-            + "T" + HumanDate.pad(f.hour) + ":" + HumanDate.pad(f.minute) + ":" + HumanDate.pad(f.second) + "Z"
+        HumanDate.machine(CaptureDate(wallClockSeconds: Int64(date.timeIntervalSince1970.rounded(.down)), utcOffsetSeconds: 0, source: .original))
     }
 
     /// A stable `urn:uuid:` (RFC 9562 version 8 layout) for `name`.

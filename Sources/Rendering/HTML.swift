@@ -26,6 +26,22 @@ public enum HTML {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Text for XML (the feed, the sitemap): escaped as for HTML, and without
+    /// the characters XML 1.0 forbids (C0 controls but tab, newline and
+    /// return; U+FFFE, U+FFFF), which HTML tolerates but which make an XML
+    /// parser reject the whole file. A folder named with a control
+    /// character must not break a feed.
+    public static func escapeXML(_ text: String) -> String {
+        let escaped = escape(text)
+        func allowed(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.value >= 0x20 ? scalar.value != 0xFFFE && scalar.value != 0xFFFF : scalar == "\t" || scalar == "\n" || scalar == "\r"
+        }
+        guard !escaped.unicodeScalars.allSatisfy(allowed) else { return escaped }
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: escaped.unicodeScalars.filter(allowed))
+        return String(out)
+    }
+
     /// The content type every template is parsed with: the same escaping as
     /// the Mustache library's own HTML type, which looked every character up
     /// in a dictionary (an eighth of all rendering time).

@@ -130,8 +130,7 @@ public struct SiteRenderer: Sendable {
     func shareCard(_ pagePath: String, headline: String, summary: String, item: MediaItem?, type: String = "website") -> ShareCard? {
         guard let url = absoluteURL(pagePath) else { return nil }
         var card = ShareCard(type: type, headline: headline, summary: summary, url: url, card: "summary")
-        let previews = item.map { $0.renditions(.preview) } ?? []
-        if let item, let picture = previews.min(by: { abs($0.size.width - 1200) < abs($1.size.width - 1200) }) {
+        if let item, let picture = Self.preview(of: item, nearestWidth: 1200) {
             card.imageURL = absoluteURL(picture.path)
             card.imageWidth = picture.size.width
             card.imageHeight = picture.size.height
@@ -139,6 +138,12 @@ public struct SiteRenderer: Sendable {
             card.card = "summary_large_image"
         }
         return card
+    }
+
+    /// The item's preview whose width is nearest `width` (a link preview's
+    /// 1200-px class, a feed reader's column).
+    static func preview(of item: MediaItem, nearestWidth width: Int) -> Rendition? {
+        item.renditions(.preview).min { abs($0.size.width - width) < abs($1.size.width - width) }
     }
 
     /// A description for a link preview: plain text, one paragraph, at most 200 characters.
@@ -615,8 +620,8 @@ public struct SiteRenderer: Sendable {
             var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 + "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:image=\"http://www.google.com/schemas/sitemap-image/1.1\">\n"
             for entry in slice {
-                xml += "<url><loc>" + HTML.escape(absoluteURL(entry.page) ?? "") + "</loc>"
-                if let image = entry.image.flatMap(absoluteURL) { xml += "<image:image><image:loc>" + HTML.escape(image) + "</image:loc></image:image>" }
+                xml += "<url><loc>" + HTML.escapeXML(absoluteURL(entry.page) ?? "") + "</loc>"
+                if let image = entry.image.flatMap(absoluteURL) { xml += "<image:image><image:loc>" + HTML.escapeXML(image) + "</image:loc></image:image>" }
                 xml += "</url>\n"
             }
             return xml + "</urlset>\n"
@@ -629,7 +634,7 @@ public struct SiteRenderer: Sendable {
             for (number, start) in stride(from: 0, to: entries.count, by: Self.sitemapLimit).enumerated() {
                 let path = "sitemap-\(number + 1).xml"
                 files.append(RenderedPage(path: path, html: urlset(entries[start..<min(entries.count, start + Self.sitemapLimit)])))
-                index += "<sitemap><loc>" + HTML.escape(absoluteURL(path) ?? "") + "</loc></sitemap>\n"
+                index += "<sitemap><loc>" + HTML.escapeXML(absoluteURL(path) ?? "") + "</loc></sitemap>\n"
             }
             files.append(RenderedPage(path: "sitemap.xml", html: index + "</sitemapindex>\n"))
         }
