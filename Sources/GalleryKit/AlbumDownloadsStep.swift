@@ -2,6 +2,7 @@ import Archives
 import BuildCache
 import Foundation
 import GalleryCore
+import Rendering
 
 /// `album_downloads`: a ZIP per album of its own items' published files
 /// (the largest preview, the playback video, or the original when
@@ -45,7 +46,13 @@ struct AlbumDownloadsStep: BuildStep {
                     let name = album.isRoot ? "the top album" : DisplayText.oneLine(album.description)
                     context.progress.message("making the download of \(name) (\(members.count) files, \(bytes / 1_000_000) MB)")
                 }
-                try output.produce(path) { temporary in try AlbumArchive.write(members, to: temporary) }
+                do {
+                    try output.produce(path) { temporary in try AlbumArchive.write(members, to: temporary) }
+                } catch let error as ArchiveError {
+                    // One album's archive (a file gone, a full disk) does not stop the site: that album has no button.
+                    context.progress.message("skipped the download of \(album.isRoot ? "the top album" : DisplayText.oneLine(album.description)): \(error)")
+                    continue
+                }
                 context.report.archivesMade += 1
             }
             let size = (try? FileManager.default.attributesOfItem(atPath: output.url.appendingPathComponent(path).path)[.size] as? NSNumber)?.int64Value ?? 0
@@ -66,7 +73,9 @@ struct AlbumDownloadsStep: BuildStep {
                 ?? item.renditions(.preview).last
             guard let file else { continue }
             let source = item.source.fileName
-            let stem = source.lastIndex(of: ".").map { String(source[..<$0]) } ?? source
+            // The photo's own name, made safe for every unzip tool (a file
+            // named `..\\..\\x.jpg` is legal on Linux).
+            let stem = Slug.downloadName(source.lastIndex(of: ".").map { String(source[..<$0]) } ?? source, fallback: "photo")
             let ext = file.path.lastIndex(of: ".").map { String(file.path[$0...]) } ?? ""
             var name = stem + ext
             var number = 2

@@ -23,17 +23,18 @@ public enum Slug {
         return slug.isEmpty ? fallback : String(slug)
     }
 
-    /// A name a browser can save a download under on any system: the title as
-    /// it reads (accents and all), without the characters Windows, macOS or
-    /// Linux refuse in a file name or control characters, at most 100
-    /// characters; "album" when nothing is left.
-    public static func downloadName(_ title: String) -> String {
+    /// A name a browser or an unzip tool can save a file under on any system:
+    /// the text as it reads (accents and all), without the characters
+    /// Windows, macOS or Linux refuse in a file name (a `\\` is a folder to
+    /// Windows: `..\\x` in a ZIP would land outside) or control characters,
+    /// no leading dots, at most 100 characters; `fallback` when nothing is left.
+    public static func downloadName(_ title: String, fallback: String = "album") -> String {
         let refused: Set<Character> = ["/", "\\", ":", "*", "?", "\"", "<", ">", "|"]
         var name = String(title.map { refused.contains($0) || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? " " : $0 })
         name = name.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        while name.hasPrefix(".") { name.removeFirst() }
+        while name.hasPrefix(".") || name.hasPrefix(" ") { name.removeFirst() }
         name = String(name.prefix(100)).trimmingCharacters(in: .whitespaces)
-        return name.isEmpty ? "album" : name
+        return name.isEmpty ? fallback : name
     }
 
     /// Makes slugs unique within one folder by appending `-2`, `-3`…

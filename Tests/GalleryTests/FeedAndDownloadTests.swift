@@ -135,9 +135,13 @@ import Testing
         #expect(try Self.downloadButtons(out, pages: pages).isEmpty, "off by default")
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("media/albums").path))
 
+        // A name that is a path to Windows' unzip (legal on Linux; a leading dot would make it a hidden file).
+        try library.folder.write("Pictures/Odd/x\\..\\..\\evil\u{1}.jpg", try Fixtures.jpeg(Fixtures.gradient(width: 90, height: 60)))
         settings.albumDownloads = true
         let first = try await GalleryBuilder().build(settings: settings, quiet: true)
-        #expect(first.archivesMade == 5, "root, Trips, Paris, Misc and the hidden album (it has pages)")
+        #expect(first.archivesMade == 6, "root, Trips, Paris, Misc, Odd and the hidden album (it has pages)")
+        let odd = try #require(try Self.downloadButtons(out, pages: ["albums/odd/index.html"])["albums/odd/index.html"])
+        #expect(try AlbumArchive.listing(out.appendingPathComponent(odd.url)).map(\.name) == ["x .. .. evil.webp"], "no backslash, no control character")
         let buttons = try Self.downloadButtons(out, pages: pages)
         #expect(buttons.count == 4)
         let paris = try #require(buttons["albums/trips/paris/index.html"])
@@ -193,6 +197,7 @@ import Testing
         #expect(Slug.downloadName("a/b\\c*?\"<>|d") == "a b c d")
         #expect(Slug.downloadName("...hidden") == "hidden")
         #expect(Slug.downloadName("\u{7}") == "album")
+        #expect(Slug.downloadName("..\\..\\evil", fallback: "photo") == "evil" && Slug.downloadName("..", fallback: "photo") == "photo")
     }
 }
 
