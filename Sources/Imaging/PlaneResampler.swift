@@ -22,8 +22,8 @@ final class PlaneResampler {
     private let verticalStarts: [Int]
     private let verticalWeights: [Float]
     private let verticalCount: Int
-    private let horizontalStarts: [Int]
-    private let horizontalStarts32: [Int32]
+    /// Where each output sample's taps start (Int32: the C kernels' type).
+    private let horizontalStarts: [Int32]
     /// Runs the Swift loops instead of the C kernels (tests).
     private let reference: Bool
     /// Which C kernel: 0, the one chosen for this CPU; tests name one.
@@ -64,8 +64,7 @@ final class PlaneResampler {
         verticalWeights = vertical.weights
         verticalCount = vertical.count
         let horizontal = LanczosResampler.taps(from: sourceWidth, to: width)
-        horizontalStarts = horizontal.starts
-        horizontalStarts32 = horizontal.starts.map { Int32(truncatingIfNeeded: $0) }
+        horizontalStarts = horizontal.starts.map { Int32(truncatingIfNeeded: $0) }
         // A multiple of four: the kernels read eight taps at a time, then four.
         horizontalStride = (horizontal.count + 3) & ~3
         horizontalWeights = .allocate(capacity: width * horizontalStride)
@@ -158,7 +157,7 @@ final class PlaneResampler {
                 gg_resample_vertical(kernel, rows, all.baseAddress! + y * count, Int32(count), column, Int32(sourceWidth))
             }
             output.withUnsafeMutableBufferPointer { out in
-                horizontalStarts32.withUnsafeBufferPointer { starts in
+                horizontalStarts.withUnsafeBufferPointer { starts in
                     gg_resample_horizontal(kernel, column, starts.baseAddress!, horizontalWeights, Int32(horizontalStride),
                                            out.baseAddress! + y * width, Int32(width))
                 }
@@ -193,7 +192,7 @@ final class PlaneResampler {
                 let target = out.baseAddress! + y * width
                 let stride = horizontalStride
                 @inline(__always) func dot(_ x: Int) -> SIMD4<Float> {
-                    let s = UnsafeRawPointer(column + starts[x])
+                    let s = UnsafeRawPointer(column + Int(starts[x]))
                     let w = UnsafeRawPointer(horizontalWeights + x * stride)
                     var a0 = SIMD4<Float>(repeating: 0), a1 = a0
                     var k = 0

@@ -684,12 +684,8 @@ public struct SiteRenderer: Sendable {
                 let day = m.captureDate.localDay
                 words.append(strings.month(day))
             }
-            switch item.kind {
-            case .video: words.append("video")
-            case .motionStill: words.append("live")
-            case .animation: words.append("animation")
-            case .still: break
-            }
+            // What it is, in the site's language ("vidéo", "Live Photo"); a plain photo needs no word.
+            if item.kind != .still { words.append(strings.text(PhotoFacts.kindKey(item))) }
             return words
         })
     }

@@ -229,9 +229,6 @@ public struct SiteStrings: Sendable {
     /// "May 2025" / "mai 2025".
     public func month(_ day: LocalDay) -> String { dates.format(dates.monthYear, day) }
 
-    /// A month's name alone, as in a menu ("May", "Mai"…).
-    public func monthName(_ month: Int) -> String { Self.capitalised(dates.standaloneMonths[month - 1]) }
-
     /// A month's short name alone ("May", "mai"…), as in the month index.
     public func shortMonthName(_ month: Int) -> String { Self.capitalised(dates.standaloneShortMonths[month - 1]) }
 
@@ -422,7 +419,7 @@ final class IntervalFormatter: Sendable {
 
     func string(_ first: LocalDay, _ last: LocalDay, template: String) -> String {
         func date(_ day: LocalDay) -> Date {
-            Date(timeIntervalSince1970: TimeInterval(CivilCalendar.days(year: day.year, month: day.month, day: day.day) * 86_400 + 43_200))
+            Date(timeIntervalSince1970: TimeInterval(CivilCalendar.seconds(year: day.year, month: day.month, day: day.day, hour: 12, minute: 0, second: 0)))
         }
         return formatters.withLock { cache in
             let formatter: DateIntervalFormatter
