@@ -27,8 +27,8 @@ public enum PlanarRenditionMaker {
         return made
     }
 
-    /// Most samples one resampler's ring of source rows may hold (64 Mi floats,
-    /// 256 MB): a 100-megapixel photo needs a few million.
+    /// Most samples one resampler's ring of source rows may hold (64 Mi
+    /// bytes): a 100-megapixel photo needs a few million.
     static let largestRing = 64 << 20
 
     /// The same from any plane stream (a JPEG's, a HEIF's).
@@ -52,9 +52,9 @@ public enum PlanarRenditionMaker {
             for index in streamed {
                 let target = sizes[index]
                 for source in layout.planes {
-                    let rows = LanczosResampler.taps(from: source.height, to: max(1, target.height)).count
-                    let (ring, overflow) = rows.multipliedReportingOverflow(by: source.width)
-                    if overflow || ring > Self.largestRing {
+                    let ring = PlaneResampler.ringSamples(sourceWidth: source.width, sourceHeight: source.height,
+                                                          height: max(1, target.height))
+                    if (ring ?? .max) > Self.largestRing {
                         refused = .damaged("a \(source.width)x\(source.height) plane for a \(target.width)x\(target.height) picture")
                         return
                     }
