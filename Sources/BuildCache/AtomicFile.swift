@@ -16,6 +16,7 @@ enum AtomicFile {
 
     /// Writes `bytes` to `url`, creating parent folders.
     static func write(_ bytes: UnsafeRawBufferPointer, to url: URL) throws(OutputError) {
+        if let fault = OutputFolder.injectedFault(url.path) { throw OutputError.failure(writing: url.path, fault) }
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(temporaryName(for: url.lastPathComponent))
         do {
@@ -42,7 +43,7 @@ enum AtomicFile {
             guard rename(temporary.path, url.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         } catch {
             unlink(temporary.path)
-            throw .writeFailed(url.path, reason: OutputError.reason(error))
+            throw OutputError.failure(writing: url.path, error)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The one owner of OUT. Every look at, write to and removal from the output
 /// folder goes through it: the checks before a build, the lock, the journal,
@@ -18,6 +19,31 @@ public final class OutputFolder: @unchecked Sendable {
     private var written: [String] = []
     /// Files a previous, interrupted build journaled: this build owns them too.
     public private(set) var interruptedFiles: Set<String> = []
+
+    /// Tests only: for each registered folder, a rule called with the full
+    /// path of every file OUT's owner writes under it (journal and state
+    /// included); an errno it returns fails that write as the file system
+    /// would. Faults of a full disk, a quota or a read-only mount, without
+    /// needing one; keyed by folder so tests running at once never meet.
+    private static let faultRules = Mutex<[String: @Sendable (String) -> Int32?]>([:])
+
+    /// Runs `body` with writes under `folder` failed by `rule` (tests).
+    public static func withInjectedFaults<T>(under folder: URL, _ rule: @escaping @Sendable (String) -> Int32?,
+                                             _ body: () async throws -> T) async rethrows -> T {
+        let prefix = folder.standardizedFileURL.path + "/"
+        faultRules.withLock { $0[prefix] = rule }
+        defer { _ = faultRules.withLock { $0.removeValue(forKey: prefix) } }
+        return try await body()
+    }
+
+    /// The injected errno for writing `path`, if a rule fails it.
+    static func injectedFault(_ path: String) -> POSIXError? {
+        let code: Int32? = faultRules.withLock { rules in
+            if rules.isEmpty { return nil }
+            return rules.first { path.hasPrefix($0.key) }.flatMap { $0.value(path) }
+        }
+        return code.map { POSIXError(POSIXErrorCode(rawValue: $0) ?? .EIO) }
+    }
 
     private init(url: URL) {
         self.url = url
@@ -94,11 +120,7 @@ public final class OutputFolder: @unchecked Sendable {
     /// Writes `bytes` to `path` (relative to OUT): journaled first, then
     /// written to a temporary name and renamed into place.
     public func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(OutputError) {
-        do {
-            try journal.record(path)
-        } catch {
-            throw .writeFailed(url.appendingPathComponent(BuildState.folderName).path, reason: OutputError.reason(error))
-        }
+        try record(path)
         try AtomicFile.write(bytes, to: url.appendingPathComponent(path))
         mutex.withLock { written.append(path) }
     }
@@ -109,31 +131,52 @@ public final class OutputFolder: @unchecked Sendable {
     /// file under the real name (the temporary one is removed now, or by the
     /// next build's clean-up).
     public func produce(_ path: String, by make: (URL) throws -> Void) throws {
-        do {
-            try journal.record(path)
-        } catch {
-            throw OutputError.writeFailed(url.appendingPathComponent(BuildState.folderName).path, reason: OutputError.reason(error))
-        }
+        try record(path)
         let target = url.appendingPathComponent(path)
         let folder = target.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(AtomicFile.temporaryName(for: target.lastPathComponent))
         do {
+            if let fault = Self.injectedFault(target.path) { throw fault }
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw OutputError.writeFailed(target.path, reason: OutputError.reason(error))
+            throw OutputError.failure(writing: target.path, error)
         }
         do {
             try make(temporary)
         } catch {
             unlink(temporary.path)
+            // A program that fails writing into a full file system says so in
+            // its own words (ffmpeg: "No space left on device"): the file
+            // system's free space tells it apart from a bad input.
+            if Self.isFull(folder) { throw OutputError.fault(target.path, code: ENOSPC) }
             throw error
         }
         guard rename(temporary.path, target.path) == 0 else {
-            let reason = OutputError.reason(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))
+            let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
             unlink(temporary.path)
-            throw OutputError.writeFailed(target.path, reason: reason)
+            throw OutputError.failure(writing: target.path, error)
         }
         mutex.withLock { written.append(path) }
+    }
+
+    /// Journals `path` before it is written; a journal that cannot grow is
+    /// a fault of OUT like any other write.
+    private func record(_ path: String) throws(OutputError) {
+        let journalPath = url.appendingPathComponent(BuildState.folderName).appendingPathComponent("journal").path
+        do {
+            if let fault = Self.injectedFault(journalPath) { throw fault }
+            try journal.record(path)
+        } catch {
+            throw OutputError.failure(writing: journalPath, error)
+        }
+    }
+
+    /// True when the file system holding `folder` has less than 1 MiB left
+    /// for this user.
+    static func isFull(_ folder: URL) -> Bool {
+        var info = statvfs()
+        guard statvfs(folder.path, &info) == 0 else { return false }
+        return UInt64(info.f_bavail) * UInt64(info.f_frsize) < 1 << 20
     }
 
     /// Writes unless the file already holds exactly these bytes: a page whose
@@ -159,12 +202,13 @@ public final class OutputFolder: @unchecked Sendable {
     }
 
     /// Removes what `produced` no longer holds among the files a previous build
-    /// made (`owned`, plus what an interrupted build journaled), with the
-    /// folders that leaves empty; returns the removed paths. A user's own files
-    /// in OUT are never in `owned`, so they stay.
+    /// made (`owned`, plus what an interrupted build journaled, plus what this
+    /// build wrote for an item it then did not publish: a video that changed
+    /// while processed), with the folders that leaves empty; returns the
+    /// removed paths. A user's own files in OUT are never among them, so they stay.
     public func prune(owned: [String], keeping produced: Set<String>) -> [String] {
         var removed: [String] = []
-        let stale = Set(owned).union(interruptedFiles).subtracting(produced)
+        let stale = Set(owned).union(interruptedFiles).union(mutex.withLock { written }).subtracting(produced)
         for path in stale.sorted() {
             let file = url.appendingPathComponent(path)
             if unlink(file.path) == 0 { removed.append(path) }
@@ -189,10 +233,11 @@ public final class OutputFolder: @unchecked Sendable {
             if let existing = try? Data(contentsOf: location), existing == data {
                 // Unchanged.
             } else {
+                if let fault = Self.injectedFault(location.path) { throw fault }
                 try data.write(to: location, options: .atomic)
             }
         } catch {
-            throw .writeFailed(location.deletingLastPathComponent().path, reason: OutputError.reason(error))
+            throw OutputError.failure(writing: location.path, error)
         }
         journal.finish()
         lock?.release()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Why an external program (ffmpeg, ffprobe) gave no usable result, worded
 /// like a bad file: the caller adds the file's name.
@@ -43,6 +44,16 @@ public enum ToolRunner {
     /// The tail of standard error kept for the message.
     public static let maximumErrorTail = 16 << 10
 
+    /// The programs running now, so a build that is stopped (Ctrl-C, a
+    /// scheduler's SIGTERM) can stop them too: SIGTERM reaches gallerygen
+    /// alone, and an ffmpeg left behind would go on writing into OUT.
+    private static let running = Mutex<Set<pid_t>>([])
+
+    /// Kills every program gallerygen started that is still running.
+    public static func stopAll() {
+        for pid in running.withLock({ $0 }) { kill(pid, SIGKILL) }
+    }
+
     /// Finds `name` on PATH, or checks `configured` (a path from gallery.yml).
     public static func locate(_ name: String, configured: String? = nil,
                               environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
@@ -77,6 +88,9 @@ public enum ToolRunner {
         } catch {
             throw .notStarted(tool: tool, reason: error.localizedDescription)
         }
+        let pid = process.processIdentifier
+        running.withLock { _ = $0.insert(pid) }
+        defer { running.withLock { _ = $0.remove(pid) } }
         // One blocking reader thread per pipe, so a chatty program never
         // stalls on a full pipe (Foundation's readabilityHandler leaked under
         // LeakSanitizer). Threads of their own, not Dispatch's pool: with a

@@ -18,6 +18,15 @@ enum PhotoOutcome: Sendable {
     /// Readable, but not to be published (rejected, or rated below
     /// `min_rating`); cached so the next build decides without reading it.
     case leftOut(SourceFile, reason: String, cache: CachedPhoto)
+    /// OUT could not be written (full, read-only, …): not the file's fault,
+    /// so it is not skipped; the build stops with this error.
+    case stopped(OutputError)
+}
+
+/// Rethrows `error` when it is a fault of OUT that stops the build, for the
+/// places that otherwise carry on without an optional part (a motion clip).
+func rethrowIfTheBuildMustStop(_ error: Error) throws {
+    if let error = error as? OutputError, error.stopsTheBuild { throw error }
 }
 
 /// Turns one source file into a published item. An unchanged file (same size
@@ -96,19 +105,29 @@ struct PhotoProcessor: Sendable {
         if SourceFileTypes.isVideo(file.fileName) {
             do {
                 return try processVideo(file, known: known)
+            } catch let error as OutputError where error.stopsTheBuild {
+                return .stopped(error)
             } catch {
                 return .skipped(file, reason: ErrorText.describe(error))
             }
         }
-        let data: [UInt8]
+        let data: [UInt8], scanned = file
+        var known = known
+        let file: SourceFile
         do {
-            data = try SourceFileReader.read(file)
+            (data, file) = try SourceFileReader.readSteady(scanned)
+        } catch let error as SourceChangedError {
+            return .skipped(scanned, reason: error.description)
         } catch {
-            return .skipped(file, reason: "cannot be read (\(ErrorText.describe(error)))")
+            return .skipped(scanned, reason: "cannot be read (\(ErrorText.describe(error)))")
         }
+        // Changed since the scan (and settled): what the cache knew is of the old file.
+        if file.byteCount != scanned.byteCount || file.modifiedNanoseconds != scanned.modifiedNanoseconds { known = nil }
         return data.withUnsafeBytes { bytes in
             do {
                 return try process(file, bytes: bytes, known: known)
+            } catch let error as OutputError where error.stopsTheBuild {
+                return .stopped(error)
             } catch let error as MetadataError {
                 return .skipped(file, reason: error.description)
             } catch let error as ImagingError {
@@ -252,6 +271,7 @@ struct PhotoProcessor: Sendable {
                     }
                     metadata.motion?.location = nil  // the still's own GPS names the place
                 } catch {
+                    try rethrowIfTheBuildMustStop(error)
                     notes.append("its Motion Photo clip is not published: \(ErrorText.describe(error))")
                 }
             }
@@ -287,6 +307,7 @@ struct PhotoProcessor: Sendable {
                     }
                 }
             } catch {
+                try rethrowIfTheBuildMustStop(error)
                 // The still is published; its motion is tried again next build.
                 notes.append("its motion is not published: \(ErrorText.describe(error))")
                 renditions.removeAll { $0.path == path }
@@ -371,6 +392,13 @@ struct PhotoProcessor: Sendable {
         }
         if let path = plan.videoPath {
             try video.makePlayback(from: file.url, facts: facts, path: path, displayName: file.displayPath)
+        }
+        // A video is not read whole: it must still be the file that was
+        // hashed and probed, or its stills and playback file (named by that
+        // hash) may be of another version (they are pruned with this build).
+        guard let now = SourceFileReader.stamp(file) else { throw SourceChangedError(path: file.displayPath, removed: true) }
+        guard now.size == file.byteCount, now.modifiedNanoseconds == file.modifiedNanoseconds else {
+            throw SourceChangedError(path: file.displayPath, removed: false)
         }
         let item = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: plan.renditions)
         let cached = cacheEntry(file, contentHash: contentHash, metadata: metadata)

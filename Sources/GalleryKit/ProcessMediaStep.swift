@@ -55,6 +55,9 @@ struct ProcessMediaStep: BuildStep {
         var report = context.report
         // Clips named like a still that were not its Live Photo motion.
         var detachedClips: [SourceFile] = []
+        // The first fault of OUT (full, read-only, …): nothing more is
+        // started, and the build stops with it once the photos in flight end.
+        var fault: OutputError?
         func record(_ outcome: PhotoOutcome) {
             progress.photoDone()
             switch outcome {
@@ -76,11 +79,14 @@ struct ProcessMediaStep: BuildStep {
             case .skipped(let file, let reason):
                 report.skipped.append(SkippedPhoto(path: file.relativePath, reason: reason))
                 progress.message("skipped \(file.displayPath): \(reason)")
+            case .stopped(let error):
+                if fault == nil { fault = error }
             }
         }
         await withTaskGroup(of: PhotoOutcome.self) { group in
             var inFlight = 0
             func schedule(_ file: SourceFile) async {
+                guard fault == nil else { return }
                 // An unchanged photo with every rendition in place costs a
                 // plan and a few existence checks: cheaper than a task.
                 let known: (CachedPhoto, PhotoProcessor.Plan)?
@@ -108,6 +114,7 @@ struct ProcessMediaStep: BuildStep {
             }
         }
         progress.finish()
+        if let fault { throw fault }
         // The previous cache has served; its replacement is `cache`. Holding
         // both through page rendering cost ~0.5 KB per photo at the peak.
         context.previousState.photos = [:]

@@ -7,12 +7,106 @@ public enum SourceFileReader {
     /// Files larger than this are not read at all: no photo needs 1 GiB.
     public static let maximumBytes = 1 << 30
 
+    /// What identifies one version of a file: where it lives (a save through
+    /// a temporary file and `rename` gives a new inode), its size and its
+    /// modification time.
+    public struct Stamp: Equatable, Sendable {
+        public var device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            modifiedNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        }
+
+        /// True when `file` (as the scan saw it) has this size and time.
+        func matches(_ file: SourceFile) -> Bool {
+            size == file.byteCount && modifiedNanoseconds == file.modifiedNanoseconds
+        }
+    }
+
+    /// The stamp of the file at `file`'s path now, or nil when it is gone.
+    public static func stamp(_ file: SourceFile) -> Stamp? {
+        var info = stat()
+        let found = file.rawPath.withUnsafeBufferPointer { stat($0.baseAddress!, &info) } == 0
+        return found ? Stamp(info) : nil
+    }
+
+    /// A file modified less than this long ago may still be being written
+    /// (a copy in progress): it is taken only once it has held still this long.
+    public static let quietPeriod = 0.2
+
+    /// Reads `file` whole and makes sure the bytes are one version of it: the
+    /// size and time before and after the read agree with each other and
+    /// with the bytes read, and the path still names the file read. A file
+    /// that changed since the scan is read again, 0.1 s later, and taken when
+    /// that read agrees with the previous one; a file modified within
+    /// `quietPeriod` is taken once it has stayed unchanged that long. A copy
+    /// in progress or a photo rewritten under the build is never published
+    /// half-read. Returns the bytes and the file with the size and time they
+    /// belong to (what the cache records); throws `SourceChangedError` when it
+    /// will not hold still, or is gone.
+    public static func readSteady(_ file: SourceFile) throws -> (bytes: [UInt8], file: SourceFile) {
+        var previous: Stamp?
+        for attempt in 0..<3 {
+            if attempt > 0 { usleep(100_000) }
+            let bytes: [UInt8], before: Stamp, after: Stamp
+            do {
+                (bytes, before, after) = try readStamped(file)
+            } catch let error as POSIXError where error.code == .ENOENT {
+                throw SourceChangedError(path: file.displayPath, removed: true)
+            }
+            guard before == after, Int64(bytes.count) == before.size, stamp(file) == before else {
+                previous = nil
+                continue
+            }
+            guard before.matches(file) || before == previous else {
+                previous = before
+                continue
+            }
+            let age = Date().timeIntervalSince1970 - TimeInterval(before.modifiedNanoseconds) / 1e9
+            if age < quietPeriod {
+                usleep(useconds_t((quietPeriod - max(0, age)) * 1e6))
+                guard stamp(file) == before else {
+                    previous = nil
+                    continue
+                }
+            }
+            var read = file
+            read.byteCount = before.size
+            read.modifiedNanoseconds = before.modifiedNanoseconds
+            read.modificationDate = Date(timeIntervalSince1970: TimeInterval(before.modifiedNanoseconds) / 1e9)
+            return (bytes, read)
+        }
+        throw SourceChangedError(path: file.displayPath, removed: false)
+    }
+
+    /// The bytes of `file` with its stamp just before and just after the read
+    /// (of the same open file).
+    static func readStamped(_ file: SourceFile) throws -> (bytes: [UInt8], before: Stamp, after: Stamp) {
+        let descriptor = file.rawPath.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let before = Stamp(info)
+        let bytes = try read(descriptor: descriptor, info: info)
+        guard fstat(descriptor, &info) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        return (bytes, before, Stamp(info))
+    }
+
     public static func read(_ file: SourceFile) throws -> [UInt8] {
         let descriptor = file.rawPath.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        return try read(descriptor: descriptor, info: info)
+    }
+
+    /// The bytes of an open file whose `fstat` is `info`.
+    private static func read(descriptor: Int32, info: stat) throws -> [UInt8] {
         guard info.st_mode & S_IFMT == S_IFREG else { throw POSIXError(.EISDIR) }
         let size = Int(info.st_size)
         guard size <= maximumBytes else { throw POSIXError(.EFBIG) }
@@ -64,5 +158,25 @@ public enum SourceFileReader {
             if filled < chunk { break }
         }
         return hasher.finalize()
+    }
+}
+
+/// A source file that would not hold still while the build read it (still
+/// being copied, rewritten) or that vanished: not published this time, and
+/// read again by the next build (nothing of it is cached).
+public struct SourceChangedError: Error, Sendable, CustomStringConvertible {
+    /// The file, for messages.
+    public var path: String
+    /// True when it was removed rather than changed.
+    public var removed: Bool
+
+    public init(path: String, removed: Bool) {
+        self.path = path
+        self.removed = removed
+    }
+
+    public var description: String {
+        removed ? "it was removed while the build ran"
+            : "it changed while being read (still being copied?); the next build reads it again"
     }
 }

@@ -88,6 +88,10 @@ public struct SourceScanner: Sendable {
         if stat(cPath, &info) == 0 {
             // A folder reached twice (a symlink loop, or two links to one place) is walked once.
             guard visited.insert(DirectoryID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return }
+        } else if errno == ENOENT, !components.isEmpty {
+            // Removed (or moved away) since its parent was listed: there is
+            // nothing of it to publish, and nothing wrong to report.
+            return
         }
         let sidecar = url.appendingPathComponent(SourceLayout.albumSidecarName)
         emit(.album(AlbumPath(components: components), sidecar: access(sidecar.path, F_OK) == 0 ? sidecar : nil))

@@ -3,6 +3,7 @@ import Foundation
 import GalleryKit
 
 MemoryTuning.apply()
+Interruption.install()
 
 // Parse and run by hand so every failure — bad flag included — is one line on
 // stderr with a non-zero status, while --help and --version still print normally.

@@ -1,0 +1,30 @@
+import Dispatch
+import External
+import Foundation
+
+/// What Ctrl-C (SIGINT) and a `kill` or a scheduler's stop (SIGTERM) do to
+/// a running build or watch: the programs it started (ffmpeg) are killed,
+/// one line says what happened, and the process ends with 128 + the signal's
+/// number. Nothing else needs doing: every file reaches OUT by `rename`, and
+/// the journal lets the next build finish what this one started.
+public enum Interruption {
+    /// Kept alive for the life of the process.
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+
+    /// Installs the handlers (once, at start).
+    public static func install() {
+        let queue = DispatchQueue(label: "gallerygen.signals")
+        for (number, name) in [(SIGINT, "interrupted"), (SIGTERM, "terminated")] {
+            // Ignored by default so only the source below sees it.
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                ToolRunner.stopAll()
+                FileHandle.standardError.write(Data("\ngallerygen: stopped (\(name)); the next build completes the site\n".utf8))
+                exit(128 + number)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}
