@@ -21,6 +21,9 @@ enum PhotoOutcome: Sendable {
     /// OUT could not be written (full, read-only, …): not the file's fault,
     /// so it is not skipped; the build stops with this error.
     case stopped(OutputError)
+    /// Removed (or moved away) after the scan found it: nothing to publish
+    /// and nothing wrong; the site simply does not show it.
+    case vanished(SourceFile)
 }
 
 /// Rethrows `error` when it is a fault of OUT that stops the build, for the
@@ -108,6 +111,8 @@ struct PhotoProcessor: Sendable {
             } catch let error as OutputError where error.stopsTheBuild {
                 return .stopped(error)
             } catch {
+                // Gone since the scan (ffprobe then fails on a missing file): not a bad file.
+                if (error as? SourceChangedError)?.removed == true || SourceFileReader.stamp(file) == nil { return .vanished(file) }
                 return .skipped(file, reason: ErrorText.describe(error))
             }
         }
@@ -117,7 +122,7 @@ struct PhotoProcessor: Sendable {
         do {
             (data, file) = try SourceFileReader.readSteady(scanned)
         } catch let error as SourceChangedError {
-            return .skipped(scanned, reason: error.description)
+            return error.removed ? .vanished(scanned) : .skipped(scanned, reason: error.description)
         } catch {
             return .skipped(scanned, reason: "cannot be read (\(ErrorText.describe(error)))")
         }

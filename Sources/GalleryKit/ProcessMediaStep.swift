@@ -81,6 +81,8 @@ struct ProcessMediaStep: BuildStep {
                 progress.message("skipped \(file.displayPath): \(reason)")
             case .stopped(let error):
                 if fault == nil { fault = error }
+            case .vanished:
+                break
             }
         }
         await withTaskGroup(of: PhotoOutcome.self) { group in

@@ -9,6 +9,7 @@ import Glibc
 public final class SourceWatcher {
     private let descriptor: Int32
     private var folders: [Int32: String] = [:]
+    private let root: String
     private let mask: UInt32 = UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB
                                       | IN_DELETE_SELF | IN_MOVE_SELF)
 
@@ -16,35 +17,55 @@ public final class SourceWatcher {
     public init(root: URL) throws {
         descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard descriptor >= 0 else { throw GalleryError.invalidSetting("cannot watch files: \(String(cString: strerror(errno)))") }
-        addTree(root.path)
+        self.root = root.path
+        addTree(root.path, into: &folders)
+    }
+
+    /// Watches exactly SOURCE's folders as they are now. A folder renamed
+    /// inside SOURCE keeps its watch under its old path (a folder made in it
+    /// later would be missed), and one moved out would go on being watched:
+    /// called after every build, so each rebuild also mends the watches.
+    /// Watching an already watched folder gives back its watch, so only
+    /// folders that appeared or went away cost anything.
+    public func resync() {
+        var current: [Int32: String] = [:]
+        addTree(root, into: &current)
+        for wd in folders.keys where current[wd] == nil { inotify_rm_watch(descriptor, wd) }
+        folders = current
     }
 
     deinit { close(descriptor) }
 
-    private func addTree(_ path: String) {
+    private func addTree(_ path: String, into folders: inout [Int32: String]) {
         let wd = inotify_add_watch(descriptor, path, mask | UInt32(IN_ONLYDIR))
         if wd >= 0 { folders[wd] = path }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
         for name in names where !name.hasPrefix(".") {
             let child = path + "/" + name
             var info = stat()
-            if lstat(child, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { addTree(child) }
+            if lstat(child, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { addTree(child, into: &folders) }
         }
     }
 
     /// Blocks until something changed and then stayed quiet for `debounce`
-    /// seconds. Returns the number of events seen.
-    public func waitForChanges(debounce: Double = 0.5) -> Int {
+    /// seconds, or (with `giveUpAfter`) until that many seconds passed with
+    /// no change. Returns the number of events seen (0: none).
+    public func waitForChanges(debounce: Double = 0.5, giveUpAfter: Double? = nil) -> Int {
         var events = 0
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        // Wait (indefinitely) for the first event, then until a quiet period.
-        var timeout: Int32 = -1
+        // Wait for the first event, then until a quiet period.
+        let idle: Int32 = giveUpAfter.map { Int32($0 * 1000) } ?? -1
+        var timeout = idle
         while true {
             let ready = poll(&poller, 1, timeout)
             if ready < 0, errno == EINTR { continue }
-            if ready <= 0 { break }
+            if ready <= 0 {
+                // Only ended watches so far: nothing changed, keep waiting.
+                if events > 0 || idle >= 0 { break }
+                continue
+            }
             events += drain()
-            timeout = Int32(debounce * 1000)
+            timeout = events > 0 ? Int32(debounce * 1000) : idle
         }
         return events
     }
@@ -64,10 +85,15 @@ public final class SourceWatcher {
                 let name = event.len > 0 ? String(cString: nameStart.assumingMemoryBound(to: CChar.self)) : ""
                 if event.mask & UInt32(IN_ISDIR) != 0, event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0,
                    let parent = folders[event.wd], !name.hasPrefix(".") {
-                    addTree(parent + "/" + name)
+                    addTree(parent + "/" + name, into: &folders)
                 }
-                if event.mask & UInt32(IN_IGNORED) != 0 { folders[event.wd] = nil }
-                count += 1
+                if event.mask & UInt32(IN_IGNORED) != 0 {
+                    // A watch that ended (its folder deleted, or resync
+                    // dropped it): not a change of its own.
+                    folders[event.wd] = nil
+                } else {
+                    count += 1
+                }
                 offset += MemoryLayout<inotify_event>.size + Int(event.len)
             }
         }

@@ -47,6 +47,7 @@ struct BuildCommand: AsyncParsableCommand {
             let watcher = watch ? try SourceWatcher(root: resolved.settings.source) : nil
             try await buildOnce(resolved)
             while let watcher {
+                watcher.resync()
                 if !quiet { FileHandle.standardError.write(Data("Watching \(resolved.settings.source.path) for changes…\n".utf8)) }
                 _ = watcher.waitForChanges()
                 do {
