@@ -13,7 +13,13 @@ both outputs and the PSNR of previews against a full-resolution reference.
 
 usage: scripts/bench.py [LIBRARY] [--count N] [--formats jpeg,webp] [--jobs N]
                         [--preview 1600x1200] [--thumbnail 280x210]
-                        [--quality-sample N] [--no-sigal] [--no-floor]
+                        [--quality-sample N] [--no-sigal] [--no-floor] [--heic N]
+
+With --heic N (and libheif-examples installed), the first N JPEGs are also
+encoded as HEIC (heif-enc, cached in /tmp/gallerygen-bench-heic-N) and the
+HEIC build is set against libheif's own heif-convert (decode plus one
+full-size JPEG per file, as many at once as --jobs) and vipsthumbnail, with
+the previews' PSNR against a lossless full-size decode.
 
 Without LIBRARY it makes one with ../shared/bench/make_corpus.py in
 /tmp/gallerygen-bench-N and reuses it next time. Needs Pillow (and piexif to
@@ -153,6 +159,7 @@ def main():
     ap.add_argument("--quality-sample", type=int, default=24, help="previews compared for PSNR (default 24)")
     ap.add_argument("--no-sigal", action="store_true")
     ap.add_argument("--no-floor", action="store_true")
+    ap.add_argument("--heic", type=int, default=0, help="also benchmark N photos as HEIC (default 0)")
     a = ap.parse_args()
 
     subprocess.run(["swift", "build", "-c", "release", "--product", "gallerygen"], cwd=ROOT, check=True,
@@ -250,6 +257,9 @@ def main():
         shutil.rmtree(ours_out, ignore_errors=True)
         shutil.rmtree(out, ignore_errors=True)
 
+    if a.heic > 0 and shutil.which("heif-enc") and shutil.which("heif-convert"):
+        notes.append(heic_section(a, binary, library, work, sizes, vips))
+
     print()
     floors = {note[0]: note for note in notes if note[1] == "floor"}
     for note in notes:
@@ -276,7 +286,68 @@ def main():
                     print(f"  - {tool} previews: PSNR {sum(values) / len(values):.2f} dB mean, {min(values):.2f} dB min, "
                           f"{sum(b for _, b in scores) / len(scores) / 1000:.0f} KB mean ({len(scores)} previews vs "
                           f"Pillow Lanczos of the full-size original)")
+        elif kind == "heic":
+            _, _, n, ours, convert, vips_run, ours_bytes, quality = note
+            print(f"- heic, {n} photos: the build took {ours[1]:.1f} CPU s = **{ours[1] / convert[1]:.2f}× heif-convert's** "
+                  f"({convert[1]:.1f} CPU s to decode each and write one full-size JPEG), {n / ours[0]:.1f} photos/s, "
+                  f"peak RSS {ours[2]:.0f} MB, output {ours_bytes / 1e6:.1f} MB"
+                  + (f"; **{vips_run[1] / ours[1]:.2f}× vipsthumbnail's CPU** ({vips_run[1]:.1f} CPU s)" if vips_run else ""))
+            for tool, scores in quality.items():
+                if scores:
+                    values = [v for v, _ in scores]
+                    print(f"  - {tool} previews: PSNR {sum(values) / len(values):.2f} dB mean, {min(values):.2f} dB min, "
+                          f"{sum(b for _, b in scores) / len(scores) / 1000:.0f} KB mean ({len(scores)} previews vs Pillow "
+                          f"Lanczos of the lossless full-size decode)")
     shutil.rmtree(work, ignore_errors=True)
+
+
+def heic_section(a, binary, library, work, sizes, vips):
+    """gallerygen on HEIC photos next to heif-convert and vipsthumbnail."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from bench_formats import prepare  # the one HEIC maker both benchmarks use
+    from PIL import Image
+    sources = list(walk_files(library, JPEG_EXT))[:a.heic]
+    folder = f"/tmp/gallerygen-bench-heic-{len(sources)}"
+    files = sorted(prepare("heic", sources, folder))
+    n = len(files)
+    out = os.path.join(work, "site-heic")
+    ours = run_timed([binary, "build", folder, "--output", out, "--format", "jpeg", "--quality", str(QUALITY),
+                      "--jobs", str(a.jobs), "--quiet"] + sizes)
+    print(row("gallerygen heic, cold", n, *ours[:3]), flush=True)
+    scratch = os.path.join(work, "heif-convert")
+    os.makedirs(scratch)
+    script = f'heif-convert -q {QUALITY} "$1" {scratch}/"$(basename "$1")".jpg >/dev/null'
+    convert = run_timed(["xargs", "-P", str(a.jobs), "-n", "1", "sh", "-c", script, "_"], input="\n".join(files))
+    print(row("heif-convert heic -> one full-size JPEG each", n, *convert[:3]), flush=True)
+    vips_run, theirs = None, {}
+    if vips:
+        vdir = os.path.join(work, "vips-heic")
+        os.makedirs(vdir)
+        total = [0.0, 0.0, 0.0]
+        for box, tag in ((a.preview, "p"), (a.thumbnail, "t")):
+            run = run_timed(["vipsthumbnail", "--size", box, "-o", os.path.join(vdir, "%s-" + tag + f".jpg[Q={QUALITY}]")] + files)
+            total = [total[0] + run[0], total[1] + run[1], max(total[2], run[2])]
+        vips_run = total
+        print(row("vipsthumbnail heic (previews + thumbnails)", n, *total), flush=True)
+        theirs = {f[:-len("-p.jpg")]: os.path.join(vdir, f) for f in os.listdir(vdir) if f.endswith("-p.jpg")}
+    # Quality: a lossless full-size decode (heif-convert to PNG) as the reference.
+    ours_previews = gallerygen_previews(out)
+    scores = {"gallerygen": [], "vipsthumbnail": []}
+    sample = files[:: max(1, n // a.quality_sample)][:a.quality_sample]
+    for path in sample:
+        name = os.path.basename(path)
+        png = os.path.join(scratch, name + ".png")
+        subprocess.run(["heif-convert", path, png], check=True, capture_output=True)
+        with Image.open(png) as full:
+            reference = full.convert("RGB")
+        for tool, made in (("gallerygen", ours_previews.get(name)), ("vipsthumbnail", theirs.get(os.path.splitext(name)[0]))):
+            if made:
+                with Image.open(made) as image:
+                    picture = image.convert("RGB")
+                scores[tool].append((psnr(picture, reference.resize(picture.size, Image.LANCZOS)), os.path.getsize(made)))
+    ours_bytes = folder_bytes(os.path.join(out, "media"), (".jpg",))
+    shutil.rmtree(out, ignore_errors=True)
+    return ("heic", "heic", n, ours, convert, vips_run, ours_bytes, scores)
 
 
 if __name__ == "__main__":

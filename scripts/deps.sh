@@ -34,8 +34,9 @@ else
 fi
 # The camera-format tests make their HEIC/AVIF, TIFF and EXIF fixtures with
 # heif-enc/heif-info, tiffcp and exiftool; the video tests their clips with
-# ffmpeg and check the published ones with exiftool.
-test_packages=("${browser_packages[@]}" python3-venv libheif-examples libtiff-tools libimage-exiftool-perl)
+# ffmpeg and check the published ones with exiftool; the fault tests measure
+# a build's peak memory with GNU time.
+test_packages=("${browser_packages[@]}" python3-venv libheif-examples libtiff-tools libimage-exiftool-perl time)
 
 wanted=("${build_packages[@]}")
 [ "$mode" = test ] && wanted+=("${test_packages[@]}")

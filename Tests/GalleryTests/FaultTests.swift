@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import BuildCache
+import External
 @testable import GalleryCore
 @testable import GalleryKit
 @testable import Scanning
@@ -156,6 +157,72 @@ import Testing
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    // MARK: Bounds on hostile files
+
+    /// A TIFF (or DNG) whose first directory claims `width × height`.
+    static func claimTIFFSize(_ file: [UInt8], width: UInt32, height: UInt32) -> [UInt8] {
+        var bytes = file
+        let ifd = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
+        let count = Int(bytes[ifd]) | Int(bytes[ifd + 1]) << 8
+        for entry in 0..<count {
+            let at = ifd + 2 + entry * 12
+            let tag = Int(bytes[at]) | Int(bytes[at + 1]) << 8
+            guard tag == 0x100 || tag == 0x101 else { continue }
+            let value = tag == 0x100 ? width : height
+            // LONG, one value, in place.
+            bytes.replaceSubrange((at + 2)..<(at + 12), with: Fixtures.le16(4) + Fixtures.le32(1) + Fixtures.le32(value))
+        }
+        return bytes
+    }
+
+    /// A folder of hostile files of every camera format (HEIF claiming 200
+    /// MP, a HEIF grid built from itself, TIFF and DNG claiming 10 and 3.6
+    /// gigapixels, a cut and a garbage video) builds in bounded memory and
+    /// time, each named with its reason, and the good photo is published.
+    @Test func hostileFilesOfEveryFormatStayInBounds() async throws {
+        let time = URL(fileURLWithPath: "/usr/bin/time")
+        try #require(FileManager.default.isExecutableFile(atPath: time.path), "GNU time (scripts/deps.sh test)")
+        let folder = try TemporaryFolder()
+        let source = folder.url.appendingPathComponent("src")
+        try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+        try folder.write("src/good.jpg", try IncrementalTests.photo(1))
+        let heif = try CameraFixtures.heif(Fixtures.png(Fixtures.quadrants(width: 128, height: 96)), in: folder.url, name: "base.heic",
+                                           arguments: ["--no-alpha"])
+        try folder.write("src/huge.heic", try CameraFixtures.claimSize(try [UInt8](Data(contentsOf: heif)), width: 20_000, height: 10_000))
+        try FileManager.default.copyItem(at: RegressionTests.folder.appendingPathComponent("heif-grid-built-from-itself.heic"),
+                                         to: source.appendingPathComponent("self-grid.heic"))
+        try folder.write("src/huge.tif", Self.claimTIFFSize(CameraFixtures.tiff(Fixtures.quadrants(width: 64, height: 48), layout: .rgb8),
+                                                           width: 100_000, height: 100_000))
+        try folder.write("src/giant.dng", Self.claimTIFFSize(CameraFixtures.dng(Fixtures.quadrants(width: 64, height: 48)),
+                                                           width: 60_000, height: 60_000))
+        let clip = folder.url.appendingPathComponent("clip.mp4")
+        _ = try ToolRunner.run(try VideoProbeTests.tool("ffmpeg"), ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=2",
+                                                                    "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path], timeLimit: 120)
+        let clipBytes = try [UInt8](Data(contentsOf: clip))
+        try folder.write("src/cut.mp4", Array(clipBytes.prefix(clipBytes.count / 3)))
+        try folder.write("src/garbage.mp4", Array(clipBytes.prefix(64)) + (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) })
+
+        let process = Process()
+        process.executableURL = time
+        process.arguments = ["-f", "__BOUNDS__ %e %M", IncrementalTests.executable.path, "build", source.path,
+                             "--output", folder.url.appendingPathComponent("out").path, "--jobs", "2"]
+        process.standardOutput = FileHandle.nullDevice
+        let pipe = Pipe()
+        process.standardError = pipe
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        let figures = try #require(text.split(separator: "\n").first { $0.hasPrefix("__BOUNDS__") }?.split(separator: " "))
+        let seconds = Double(figures[1]) ?? .infinity, peakMB = (Double(figures[2]) ?? .infinity) / 1024
+        #expect(seconds < 60, "\(seconds) s")
+        #expect(peakMB < 300, "peak \(peakMB) MB")
+        for name in ["huge.heic", "self-grid.heic", "huge.tif", "giant.dng", "cut.mp4", "garbage.mp4"] {
+            #expect(text.contains("skipped \(name):"), "\(name) is named: \(text)")
+        }
+        #expect(text.contains("Built 1 photo"), "\(text)")
     }
 
     // MARK: Files changing under the build

@@ -76,6 +76,30 @@ import Testing
         #expect(Date().timeIntervalSince(start) < 5)
     }
 
+    /// A program that wants more memory than its limit fails, named like a
+    /// bad file, instead of taking the machine's memory; the limit is the
+    /// program's own (the shell that sets it is replaced by it).
+    @Test func aToolIsHeldToItsMemoryLimit() throws {
+        let python = try #require(ToolRunner.locate("python3"))
+        let allocate = ["-c", "import os; b = bytearray(300 << 20); print(os.getpid(), len(b))"]
+        #expect(throws: ExternalToolError.self) {
+            _ = try ToolRunner.run(python, allocate, timeLimit: 30, memoryLimit: 100 << 20)
+        }
+        do {
+            _ = try ToolRunner.run(python, allocate, timeLimit: 30, memoryLimit: 100 << 20)
+        } catch {
+            #expect("\(error)".contains("MemoryError"), "\(error)")
+        }
+        let output = try ToolRunner.run(python, allocate, timeLimit: 30)
+        #expect(String(decoding: output.standardOutput, as: UTF8.self).hasSuffix(" \(300 << 20)\n"), "within the default limit")
+        // The time limit still stops the program itself, not only the shell.
+        let start = Date()
+        #expect(throws: ExternalToolError.timedOut(tool: "sleep", seconds: 0.3)) {
+            _ = try ToolRunner.run(URL(fileURLWithPath: "/bin/sleep"), ["30"], timeLimit: 0.3, memoryLimit: 64 << 20)
+        }
+        #expect(Date().timeIntervalSince(start) < 5)
+    }
+
     @Test func missingToolsAreFoundMissing() {
         #expect(ToolRunner.locate("gallerygen-no-such-tool") == nil)
         #expect(ToolRunner.locate("ffprobe", configured: "/nonexistent/ffprobe") == nil)
