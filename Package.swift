@@ -80,7 +80,8 @@ let package = Package(
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["EmbedAssetsTool"]),
         .testTarget(
             name: "GalleryTests",
-            dependencies: ["GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Rendering", "BuildCache", "Configuration", "External", "Archives"],
+            dependencies: ["GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Rendering", "BuildCache", "Configuration", "External", "Archives",
+                           .product(name: "Yams", package: "Yams")],
             // Read through #filePath, not as bundle resources.
             exclude: ["Regressions", "JPEGVariants"]
         ),

@@ -11,8 +11,13 @@ public final class BuildJournal: @unchecked Sendable {
     private var handle: FileHandle?
 
     /// The journal of OUT.
-    public init(output: URL) {
-        url = output.appendingPathComponent(BuildState.folderName).appendingPathComponent("journal")
+    public convenience init(output: URL) {
+        self.init(url: output.appendingPathComponent(BuildState.folderName).appendingPathComponent("journal"))
+    }
+
+    /// A journal at `url` (each part of a sharded build keeps its own).
+    public init(url: URL) {
+        self.url = url
     }
 
     /// Paths a previous, interrupted build journaled (empty when it finished).

@@ -14,13 +14,20 @@ public struct BuildLockError: Error, Sendable, CustomStringConvertible {
 public final class BuildLock: @unchecked Sendable {
     private var descriptor: Int32 = -1
 
-    /// Takes the lock or throws at once if another build holds it.
-    public init(output: URL) throws {
+    /// Takes OUT's lock or throws at once if another build holds it. The
+    /// parts of a sharded build take it `shared` (they run side by side); a
+    /// whole build takes it alone.
+    public convenience init(output: URL, shared: Bool = false) throws {
         let folder = output.appendingPathComponent(BuildState.folderName)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        descriptor = open(folder.appendingPathComponent("lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        try self.init(file: folder.appendingPathComponent("lock"), output: output, shared: shared)
+    }
+
+    /// Takes the lock on `file` (one part of a sharded build runs once at a time).
+    public init(file: URL, output: URL, shared: Bool = false) throws {
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        descriptor = open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw BuildLockError(output: output.path) }
-        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+        if flock(descriptor, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0 {
             close(descriptor)
             descriptor = -1
             throw BuildLockError(output: output.path)

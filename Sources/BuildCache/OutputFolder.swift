@@ -1,4 +1,5 @@
 import Foundation
+import GalleryCore
 import Synchronization
 
 /// The one owner of OUT. Every look at, write to and removal from the output
@@ -15,6 +16,11 @@ public final class OutputFolder: @unchecked Sendable {
     private let prefix: String
     private let journal: BuildJournal
     private var lock: BuildLock?
+    /// The part of a sharded build OUT is open for; nil for a whole build.
+    public let shard: Shard?
+    /// That part's own lock: one copy of a part at a time (a scheduler's
+    /// retry while the first attempt still runs waits its turn... by failing).
+    private var shardLock: BuildLock?
     private let mutex = NSLock()
     private var written: [String] = []
     /// Files a previous, interrupted build journaled: this build owns them too.
@@ -45,17 +51,34 @@ public final class OutputFolder: @unchecked Sendable {
         return code.map { POSIXError(POSIXErrorCode(rawValue: $0) ?? .EIO) }
     }
 
-    private init(url: URL) {
+    private init(url: URL, shard: Shard?) {
         self.url = url
+        self.shard = shard
         self.prefix = url.path.hasSuffix("/") ? url.path : url.path + "/"
-        self.journal = BuildJournal(output: url)
+        self.journal = shard.map { BuildJournal(url: Self.shardsFolder(url).appendingPathComponent($0.fileName + ".journal")) }
+            ?? BuildJournal(output: url)
+    }
+
+    /// `OUT/.gallerygen/shards`: each part's state, journal and lock.
+    static func shardsFolder(_ output: URL) -> URL {
+        output.appendingPathComponent(BuildState.folderName).appendingPathComponent("shards")
+    }
+
+    /// The files in the shards folder ending in `suffix`.
+    private func shardFiles(_ suffix: String) -> [URL] {
+        let folder = Self.shardsFolder(url)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(suffix) }.sorted().map { folder.appendingPathComponent($0) }
     }
 
     /// Opens OUT for a build: it must not be SOURCE or inside it (symbolic
     /// links resolved); it is created if missing and must be writable; its lock
     /// is taken (a second build on it fails at once); and what an interrupted
-    /// build left (journaled files, temporary files) is taken over.
-    public static func open(_ output: URL, source: URL) throws(OutputError) -> OutputFolder {
+    /// build left (journaled files, temporary files) is taken over. With
+    /// `shard`, OUT is opened for one part of a sharded build: the parts
+    /// share OUT's lock (a whole build waits for none of them: it fails),
+    /// each holds its own, and keeps its own journal and state.
+    public static func open(_ output: URL, source: URL, shard: Shard? = nil) throws(OutputError) -> OutputFolder {
         let fm = FileManager.default
         let source = source.standardizedFileURL.resolvingSymlinksInPath()
         let output = output.standardizedFileURL
@@ -88,17 +111,35 @@ public final class OutputFolder: @unchecked Sendable {
         guard access(output.path, W_OK) == 0 else {
             throw .notWritable(output.path, reason: OutputError.reason(errno))
         }
-        let folder = OutputFolder(url: output)
+        let folder = OutputFolder(url: output, shard: shard)
         do {
-            folder.lock = try BuildLock(output: output)
+            folder.lock = try BuildLock(output: output, shared: shard != nil)
+            if let shard {
+                folder.shardLock = try BuildLock(file: shardsFolder(output).appendingPathComponent(shard.fileName + ".lock"), output: output)
+            }
         } catch {
             throw .locked(output.path)
         }
         if folder.journal.wasInterrupted {
-            // A build was killed: what it journaled is ours, and its
-            // half-written temporary files must go.
+            // A build was killed: what it journaled is ours, and (for a whole
+            // build, when no part can be writing) its half-written temporary
+            // files must go. A part that was killed cannot clean up beside
+            // the parts still running: it leaves a mark for the whole build.
             folder.interruptedFiles = Set(folder.journal.leftover())
-            folder.removeTemporaryFiles()
+            if let shard {
+                FileManager.default.createFile(atPath: shardsFolder(output).appendingPathComponent(shard.fileName + ".died").path,
+                                               contents: nil)
+            } else {
+                folder.removeTemporaryFiles()
+            }
+        }
+        if shard == nil {
+            // Parts that were killed (and not run again, or run again
+            // successfully): what they journaled is this build's to keep or
+            // prune, and their temporary files go.
+            let journals = folder.shardFiles(".journal")
+            for journal in journals { folder.interruptedFiles.formUnion(BuildJournal(url: journal).leftover()) }
+            if !journals.isEmpty || !folder.shardFiles(".died").isEmpty { folder.removeTemporaryFiles() }
         }
         return folder
     }
@@ -220,6 +261,36 @@ public final class OutputFolder: @unchecked Sendable {
         return removed
     }
 
+    /// The states of the parts of a sharded build that finished since the
+    /// last whole build (unreadable ones are left out: their media is made again).
+    public func loadShardStates() -> [BuildState] {
+        shardFiles(".bin").compactMap { file in (try? Data(contentsOf: file)).flatMap { try? BuildState.decode($0) } }
+    }
+
+    /// A part's state, if this part finished before (a rerun then makes nothing).
+    public func loadOwnShardState() -> BuildState? {
+        guard let shard else { return nil }
+        let file = Self.shardsFolder(url).appendingPathComponent(shard.fileName + ".bin")
+        return (try? Data(contentsOf: file)).flatMap { try? BuildState.decode($0) }
+    }
+
+    /// Commits one part's state (`shards/I-of-N.bin`, atomically), closes its
+    /// journal and releases its locks: the part is done; the next whole build
+    /// merges it.
+    public func commitShard(_ state: BuildState) throws(OutputError) {
+        guard let shard else { return }
+        let location = Self.shardsFolder(url).appendingPathComponent(shard.fileName + ".bin")
+        do {
+            if let fault = Self.injectedFault(location.path) { throw fault }
+            try state.encoded().write(to: location, options: .atomic)
+        } catch {
+            throw OutputError.failure(writing: location.path, error)
+        }
+        journal.finish()
+        shardLock?.release()
+        lock?.release()
+    }
+
     /// Commits `state` (atomically; nothing is written when the file already
     /// holds these bytes, as after a no-op build), closes the journal and
     /// releases the lock: the build is complete.
@@ -239,6 +310,8 @@ public final class OutputFolder: @unchecked Sendable {
         } catch {
             throw OutputError.failure(writing: location.path, error)
         }
+        // The parts' states and journals are merged into this state now.
+        for file in shardFiles(".bin") + shardFiles(".journal") + shardFiles(".died") { unlink(file.path) }
         journal.finish()
         lock?.release()
     }

@@ -11,6 +11,8 @@ public struct BuildContext: Sendable {
     public let theme: Theme
     /// Suppresses progress output (tests).
     public let quiet: Bool
+    /// The part of a sharded build this run makes (`--shard`); nil: the whole build.
+    public let shard: Shard?
     /// Items published so far.
     public var items: [MediaItem] = []
     /// Album sidecars, read and checked before any image work.
@@ -35,10 +37,11 @@ public struct BuildContext: Sendable {
     let progress: ProgressReporter
 
     /// Creates a context.
-    public init(settings: BuildSettings, theme: Theme, quiet: Bool = false) {
+    public init(settings: BuildSettings, theme: Theme, quiet: Bool = false, shard: Shard? = nil) {
         self.settings = settings
         self.theme = theme
         self.quiet = quiet
+        self.shard = shard
         self.progress = ProgressReporter(quiet: quiet)
     }
 

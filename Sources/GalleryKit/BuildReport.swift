@@ -43,6 +43,10 @@ public struct BuildReport: Sendable {
     public var pageWork: [(kind: String, files: Int, seconds: Double)] = []
     /// Wall-clock duration in seconds.
     public var seconds: Double = 0
+    /// The part of a sharded build this was (nil: a whole build).
+    public var shard: Shard?
+    /// Media files the scan found that belong to other parts.
+    public var inOtherParts = 0
     /// One-line advice printed under the summary (said once, not every build).
     public var advice: [String] = []
 
@@ -57,6 +61,16 @@ public struct BuildReport: Sendable {
     /// The closing summary: one line, plus one accounting for ignored files.
     public var summary: String {
         var text = "Built \(Self.count(published - videos, "photo"))"
+        if let shard {
+            text = "Part \(shard) of a sharded build: made the media of \(Self.count(published - videos, "photo"))"
+            if videos > 0 { text += " and \(Self.count(videos, "video"))" }
+            text += " (\(Self.count(renditionsMade, "rendition")) made, \(renditionsReused) up to date; "
+                + "\(Self.count(inOtherParts, "file")) left to the other parts)"
+            if !skipped.isEmpty { text += "; skipped \(Self.count(skipped.count, "unreadable file"))" }
+            text += String(format: " in %.1f s", seconds)
+            text += "\nOnce every part is done, `gallerygen build` without --shard renders the pages."
+            return text
+        }
         if videos > 0 { text += " and \(Self.count(videos, "video"))" }
         text += " (\(Self.count(renditionsMade, "rendition")) made, \(renditionsReused) up to date), \(Self.count(pages, "page"))"
         if !skipped.isEmpty { text += "; skipped \(Self.count(skipped.count, "unreadable file"))" }

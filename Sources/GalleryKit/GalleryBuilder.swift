@@ -13,12 +13,16 @@ public struct GalleryBuilder: Sendable {
         steps = [CheckSourceStep(), PrepareOutputStep(), ProcessMediaStep(), AlbumDownloadsStep(), RenderPagesStep(), PruneStep()]
     }
 
+    /// One part of a sharded build: its media's renditions and its state, no pages.
+    static let shardSteps: [any BuildStep] = [CheckSourceStep(), PrepareOutputStep(), ProcessMediaStep(), CommitShardStep()]
+
     /// Builds the site and returns the report. Unreadable photos are skipped and
     /// listed in the report; only problems with SOURCE, OUT or settings throw.
-    public func build(_ resolved: ResolvedBuild, quiet: Bool = false) async throws -> BuildReport {
+    public func build(_ resolved: ResolvedBuild, quiet: Bool = false, shard: Shard? = nil) async throws -> BuildReport {
         let started = Date()
-        var context = BuildContext(settings: resolved.settings, theme: resolved.theme, quiet: quiet)
-        for step in steps {
+        var context = BuildContext(settings: resolved.settings, theme: resolved.theme, quiet: quiet, shard: shard)
+        context.report.shard = shard
+        for step in shard == nil ? steps : Self.shardSteps {
             let stepStarted = Date()
             try await step.run(&context)
             context.report.stepSeconds.append((step.name, Date().timeIntervalSince(stepStarted)))
@@ -29,7 +33,7 @@ public struct GalleryBuilder: Sendable {
 
     /// Builds with the default theme (or `settings.theme`) loaded here: for tests
     /// and tools that set values in code rather than through gallery.yml.
-    public func build(settings: BuildSettings, quiet: Bool = false) async throws -> BuildReport {
-        try await build(ResolvedBuild(settings: settings, theme: try BuildConfiguration.loadTheme(settings.values)), quiet: quiet)
+    public func build(settings: BuildSettings, quiet: Bool = false, shard: Shard? = nil) async throws -> BuildReport {
+        try await build(ResolvedBuild(settings: settings, theme: try BuildConfiguration.loadTheme(settings.values)), quiet: quiet, shard: shard)
     }
 }

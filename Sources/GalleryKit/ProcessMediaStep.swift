@@ -22,11 +22,23 @@ struct ProcessMediaStep: BuildStep {
         // measurable share of a no-op rebuild of 30,000 photos.
         let (stream, continuation) = AsyncStream<[SourceFile]>.makeStream()
         let ignored = IgnoredFiles()
+        // A part of a sharded build takes only its own media; the key is read
+        // here, on the walker's thread, beside the scan's own file system work.
+        let shard = context.shard
+        let otherParts = Counter()
         let walker = Thread {
             var batch: [SourceFile] = []
             scanner.walk(ScanOptions(followSymlinks: settings.followSymlinks, pairRaw: settings.rawPairs == .preferJPEG)) { event in
                 switch event {
                 case .media(let file):
+                    if let shard {
+                        // Unreadable: the first part reads it and names the error.
+                        let key = (try? SourceFileReader.shardKey(of: file)) ?? 0
+                        guard shard.owns(key: key) else {
+                            otherParts.add()
+                            return
+                        }
+                    }
                     progress.photoFound()
                     batch.append(file)
                     if batch.count == 32 {
@@ -123,11 +135,21 @@ struct ProcessMediaStep: BuildStep {
         context.photoCache = cache
         // Scan order depends on job timing; the site must not.
         context.items = items.sorted { $0.source.relativePath < $1.source.relativePath }
+        report.inOtherParts = otherParts.value
         report.ignored = ignored.paths
         report.pairedRaw = ignored.pairedRaw
         context.report = report
         for item in items { context.producedFiles.formUnion(item.renditions.map(\.path)) }
     }
+}
+
+/// A count kept on the walker's thread and read after it ends.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }
 
 /// Files of types gallerygen does not publish, as the walk finds them (on the

@@ -131,6 +131,36 @@ public enum SourceFileReader {
         return bytes
     }
 
+    /// Bytes from the start of a file that its shard key covers (with its size).
+    public static let shardKeyBytes = 4096
+
+    /// Which part of a sharded build (`Shard`) a file belongs to: a hash of
+    /// its size and its first 4 KiB. Content, not the path: a renamed photo
+    /// stays in its part and identical copies share one; one small read
+    /// per file, where the full content hash would make every part read
+    /// the whole library.
+    public static func shardKey(of file: SourceFile) throws -> UInt64 {
+        let descriptor = file.rawPath.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        var head = [UInt8](repeating: 0, count: shardKeyBytes + 8)
+        withUnsafeBytes(of: Int64(info.st_size).littleEndian) { head.replaceSubrange(0..<8, with: $0) }
+        var filled = 0
+        while filled < shardKeyBytes {
+            let n = head.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + 8 + filled, shardKeyBytes - filled) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        let digest = head.withUnsafeBytes { StableHash.of(UnsafeRawBufferPointer(rebasing: $0[0..<(8 + filled)])) }
+        return UInt64(digest.prefix(16), radix: 16) ?? 0
+    }
+
     /// The content hash of a file of any size (a video can be gigabytes),
     /// read in chunks: the same hash `StableHash.of` gives the whole bytes
     /// (the chunks are a multiple of the hash's 16-byte word pair).

@@ -36,6 +36,12 @@ struct BuildCommand: AsyncParsableCommand {
     @Flag(help: "Keep running and rebuild when SOURCE changes (Ctrl-C to stop).")
     var watch = false
 
+    @Option(help: ArgumentHelp(
+        "Make one part of the media only, for a build split across machines: I/N (I from 0), auto/N (I from JOB_COMPLETION_INDEX, Kubernetes) or auto (Slurm's SLURM_ARRAY_TASK_*).",
+        discussion: "Renders no pages: once every part is done, a build without --shard merges them and renders the site.",
+        valueName: "part"))
+    var shard: String?
+
     func run() async throws {
         func resolve() throws(ConfigError) -> ResolvedBuild {
             try BuildConfiguration.resolve(
@@ -44,8 +50,10 @@ struct BuildCommand: AsyncParsableCommand {
         }
         do {
             let resolved = try resolve()
+            let part = try shard.map { (text) throws(Shard.ParseError) in try Shard.parse(text, environment: ProcessInfo.processInfo.environment) }
+            if part != nil, watch { throw ValidationFailure(message: "--shard and --watch cannot be used together") }
             let watcher = watch ? try SourceWatcher(root: resolved.settings.source) : nil
-            try await buildOnce(resolved)
+            try await buildOnce(resolved, shard: part)
             while let watcher {
                 watcher.resync()
                 if !quiet { FileHandle.standardError.write(Data("Watching \(resolved.settings.source.path) for changes…\n".utf8)) }
@@ -63,8 +71,8 @@ struct BuildCommand: AsyncParsableCommand {
         }
     }
 
-    func buildOnce(_ resolved: ResolvedBuild) async throws {
-        let report = try await GalleryBuilder().build(resolved, quiet: quiet)
+    func buildOnce(_ resolved: ResolvedBuild, shard: Shard? = nil) async throws {
+        let report = try await GalleryBuilder().build(resolved, quiet: quiet, shard: shard)
         if verbose {
             for path in report.ignored { FileHandle.standardError.write(Data("ignored \(DisplayText.oneLine(path))\n".utf8)) }
             for path in report.pairedRaw {
@@ -82,7 +90,7 @@ struct BuildCommand: AsyncParsableCommand {
         } else if let ignored = report.ignoredSummary {
             FileHandle.standardError.write(Data((ignored + "\n").utf8))
         }
-        if !quiet {
+        if !quiet, shard == nil {
             // Written straight to the descriptor (print buffers when stdout is
             // a pipe or a file, and --watch runs on).
             FileHandle.standardOutput.write(Data("Site: \(resolved.settings.output.appendingPathComponent("index.html").path)\n".utf8))

@@ -1,0 +1,260 @@
+import Foundation
+import Testing
+import Yams
+@testable import BuildCache
+@testable import GalleryCore
+@testable import GalleryKit
+@testable import Scanning
+
+/// Sharded builds: parts run as separate processes with the environment
+/// Kubernetes (Indexed Jobs) or Slurm (job arrays) gives them, one killed
+/// and run again, then the page build; the site must be byte for byte the
+/// one a single machine builds, with no rendition made twice.
+@Suite(.serialized) struct ShardTests {
+    @Test func partsAreReadFromTheFlagAndTheSchedulersEnvironment() throws {
+        #expect(try Shard.parse("1/3", environment: [:]) == Shard(index: 1, count: 3))
+        #expect(try Shard.parse("auto/8", environment: ["JOB_COMPLETION_INDEX": "7"]) == Shard(index: 7, count: 8))
+        let slurm = ["SLURM_ARRAY_TASK_ID": "13", "SLURM_ARRAY_TASK_MIN": "10", "SLURM_ARRAY_TASK_COUNT": "4"]
+        #expect(try Shard.parse("auto", environment: slurm) == Shard(index: 3, count: 4))
+        var stepped = slurm
+        stepped["SLURM_ARRAY_TASK_STEP"] = "2"
+        stepped["SLURM_ARRAY_TASK_ID"] = "16"
+        #expect(try Shard.parse("auto", environment: stepped) == Shard(index: 3, count: 4))
+        for (text, environment, words) in [("3/3", [:], "not below 3"), ("x/3", [:], "not a whole number"), ("1-3", [:], "takes I/N"),
+                                          ("auto/4", [:], "JOB_COMPLETION_INDEX"), ("auto", ["SLURM_ARRAY_TASK_ID": "1"], "SLURM_ARRAY_TASK_MIN"),
+                                          ("0/0", [:], "at least 1"), ("auto/2", ["JOB_COMPLETION_INDEX": "2"], "not below 2")] {
+            do {
+                _ = try Shard.parse(text, environment: environment)
+                Issue.record("\(text) was taken")
+            } catch {
+                #expect(error.description.contains(words), "\(text): \(error)")
+            }
+        }
+    }
+
+    /// The key follows the content: a renamed copy keeps its part, another
+    /// photo (mostly) does not share it; parts are balanced.
+    @Test func theShardKeyFollowsTheContent() throws {
+        let folder = try TemporaryFolder()
+        let bytes = try IncrementalTests.photo(5)
+        let a = try folder.write("a/IMG_1.jpg", bytes), b = try folder.write("b/renamed.jpg", bytes)
+        let c = try folder.write("a/other.jpg", try IncrementalTests.photo(6))
+        func key(_ url: URL) throws -> UInt64 { try SourceFileReader.shardKey(of: try FaultTests.scanned(url, in: folder.url)) }
+        #expect(try key(a) == key(b))
+        #expect(try key(a) != key(c))
+        var counts = [0, 0, 0, 0]
+        for seed in 0..<200 {
+            let url = try folder.write("many/p\(seed).jpg", try IncrementalTests.photo(1000 + seed))
+            counts[Int(try key(url) % 4)] += 1
+        }
+        #expect(counts.allSatisfy { $0 >= 30 && $0 <= 70 }, "200 photos over 4 parts: \(counts)")
+    }
+
+    /// A library big enough that a part takes a moment.
+    static func library(_ folder: TemporaryFolder, photos: Int) throws -> URL {
+        for i in 0..<photos {
+            var image = Fixtures.gradient(width: 480, height: 360)
+            for p in stride(from: 0, to: image.pixels.count, by: 4) { image.pixels[p + 2] = UInt8(truncatingIfNeeded: i * 37 + p / 999) }
+            let exif = IncrementalTests.exif("2024:0\(1 + i % 9):1\(i % 10) 1\(i % 10):00:00")
+            try folder.write("src/Album \(i % 4)/IMG_\(1000 + i).jpg", try Fixtures.jpeg(image, exif: exif))
+        }
+        // Two copies of one photo under other names: the same part makes them.
+        let twin = try [UInt8](Data(contentsOf: folder.url.appendingPathComponent("src/Album 0/IMG_1000.jpg")))
+        try folder.write("src/Album 3/copy of IMG_1000.jpg", twin)
+        try folder.write("src/Twins/IMG_1000.jpg", twin)
+        // The settings where every part and the page build read them.
+        try folder.write("src/gallery.yml", Array("format: jpeg\nthumbnail_sizes: [96x72]\npreview_sizes: [320x240]\n".utf8))
+        return folder.url.appendingPathComponent("src")
+    }
+
+    /// Flags every run adds (the settings are in the library's gallery.yml).
+    static let sizes: [String] = []
+
+    /// Runs gallerygen with extra environment; the process, started.
+    static func start(_ arguments: [String], environment: [String: String]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = IncrementalTests.executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        process.standardOutput = FileHandle.nullDevice
+        let pipe = Pipe()
+        process.standardError = pipe
+        try process.run()
+        return (process, pipe)
+    }
+
+    /// Each part's state: the files it made.
+    static func partFiles(_ output: URL) throws -> [String: Set<String>] {
+        let folder = output.appendingPathComponent(".gallerygen/shards")
+        var result: [String: Set<String>] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".bin") {
+            let state = try BuildState.decode(try Data(contentsOf: folder.appendingPathComponent(name)))
+            result[name] = Set(state.files)
+        }
+        return result
+    }
+
+    /// The single-machine site, for comparison.
+    static func singleBuild(_ source: URL, in folder: TemporaryFolder) throws -> [String: Data] {
+        let output = folder.url.appendingPathComponent("single")
+        let result = try FaultTests.runCapturing(["build", source.path, "--output", output.path, "--quiet"] + sizes)
+        #expect(result.status == 0)
+        return try FaultTests.site(output)
+    }
+
+    @Test func threeIndexedJobPartsThenThePageBuildGiveTheSingleMachineSite() async throws {
+        let folder = try TemporaryFolder()
+        let source = try Self.library(folder, photos: 36)
+        let output = folder.url.appendingPathComponent("site")
+        // Three pods of a Kubernetes Indexed Job, at once.
+        var parts: [(Process, Pipe)] = []
+        for index in 0..<3 {
+            parts.append(try Self.start(["build", source.path, "--output", output.path, "--shard", "auto/3"] + Self.sizes,
+                                        environment: ["JOB_COMPLETION_INDEX": "\(index)"]))
+        }
+        var said: [String] = []
+        for (process, pipe) in parts {
+            said.append(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(said.last!)")
+        }
+        #expect(said.allSatisfy { $0.contains("of a sharded build: made the media of") }, "\(said)")
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("index.html").path), "parts render no pages")
+        // Disjoint parts, balanced, that together make every rendition.
+        let files = try Self.partFiles(output)
+        #expect(files.count == 3)
+        let all = files.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+        #expect(files.values.reduce(0) { $0 + $1.count } == all.count, "two parts made the same file")
+        #expect(files.values.allSatisfy { $0.count >= all.count / 8 }, "unbalanced: \(files.mapValues(\.count))")
+
+        // A photo deleted after the parts made it and before the page build:
+        // its renditions, known only from a part's state, are pruned.
+        try FileManager.default.removeItem(at: source.appendingPathComponent("Album 1/IMG_1001.jpg"))
+        let pages = try FaultTests.runCapturing(["build", source.path, "--output", output.path] + Self.sizes)
+        #expect(pages.status == 0)
+        #expect(pages.standardError.contains("(0 renditions made, "), "the page build made renditions again: \(pages.standardError)")
+        let single = try Self.singleBuild(source, in: folder)
+        let sharded = try FaultTests.site(output)
+        #expect(Set(single.keys) == Set(sharded.keys), "extra: \(Set(sharded.keys).subtracting(single.keys)), missing: \(Set(single.keys).subtracting(sharded.keys))")
+        #expect(single == sharded)
+        let media = Set(single.keys.filter { $0.hasPrefix("media/") })
+        #expect(media.isSubset(of: all) && all.subtracting(media).count == 2, "the parts made the site's media (and the deleted photo's two)")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(".gallerygen/shards").path))?
+            .filter { $0.hasSuffix(".bin") || $0.hasSuffix(".journal") }.isEmpty == true, "merged parts are cleared")
+    }
+
+    /// A Slurm array of four, the deploy script run as Slurm runs it (bash
+    /// with the array's environment); one task killed mid-way and requeued;
+    /// then the page step. While a part runs, a whole build on OUT and a
+    /// second copy of the same part are refused.
+    @Test func aSlurmArrayWithAKilledTaskGivesTheSingleMachineSite() async throws {
+        let folder = try TemporaryFolder()
+        let source = try Self.library(folder, photos: 48)
+        let output = folder.url.appendingPathComponent("site")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("deploy/slurm")
+        func task(_ id: Int, extra: [String: String] = [:]) throws -> (Process, Pipe) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = [script.appendingPathComponent("gallerygen-shards.sbatch").path]
+            process.environment = ProcessInfo.processInfo.environment.merging([
+                "SLURM_ARRAY_TASK_ID": "\(20 + id)", "SLURM_ARRAY_TASK_MIN": "20", "SLURM_ARRAY_TASK_COUNT": "4",
+                "SLURM_ARRAY_JOB_ID": "777", "SLURM_CPUS_PER_TASK": "1",
+                "SOURCE": source.path, "OUTPUT": output.path, "GALLERYGEN": IncrementalTests.executable.path,
+            ].merging(extra) { _, new in new }) { _, new in new }
+            process.standardOutput = FileHandle.nullDevice
+            let pipe = Pipe()
+            process.standardError = pipe
+            try process.run()
+            return (process, pipe)
+        }
+        // While a part runs (its locks held here): a whole build on OUT is
+        // refused, and so is a second copy of the same part.
+        do {
+            let running = try OutputFolder.open(output, source: source, shard: Shard(index: 2, count: 4))
+            let whole = try FaultTests.runCapturing(["build", source.path, "--output", output.path, "--quiet"] + Self.sizes)
+            #expect(whole.status != 0 && whole.standardError.contains("already running"), "\(whole)")
+            let (copy, copyPipe) = try task(2)
+            let copySaid = String(decoding: copyPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            copy.waitUntilExit()
+            #expect(copy.terminationStatus != 0 && copySaid.contains("already running"), "\(copySaid)")
+            // Another part runs beside it.
+            let (other, _) = try task(0)
+            other.waitUntilExit()
+            #expect(other.terminationStatus == 0)
+            withExtendedLifetime(running) {}
+        }
+        // Task 2, killed as soon as it has journaled its first file.
+        let (victim, _) = try task(2)
+        let journal = output.appendingPathComponent(".gallerygen/shards/2-of-4.journal")
+        var waited = 0
+        while victim.isRunning, ((try? Data(contentsOf: journal))?.count ?? 0) == 0, waited < 20_000 {
+            usleep(500)
+            waited += 1
+        }
+        kill(victim.processIdentifier, SIGKILL)
+        victim.waitUntilExit()
+        #expect(victim.terminationReason == .uncaughtSignal, "task 2 was killed mid-way (it had finished)")
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(".gallerygen/shards/2-of-4.bin").path))
+        #expect(((try? Data(contentsOf: journal))?.count ?? 0) > 0, "its journal is left for the retry")
+
+        // The array: tasks 0, 1, 3 and the requeued 2, at once.
+        var tasks: [(Process, Pipe)] = []
+        for id in [0, 1, 3, 2] { tasks.append(try task(id)) }
+        for (process, pipe) in tasks {
+            let said = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(said)")
+        }
+        let files = try Self.partFiles(output)
+        #expect(files.count == 4)
+        let all = files.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+        #expect(files.values.reduce(0) { $0 + $1.count } == all.count, "two parts made the same file")
+
+        // The page step, as Slurm runs it after the array.
+        let pages = Process()
+        pages.executableURL = URL(fileURLWithPath: "/bin/bash")
+        pages.arguments = [script.appendingPathComponent("gallerygen-pages.sbatch").path]
+        pages.environment = ProcessInfo.processInfo.environment.merging([
+            "SOURCE": source.path, "OUTPUT": output.path, "GALLERYGEN": IncrementalTests.executable.path, "SLURM_CPUS_PER_TASK": "2",
+        ]) { _, new in new }
+        pages.standardOutput = FileHandle.nullDevice
+        let pipe = Pipe()
+        pages.standardError = pipe
+        try pages.run()
+        let said = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        pages.waitUntilExit()
+        #expect(pages.terminationStatus == 0, "\(said)")
+        #expect(said.contains("(0 renditions made, "), "\(said)")
+        let single = try Self.singleBuild(source, in: folder)
+        let sharded = try FaultTests.site(output)
+        #expect(Set(single.keys) == Set(sharded.keys), "extra: \(Set(sharded.keys).subtracting(single.keys)), missing: \(Set(single.keys).subtracting(sharded.keys))")
+        #expect(single == sharded)
+        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: output.path).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty, "a dead part's temporary files are cleaned: \(leftovers)")
+    }
+
+    /// The manifests are what the README says: an Indexed Job whose part
+    /// count matches its completions, on a shared volume, and a page Job.
+    @Test func theKubernetesManifestsAreIndexedJobsOnASharedVolume() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("deploy/kubernetes")
+        let shards = try #require(try Yams.load(yaml: String(contentsOf: folder.appendingPathComponent("shards-job.yaml"), encoding: .utf8)) as? [String: Any])
+        #expect(shards["kind"] as? String == "Job")
+        let spec = try #require(shards["spec"] as? [String: Any])
+        #expect(spec["completionMode"] as? String == "Indexed")
+        let completions = try #require(spec["completions"] as? Int)
+        #expect((spec["parallelism"] as? Int ?? 0) >= 1)
+        let pod = try #require((spec["template"] as? [String: Any])?["spec"] as? [String: Any])
+        let container = try #require((pod["containers"] as? [[String: Any]])?.first)
+        let command = try #require(container["command"] as? [String])
+        let shardAt = try #require(command.firstIndex(of: "--shard"))
+        #expect(command[shardAt + 1] == "auto/\(completions)", "--shard auto/N with N = completions")
+        let mounts = (container["volumeMounts"] as? [[String: Any]] ?? []).compactMap { $0["mountPath"] as? String }
+        #expect(command.contains(mounts.first { $0 == "/site" } ?? "?") && command.contains("/photos"))
+        let pages = try #require(try Yams.load(yaml: String(contentsOf: folder.appendingPathComponent("pages-job.yaml"), encoding: .utf8)) as? [String: Any])
+        let pageCommand = ((((pages["spec"] as? [String: Any])?["template"] as? [String: Any])?["spec"] as? [String: Any])?["containers"] as? [[String: Any]])?
+            .first?["command"] as? [String]
+        #expect(pageCommand != nil && pageCommand?.contains("--shard") == false)
+    }
+}
