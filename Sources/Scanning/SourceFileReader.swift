@@ -131,34 +131,76 @@ public enum SourceFileReader {
         return bytes
     }
 
-    /// Bytes from the start of a file that its shard key covers (with its size).
+    /// Bytes of a file (of a JPEG: of its first scan) its shard key covers.
     public static let shardKeyBytes = 4096
 
-    /// Which part of a sharded build (`Shard`) a file belongs to: a hash of
-    /// its size and its first 4 KiB. Content, not the path: a renamed photo
-    /// stays in its part and identical copies share one; one small read
-    /// per file, where the full content hash would make every part read
-    /// the whole library.
+    /// Which part of a sharded build (`Shard`) a file belongs to, from its
+    /// content, never its path: a renamed photo stays in its part. Files
+    /// whose renditions share a name must share a part (or two parts would
+    /// write one file): a JPEG's renditions are named by its pixels, not its
+    /// metadata (`ContentIdentity`), so its key is a hash of the segments
+    /// that identity covers before the first scan (tables, frame header) and
+    /// the first 4 KiB of the scan, never of EXIF, XMP or comments; any other
+    /// file's, by its size and first 4 KiB. A few small reads per file, where
+    /// the full content hash would make every part read the whole library.
     public static func shardKey(of file: SourceFile) throws -> UInt64 {
         let descriptor = file.rawPath.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        var head = [UInt8](repeating: 0, count: shardKeyBytes + 8)
-        withUnsafeBytes(of: Int64(info.st_size).littleEndian) { head.replaceSubrange(0..<8, with: $0) }
-        var filled = 0
-        while filled < shardKeyBytes {
-            let n = head.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + 8 + filled, shardKeyBytes - filled) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        /// Up to `count` bytes at `offset`.
+        func bytes(at offset: Int, count: Int) throws -> [UInt8] {
+            var buffer = [UInt8](repeating: 0, count: count)
+            var filled = 0
+            while filled < count {
+                let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset + filled)) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                }
+                if n == 0 { break }
+                filled += n
             }
-            if n == 0 { break }
-            filled += n
+            return Array(buffer[0..<filled])
         }
-        let digest = head.withUnsafeBytes { StableHash.of(UnsafeRawBufferPointer(rebasing: $0[0..<(8 + filled)])) }
-        return UInt64(digest.prefix(16), radix: 16) ?? 0
+        func key(_ parts: [[UInt8]]) -> UInt64 {
+            var hasher = StableHash()
+            for part in parts { part.withUnsafeBytes { hasher.update($0) } }
+            return UInt64(hasher.finalize().prefix(16), radix: 16) ?? 0
+        }
+        // Small windows: a phone's JPEG starts with tens of kilobytes of
+        // EXIF and XMP that are skipped, not read.
+        let head = try bytes(at: 0, count: 16 << 10)
+        let size = withUnsafeBytes(of: Int64(info.st_size).littleEndian) { Array($0) }
+        guard head.count >= 4, head[0] == 0xFF, head[1] == 0xD8 else { return key([size, Array(head.prefix(shardKeyBytes))]) }
+        // The JPEG's segments, read from the window at hand or, past it, where they are.
+        var window = (start: 0, bytes: head)
+        func at(_ offset: Int, _ count: Int) throws -> [UInt8] {
+            if offset >= window.start, offset + count <= window.start + window.bytes.count {
+                return Array(window.bytes[(offset - window.start)..<(offset - window.start + count)])
+            }
+            window = (offset, try bytes(at: offset, count: max(count, 8 << 10)))
+            return Array(window.bytes.prefix(count))
+        }
+        var parts: [[UInt8]] = [Array("jpeg".utf8)]
+        var offset = 2
+        for _ in 0..<4096 {
+            let marker = try at(offset, 4)
+            guard marker.count == 4, marker[0] == 0xFF else { break }
+            if marker[1] == 0xFF { offset += 1; continue }
+            if marker[1] == 0xDA { return key(parts + [try at(offset, shardKeyBytes)]) }
+            let length = Int(marker[2]) << 8 | Int(marker[3])
+            guard length >= 2 else { break }
+            // Application segments and comments are metadata, except the two
+            // that decide pixels (an ICC profile, Adobe's colour transform):
+            // those stay out of the key too, which only has to be the same
+            // whenever the pixel identity is.
+            if !(0xE0...0xEF).contains(marker[1]), marker[1] != 0xFE { parts.append(try at(offset, 2 + length)) }
+            offset += 2 + length
+        }
+        // Not a JPEG the identity can read: its renditions are named by all of its bytes.
+        return key([size, Array(head.prefix(shardKeyBytes))])
     }
 
     /// The content hash of a file of any size (a video can be gigabytes),

@@ -5,6 +5,7 @@ import Yams
 @testable import GalleryCore
 @testable import GalleryKit
 @testable import Scanning
+import Metadata
 
 /// Sharded builds: parts run as separate processes with the environment
 /// Kubernetes (Indexed Jobs) or Slurm (job arrays) gives them, one killed
@@ -42,6 +43,20 @@ import Yams
         func key(_ url: URL) throws -> UInt64 { try SourceFileReader.shardKey(of: try FaultTests.scanned(url, in: folder.url)) }
         #expect(try key(a) == key(b))
         #expect(try key(a) != key(c))
+        // The same pixels with other metadata (a caption added, a comment):
+        // the renditions share their names, so the key is the same.
+        let captioned = try folder.write("c/captioned.jpg", try Fixtures.jpeg(Fixtures.gradient(width: 160, height: 120),
+                                                                             exif: IncrementalTests.exif("2020:01:01 10:00:00")))
+        var commented = try [UInt8](Data(contentsOf: captioned))
+        commented.insert(contentsOf: [0xFF, 0xFE, 0x00, 0x07] + Array("hello".utf8), at: 2)
+        let other = try folder.write("c/commented.jpg", commented)
+        let plain = try folder.write("c/plain.jpg", try Fixtures.jpeg(Fixtures.gradient(width: 160, height: 120)))
+        #expect(try key(captioned) == key(other) && key(other) == key(plain))
+        // (Their renditions do share names: one pixel identity.)
+        let identities = try [captioned, other, plain].map { url in
+            try [UInt8](Data(contentsOf: url)).withUnsafeBytes { ContentIdentity.hash($0, format: .jpeg, orientation: .up) }
+        }
+        #expect(Set(identities).count == 1)
         var counts = [0, 0, 0, 0]
         for seed in 0..<200 {
             let url = try folder.write("many/p\(seed).jpg", try IncrementalTests.photo(1000 + seed))
