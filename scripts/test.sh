@@ -3,8 +3,10 @@
 # the exact apt-get line), then
 #   1. the Swift suite (unit, end-to-end, incremental, kill and watch tests);
 #   2. the browser tests (selenium + headless Chromium, from .build/venv);
-#   3. a fuzz smoke run: each libFuzzer target for FUZZ_SECONDS (default 20);
-#   4. the Swift suite again under AddressSanitizer (a build of its own in .build-asan).
+#   3. the Slurm files for real: a single-node Slurm started here runs
+#      deploy/slurm's array and page step (root only; installs slurm-wlm);
+#   4. a fuzz smoke run: each libFuzzer target for FUZZ_SECONDS (default 20);
+#   5. the Swift suite again under AddressSanitizer (a build of its own in .build-asan).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh test
@@ -13,6 +15,7 @@ swift test --skip-build
 # No bytecode or pytest cache in the clone: it stays as git left it.
 PYTHONDONTWRITEBYTECODE=1 GALLERYGEN="$(swift build --show-bin-path)/gallerygen" \
   .build/venv/bin/python -m pytest -q -p no:cacheprovider Tests/browser
+bash scripts/slurm_check.sh "$(swift build --show-bin-path)/gallerygen"
 bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}"
 # gold warns once per sanitizer entry point that it cannot export a local
 # symbol (hundreds of lines, harmless): keep the build's output readable.
