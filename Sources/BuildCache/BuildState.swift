@@ -23,12 +23,16 @@ public struct CachedPhoto: Codable, Sendable, Equatable {
     /// The place was looked up and kept (`moment_places` was on when it was
     /// read): without it, turning the setting on reads the file's GPS again.
     public var placeKept: Bool
+    /// The file's key for sharded builds (`SourceFileReader.shardKey`): a
+    /// part reads only its own entries of a large state.
+    public var shardKey: UInt64
 
     /// Creates an entry. GPS is dropped, people's names unless `keepPeople`
     /// (publish_people) and the place name unless `keepPlace`
     /// (moment_places): the state is in OUT, which is published.
     public init(size: Int64, modified: Int64, contentHash: String, metadata: PhotoMetadata, clip: CachedClip? = nil,
-                sidecarStamp: String = "", keepPeople: Bool = false, keepPlace: Bool = false) {
+                sidecarStamp: String = "", keepPeople: Bool = false, keepPlace: Bool = false, shardKey: UInt64 = 0) {
+        self.shardKey = shardKey
         self.size = size
         self.modified = modified
         self.contentHash = contentHash
@@ -82,7 +86,7 @@ public struct CachedClip: Codable, Sendable, Equatable {
 /// An unreadable file or another version means a full rebuild, never a wrong site.
 public struct BuildState: Codable, Sendable, Equatable {
     /// Format version; bump when the layout or meaning changes.
-    public static let currentVersion = 5
+    public static let currentVersion = 6
     /// The folder in OUT that holds build state.
     public static let folderName = ".gallerygen"
 
@@ -120,10 +124,14 @@ public struct BuildState: Codable, Sendable, Equatable {
         output.appendingPathComponent(folderName).appendingPathComponent(fileName)
     }
 
-    /// Decodes a state file's bytes.
-    static func decode(_ data: Data) throws -> BuildState {
-        let bytes = [UInt8](data)
-        return try bytes.withUnsafeBytes { raw throws -> BuildState in
+    /// Decodes a state file's bytes. `keeping` reads only the photo entries
+    /// whose shard key it accepts and `withFiles: false` skips the produced
+    /// files: a part of a sharded build of a million photos holds its own
+    /// entries, not everyone's (every entry is prefixed by its key and
+    /// length, so the others are stepped over, not decoded).
+    static func decode(_ data: Data, keeping: ((UInt64) -> Bool)? = nil, withFiles: Bool = true) throws -> BuildState {
+        // Read in place (no copy: the state of a million photos is hundreds of MB).
+        return try data.withUnsafeBytes { raw throws -> BuildState in
             guard raw.count >= magic.count, Array(raw.prefix(magic.count)) == magic else {
                 throw StateFormatError(reason: "not a state file")
             }
@@ -132,14 +140,26 @@ public struct BuildState: Codable, Sendable, Equatable {
             let fingerprint = try reader.string()
             let fileCount = try reader.count()
             var files: [String] = []
-            files.reserveCapacity(fileCount)
-            for _ in 0..<fileCount { files.append(try reader.string()) }
+            if withFiles { files.reserveCapacity(fileCount) }
+            for _ in 0..<fileCount {
+                if withFiles { files.append(try reader.string()) } else { try reader.skip(try reader.count()) }
+            }
             let photoCount = try reader.count()
             var photos: [String: CachedPhoto] = [:]
-            photos.reserveCapacity(photoCount)
+            if keeping == nil { photos.reserveCapacity(photoCount) }
             for _ in 0..<photoCount {
                 let key = try reader.string()
-                photos[key] = try CachedPhoto(reading: &reader)
+                let shardKey = UInt64(bitPattern: try reader.int())
+                let length = try reader.count()
+                if let keeping, !keeping(shardKey) {
+                    try reader.skip(length)
+                    continue
+                }
+                let end = reader.position + length
+                var entry = try CachedPhoto(reading: &reader)
+                guard reader.position == end else { throw StateFormatError(reason: "bad entry length") }
+                entry.shardKey = shardKey
+                photos[key] = entry
             }
             guard reader.isAtEnd else { throw StateFormatError(reason: "trailing bytes") }
             var state = BuildState(files: [], photos: photos, siteFingerprint: fingerprint)
@@ -159,7 +179,12 @@ public struct BuildState: Codable, Sendable, Equatable {
         writer.int(photos.count)
         for key in photos.keys.sorted() {
             writer.string(key)
-            photos[key]!.write(to: &writer)
+            let entry = photos[key]!
+            writer.int(Int64(bitPattern: entry.shardKey))
+            var body = StateWriter()
+            entry.write(to: &body)
+            writer.int(body.bytes.count)
+            writer.raw(body.bytes)
         }
         return Data(Self.magic + writer.bytes)
     }

@@ -238,7 +238,11 @@ public final class OutputFolder: @unchecked Sendable {
     /// The previous build's state; empty when there is none, it is
     /// unreadable, or of another version (a full rebuild, never a wrong site).
     public func loadState() -> BuildState {
-        guard let data = try? Data(contentsOf: BuildState.location(in: url)) else { return BuildState() }
+        // Mapped, not read: a part steps over most of it, and the pages it
+        // touches stay the file's (the kernel can drop them), not the heap's.
+        guard let data = try? Data(contentsOf: BuildState.location(in: url), options: .alwaysMapped) else { return BuildState() }
+        // A part needs only its own photos' entries, and none of the files.
+        if let shard { return (try? BuildState.decode(data, keeping: { shard.owns(key: $0) }, withFiles: false)) ?? BuildState() }
         return (try? BuildState.decode(data)) ?? BuildState()
     }
 

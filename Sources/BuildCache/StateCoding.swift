@@ -20,6 +20,8 @@ struct StateWriter {
 
     mutating func byte(_ value: UInt8) { bytes.append(value) }
 
+    mutating func raw(_ value: [UInt8]) { bytes.append(contentsOf: value) }
+
     mutating func double(_ value: Double) { int(Int64(bitPattern: value.bitPattern)) }
 
     mutating func string(_ value: String) {
@@ -48,6 +50,15 @@ struct StateReader {
     init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
     var isAtEnd: Bool { offset == bytes.count }
+
+    /// Bytes read so far.
+    var position: Int { offset }
+
+    /// Steps over `length` bytes (a length already checked by `count()`).
+    mutating func skip(_ length: Int) throws(StateFormatError) {
+        guard length >= 0, bytes.count - offset >= length else { throw StateFormatError(reason: "truncated") }
+        offset += length
+    }
 
     mutating func int() throws(StateFormatError) -> Int64 {
         guard bytes.count - offset >= 8 else { throw StateFormatError(reason: "truncated") }

@@ -147,8 +147,11 @@ struct PhotoProcessor: Sendable {
 
     /// What the next build remembers of a file read now.
     func cacheEntry(_ file: SourceFile, contentHash: String, metadata: PhotoMetadata, clip: CachedClip? = nil) -> CachedPhoto {
+        // The shard key (one small read): a part of a later sharded build
+        // then reads only its own entries of the state.
         CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata, clip: clip,
-                    sidecarStamp: SidecarWords.stamp(file), keepPeople: settings.publishPeople, keepPlace: places != nil)
+                    sidecarStamp: SidecarWords.stamp(file), keepPeople: settings.publishPeople, keepPlace: places != nil,
+                    shardKey: (try? SourceFileReader.shardKey(of: file)) ?? 0)
     }
 
     /// Why an item with these words is not published, or nil.

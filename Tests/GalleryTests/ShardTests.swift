@@ -65,6 +65,32 @@ import Metadata
         #expect(counts.allSatisfy { $0 >= 30 && $0 <= 70 }, "200 photos over 4 parts: \(counts)")
     }
 
+    /// A part reads only its own entries of the whole build's state (and
+    /// none of its file list): the parts of a million-photo library do not
+    /// each hold a million entries.
+    @Test func aPartReadsOnlyItsOwnEntriesOfTheState() async throws {
+        let folder = try TemporaryFolder()
+        let source = try Self.library(folder, photos: 24)
+        let output = folder.url.appendingPathComponent("site")
+        let whole = try FaultTests.runCapturing(["build", source.path, "--output", output.path, "--quiet"])
+        #expect(whole.status == 0)
+        let everything = try BuildState.decode(try Data(contentsOf: BuildState.location(in: output)))
+        #expect(everything.photos.count == 26 && everything.photos.values.allSatisfy { $0.shardKey != 0 })
+        var seen: [String: CachedPhoto] = [:]
+        for index in 0..<3 {
+            let part = try OutputFolder.open(output, source: source, shard: Shard(index: index, count: 3))
+            let state = part.loadState()
+            #expect(state.files.isEmpty)
+            #expect(state.photos.values.allSatisfy { Shard(index: index, count: 3).owns(key: $0.shardKey) })
+            #expect(state.photos.count < everything.photos.count)
+            seen.merge(state.photos) { first, _ in first }
+        }
+        #expect(seen == everything.photos, "the parts' entries together are the whole state, decoded alike")
+        // The key recorded is the one the walker computes.
+        let file = try FaultTests.scanned(source.appendingPathComponent("Album 2/IMG_1002.jpg"), in: source)
+        #expect(everything.photos[BuildState.key(for: file.relativePath)]?.shardKey == (try SourceFileReader.shardKey(of: file)))
+    }
+
     /// A library big enough that a part takes a moment.
     static func library(_ folder: TemporaryFolder, photos: Int) throws -> URL {
         for i in 0..<photos {
