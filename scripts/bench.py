@@ -280,25 +280,24 @@ def main():
                   f"**{theirs[0] / ours[0]:.2f}× sigal's photos/s** ({theirs[1] / ours[1]:.2f}× less CPU); "
                   f"output {ours_bytes / 1e6:.1f} MB vs {their_bytes / 1e6:.1f} MB ({ours_bytes / their_bytes:.2f}×); "
                   f"peak RSS {ours[2]:.0f} MB vs {theirs[2]:.0f} MB")
-            for tool, scores in quality.items():
-                if scores:
-                    values = [s for s, _ in scores]
-                    print(f"  - {tool} previews: PSNR {sum(values) / len(values):.2f} dB mean, {min(values):.2f} dB min, "
-                          f"{sum(b for _, b in scores) / len(scores) / 1000:.0f} KB mean ({len(scores)} previews vs "
-                          f"Pillow Lanczos of the full-size original)")
+            print_quality(quality, "Pillow Lanczos of the full-size original")
         elif kind == "heic":
             _, _, n, ours, convert, vips_run, ours_bytes, quality = note
             print(f"- heic, {n} photos: the build took {ours[1]:.1f} CPU s = **{ours[1] / convert[1]:.2f}× heif-convert's** "
                   f"({convert[1]:.1f} CPU s to decode each and write one full-size JPEG), {n / ours[0]:.1f} photos/s, "
                   f"peak RSS {ours[2]:.0f} MB, output {ours_bytes / 1e6:.1f} MB"
                   + (f"; **{vips_run[1] / ours[1]:.2f}× vipsthumbnail's CPU** ({vips_run[1]:.1f} CPU s)" if vips_run else ""))
-            for tool, scores in quality.items():
-                if scores:
-                    values = [v for v, _ in scores]
-                    print(f"  - {tool} previews: PSNR {sum(values) / len(values):.2f} dB mean, {min(values):.2f} dB min, "
-                          f"{sum(b for _, b in scores) / len(scores) / 1000:.0f} KB mean ({len(scores)} previews vs Pillow "
-                          f"Lanczos of the lossless full-size decode)")
+            print_quality(quality, "Pillow Lanczos of the lossless full-size decode")
     shutil.rmtree(work, ignore_errors=True)
+
+
+def print_quality(quality, reference):
+    """One line per tool: mean and worst PSNR and mean bytes of its previews."""
+    for tool, scores in quality.items():
+        if scores:
+            values = [v for v, _ in scores]
+            print(f"  - {tool} previews: PSNR {sum(values) / len(values):.2f} dB mean, {min(values):.2f} dB min, "
+                  f"{sum(b for _, b in scores) / len(scores) / 1000:.0f} KB mean ({len(scores)} previews vs {reference})")
 
 
 def heic_section(a, binary, library, work, sizes, vips):

@@ -145,11 +145,16 @@ import External
         #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
     }
 
-    /// Runs gallerygen; its exit status and standard error.
-    static func runCapturing(_ arguments: [String]) throws -> (status: Int32, standardError: String) {
+    /// Runs gallerygen (or `executable`) with `environment` added; its exit
+    /// status and standard error.
+    static func runCapturing(_ arguments: [String], executable: URL = IncrementalTests.executable,
+                             environment: [String: String] = [:]) throws -> (status: Int32, standardError: String) {
         let process = Process()
-        process.executableURL = IncrementalTests.executable
+        process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.standardOutput = FileHandle.nullDevice
         let pipe = Pipe()
         process.standardError = pipe
@@ -204,17 +209,10 @@ import External
         try folder.write("src/cut.mp4", Array(clipBytes.prefix(clipBytes.count / 3)))
         try folder.write("src/garbage.mp4", Array(clipBytes.prefix(64)) + (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) })
 
-        let process = Process()
-        process.executableURL = time
-        process.arguments = ["-f", "__BOUNDS__ %e %M", IncrementalTests.executable.path, "build", source.path,
-                             "--output", folder.url.appendingPathComponent("out").path, "--jobs", "2"]
-        process.standardOutput = FileHandle.nullDevice
-        let pipe = Pipe()
-        process.standardError = pipe
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let (status, text) = try Self.runCapturing(["-f", "__BOUNDS__ %e %M", IncrementalTests.executable.path, "build", source.path,
+                                                    "--output", folder.url.appendingPathComponent("out").path, "--jobs", "2"],
+                                                   executable: time)
+        #expect(status == 0, "\(text)")
         let figures = try #require(text.split(separator: "\n").first { $0.hasPrefix("__BOUNDS__") }?.split(separator: " "))
         let seconds = Double(figures[1]) ?? .infinity, peakMB = (Double(figures[2]) ?? .infinity) / 1024
         #expect(seconds < 60, "\(seconds) s")
