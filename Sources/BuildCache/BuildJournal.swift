@@ -7,7 +7,8 @@ import Foundation
 /// committing its state.
 public final class BuildJournal: @unchecked Sendable {
     private let lock = NSLock()
-    private let url: URL
+    /// Where it is (`OUT/.gallerygen/journal`, or a part's own).
+    let url: URL
     private var handle: FileHandle?
 
     /// The journal of OUT.

@@ -123,23 +123,18 @@ public final class OutputFolder: @unchecked Sendable {
         if folder.journal.wasInterrupted {
             // A build was killed: what it journaled is ours, and (for a whole
             // build, when no part can be writing) its half-written temporary
-            // files must go. A part that was killed cannot clean up beside
-            // the parts still running: it leaves a mark for the whole build.
+            // files must go. A part cannot clean up beside the parts still
+            // running: the whole build after them does.
             folder.interruptedFiles = Set(folder.journal.leftover())
-            if let shard {
-                FileManager.default.createFile(atPath: shardsFolder(output).appendingPathComponent(shard.fileName + ".died").path,
-                                               contents: nil)
-            } else {
-                folder.removeTemporaryFiles()
-            }
+            if shard == nil { folder.removeTemporaryFiles() }
         }
         if shard == nil {
-            // Parts that were killed (and not run again, or run again
-            // successfully): what they journaled is this build's to keep or
-            // prune, and their temporary files go.
+            // After parts of a sharded build: what a killed part journaled is
+            // this build's to keep or prune, and any part's temporary files
+            // go (one killed and rerun has a state, not a journal, by now).
             let journals = folder.shardFiles(".journal")
             for journal in journals { folder.interruptedFiles.formUnion(BuildJournal(url: journal).leftover()) }
-            if !journals.isEmpty || !folder.shardFiles(".died").isEmpty { folder.removeTemporaryFiles() }
+            if !journals.isEmpty || !folder.shardFiles(".bin").isEmpty { folder.removeTemporaryFiles() }
         }
         return folder
     }
@@ -203,13 +198,21 @@ public final class OutputFolder: @unchecked Sendable {
     /// Journals `path` before it is written; a journal that cannot grow is
     /// a fault of OUT like any other write.
     private func record(_ path: String) throws(OutputError) {
-        let journalPath = url.appendingPathComponent(BuildState.folderName).appendingPathComponent("journal").path
         do {
-            if let fault = Self.injectedFault(journalPath) { throw fault }
+            if let fault = Self.injectedFault(journal.url.path) { throw fault }
             try journal.record(path)
         } catch {
-            throw OutputError.failure(writing: journalPath, error)
+            throw OutputError.failure(writing: journal.url.path, error)
         }
+    }
+
+    /// Writes a state file (the whole build's or a part's) through the same
+    /// temporary-name-and-rename as every file of the site.
+    private func writeState(_ data: Data, to location: URL) throws(OutputError) {
+        let result: Result<Void, OutputError> = data.withUnsafeBytes { raw in
+            Result { () throws(OutputError) in try AtomicFile.write(raw, to: location) }
+        }
+        try result.get()
     }
 
     /// True when the file system holding `folder` has less than 1 MiB left
@@ -283,13 +286,7 @@ public final class OutputFolder: @unchecked Sendable {
     /// merges it.
     public func commitShard(_ state: BuildState) throws(OutputError) {
         guard let shard else { return }
-        let location = Self.shardsFolder(url).appendingPathComponent(shard.fileName + ".bin")
-        do {
-            if let fault = Self.injectedFault(location.path) { throw fault }
-            try state.encoded().write(to: location, options: .atomic)
-        } catch {
-            throw OutputError.failure(writing: location.path, error)
-        }
+        try writeState(state.encoded(), to: Self.shardsFolder(url).appendingPathComponent(shard.fileName + ".bin"))
         journal.finish()
         shardLock?.release()
         lock?.release()
@@ -300,22 +297,16 @@ public final class OutputFolder: @unchecked Sendable {
     /// releases the lock: the build is complete.
     public func commit(_ state: BuildState) throws(OutputError) {
         let location = BuildState.location(in: url)
-        do {
-            try FileManager.default.createDirectory(at: location.deletingLastPathComponent(), withIntermediateDirectories: true)
-            // The JSON state of earlier versions is superseded.
-            unlink(location.deletingLastPathComponent().appendingPathComponent("state.json").path)
-            let data = state.encoded()
-            if let existing = try? Data(contentsOf: location), existing == data {
-                // Unchanged.
-            } else {
-                if let fault = Self.injectedFault(location.path) { throw fault }
-                try data.write(to: location, options: .atomic)
-            }
-        } catch {
-            throw OutputError.failure(writing: location.path, error)
+        // The JSON state of earlier versions is superseded.
+        unlink(location.deletingLastPathComponent().appendingPathComponent("state.json").path)
+        let data = state.encoded()
+        if let existing = try? Data(contentsOf: location), existing == data {
+            // Unchanged.
+        } else {
+            try writeState(data, to: location)
         }
         // The parts' states and journals are merged into this state now.
-        for file in shardFiles(".bin") + shardFiles(".journal") + shardFiles(".died") { unlink(file.path) }
+        for file in shardFiles(".bin") + shardFiles(".journal") { unlink(file.path) }
         journal.finish()
         lock?.release()
     }

@@ -60,23 +60,17 @@ public struct BuildReport: Sendable {
 
     /// The closing summary: one line, plus one accounting for ignored files.
     public var summary: String {
-        var text = "Built \(Self.count(published - videos, "photo"))"
-        if let shard {
-            text = "Part \(shard) of a sharded build: made the media of \(Self.count(published - videos, "photo"))"
-            if videos > 0 { text += " and \(Self.count(videos, "video"))" }
-            text += " (\(Self.count(renditionsMade, "rendition")) made, \(renditionsReused) up to date; "
-                + "\(Self.count(inOtherParts, "file")) left to the other parts)"
-            if !skipped.isEmpty { text += "; skipped \(Self.count(skipped.count, "unreadable file"))" }
-            text += String(format: " in %.1f s", seconds)
-            text += "\nOnce every part is done, `gallerygen build` without --shard renders the pages."
-            return text
-        }
+        var text = shard.map { "Part \($0) of a sharded build: made the media of " } ?? "Built "
+        text += Self.count(published - videos, "photo")
         if videos > 0 { text += " and \(Self.count(videos, "video"))" }
-        text += " (\(Self.count(renditionsMade, "rendition")) made, \(renditionsReused) up to date), \(Self.count(pages, "page"))"
+        text += " (\(Self.count(renditionsMade, "rendition")) made, \(renditionsReused) up to date"
+        // A part renders no pages; it says how much it left to the others.
+        text += shard == nil ? "), \(Self.count(pages, "page"))" : "; \(Self.count(inOtherParts, "file")) left to the other parts)"
         if !skipped.isEmpty { text += "; skipped \(Self.count(skipped.count, "unreadable file"))" }
         if !leftOut.isEmpty { text += "; left out \(leftOut.count) rejected or low-rated" }
         if archivesMade > 0 { text += "; \(Self.count(archivesMade, "album download")) made" }
         text += String(format: " in %.1f s", seconds)
+        if shard != nil { text += "\nOnce every part is done, `gallerygen build` without --shard renders the pages." }
         if let line = pairedRawSummary { text += "\n" + line }
         if let line = ignoredSummary { text += "\n" + line }
         for line in advice { text += "\n" + line }

@@ -146,12 +146,14 @@ struct PhotoProcessor: Sendable {
     }
 
     /// What the next build remembers of a file read now.
-    func cacheEntry(_ file: SourceFile, contentHash: String, metadata: PhotoMetadata, clip: CachedClip? = nil) -> CachedPhoto {
-        // The shard key (one small read): a part of a later sharded build
-        // then reads only its own entries of the state.
+    /// `shardKey` is the file's key for sharded builds (a part of one then
+    /// reads only its own entries of the state): of a photo, from the bytes
+    /// just read; of a video, which is not read whole, from the file.
+    func cacheEntry(_ file: SourceFile, contentHash: String, metadata: PhotoMetadata, clip: CachedClip? = nil,
+                    shardKey: UInt64) -> CachedPhoto {
         CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata, clip: clip,
                     sidecarStamp: SidecarWords.stamp(file), keepPeople: settings.publishPeople, keepPlace: places != nil,
-                    shardKey: (try? SourceFileReader.shardKey(of: file)) ?? 0)
+                    shardKey: shardKey)
     }
 
     /// Why an item with these words is not published, or nil.
@@ -265,7 +267,8 @@ struct PhotoProcessor: Sendable {
             metadata.place = metadata.gps.flatMap { places?.name(near: $0) }
             if let reason = leftOutReason(metadata.words) {
                 // Decided before any clip is probed or pixel decoded.
-                return .leftOut(file, reason: reason, cache: cacheEntry(file, contentHash: contentHash, metadata: metadata))
+                return .leftOut(file, reason: reason, cache: cacheEntry(file, contentHash: contentHash, metadata: metadata,
+                                                                                 shardKey: SourceFileReader.shardKey(of: bytes)))
             }
             if let liveClip = file.livePhotoClip {
                 (metadata.motion, clip) = examineLiveClip(liveClip, still: metadata, notes: &notes)
@@ -323,7 +326,7 @@ struct PhotoProcessor: Sendable {
             }
         }
         let photo = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: renditions)
-        var cached = cacheEntry(file, contentHash: contentHash, metadata: metadata, clip: clip)
+        var cached = cacheEntry(file, contentHash: contentHash, metadata: metadata, clip: clip, shardKey: SourceFileReader.shardKey(of: bytes))
         if metadata.motion == nil, plan.videoPath != nil {
             // Not cached as done: a later build (with ffmpeg back) tries the motion again.
             cached.size = -1
@@ -382,7 +385,8 @@ struct PhotoProcessor: Sendable {
             read.place = read.gps.flatMap { places?.name(near: $0) }
             metadata = read
             if let reason = leftOutReason(metadata.words) {
-                return .leftOut(file, reason: reason, cache: cacheEntry(file, contentHash: contentHash, metadata: metadata))
+                return .leftOut(file, reason: reason, cache: cacheEntry(file, contentHash: contentHash, metadata: metadata,
+                                                                                 shardKey: SourceFileReader.shardKey(of: file)))
             }
             plan = self.plan(contentHash: contentHash, metadata: metadata)
         }
@@ -409,7 +413,7 @@ struct PhotoProcessor: Sendable {
             throw SourceChangedError(path: file.displayPath, removed: false)
         }
         let item = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: plan.renditions)
-        let cached = cacheEntry(file, contentHash: contentHash, metadata: metadata)
+        let cached = cacheEntry(file, contentHash: contentHash, metadata: metadata, shardKey: SourceFileReader.shardKey(of: file))
         return .published(item, made: plan.jobs.count + (plan.videoPath == nil ? 0 : 1), reused: plan.reused, cache: cached, note: nil)
     }
 }

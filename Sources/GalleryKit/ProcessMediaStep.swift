@@ -32,9 +32,7 @@ struct ProcessMediaStep: BuildStep {
                 switch event {
                 case .media(let file):
                     if let shard {
-                        // Unreadable: the first part reads it and names the error.
-                        let key = (try? SourceFileReader.shardKey(of: file)) ?? 0
-                        guard shard.owns(key: key) else {
+                        guard shard.owns(key: SourceFileReader.shardKey(of: file)) else {
                             otherParts.add()
                             return
                         }

@@ -21,10 +21,10 @@ public final class SourceWatcher {
         addTree(root.path, into: &folders)
     }
 
-    /// Watches exactly SOURCE's folders as they are now. A folder renamed
-    /// inside SOURCE keeps its watch under its old path (a folder made in it
-    /// later would be missed), and one moved out would go on being watched:
-    /// called after every build, so each rebuild also mends the watches.
+    /// Watches exactly SOURCE's folders as they are now. A folder moved out
+    /// of SOURCE would go on being watched (its changes starting builds),
+    /// and one created while the queue overflowed would not be: called after
+    /// every build, so each rebuild also mends the watches.
     /// Watching an already watched folder gives back its watch, so only
     /// folders that appeared or went away cost anything.
     public func resync() {

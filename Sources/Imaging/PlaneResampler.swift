@@ -4,7 +4,7 @@ import CResample
 ///
 /// The loops below run in C (`CResample`: AVX2+FMA, SSE2 or portable C,
 /// chosen by the CPU at the first call); the Swift loops are the reference
-/// the tests hold the kernels to (`reference: true`).
+/// the tests hold the kernels to (`kernel: -1`, as `LanczosResampler`'s).
 ///
 /// Vertical pass first, eight output rows at a time: source rows wait as
 /// bytes in a ring tall enough for eight rows' filters; a strip of 32
@@ -44,10 +44,11 @@ final class PlaneResampler {
     /// (zero for the padding samples of the last group).
     private let horizontalWeights: [Float]
     private let horizontalCount: Int
-    /// Runs the Swift loops instead of the C kernels (tests).
-    private let reference: Bool
-    /// Which C kernel: 0, the one chosen for this CPU; tests name one.
+    /// Which C kernel: 0, the one chosen for this CPU; tests name one, or
+    /// -1 for the Swift loops.
     private let kernel: Int32
+    /// The Swift loops run instead of the C kernels (`kernel` -1).
+    private var reference: Bool { kernel < 0 }
     /// `ringCount` source rows, as they came (bytes); row r lives in slot
     /// r % ringCount.
     private let ring: UnsafeMutablePointer<UInt8>
@@ -93,8 +94,7 @@ final class PlaneResampler {
     /// A resampler from `sourceWidth × sourceHeight` to `width × height`,
     /// mapping each source sample s to `s × sampleScale + sampleOffset`.
     init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, sampleScale: Float = 1, sampleOffset: Float = 0,
-         reference: Bool = false, kernel: Int32 = 0) {
-        self.reference = reference
+         kernel: Int32 = 0) {
         self.kernel = kernel
         self.sampleScale = sampleScale
         self.sampleOffset = sampleOffset

@@ -17,7 +17,7 @@ public enum SourceFileReader {
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
             size = Int64(info.st_size)
-            modifiedNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            modifiedNanoseconds = FileTime.nanoseconds(info.st_mtim)
         }
 
         /// True when `file` (as the scan saw it) has this size and time.
@@ -76,7 +76,7 @@ public enum SourceFileReader {
             var read = file
             read.byteCount = before.size
             read.modifiedNanoseconds = before.modifiedNanoseconds
-            read.modificationDate = Date(timeIntervalSince1970: TimeInterval(before.modifiedNanoseconds) / 1e9)
+            read.modificationDate = FileTime.date(nanoseconds: before.modifiedNanoseconds)
             return (bytes, read)
         }
         throw SourceChangedError(path: file.displayPath, removed: false)
@@ -143,18 +143,26 @@ public enum SourceFileReader {
     /// the first 4 KiB of the scan, never of EXIF, XMP or comments; any other
     /// file's, by its size and first 4 KiB. A few small reads per file, where
     /// the full content hash would make every part read the whole library.
-    public static func shardKey(of file: SourceFile) throws -> UInt64 {
+    /// A file that cannot be read has key 0: the first part takes it, reads
+    /// it and names the error.
+    public static func shardKey(of file: SourceFile) -> UInt64 {
         let descriptor = file.rawPath.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard descriptor >= 0 else { return 0 }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        /// Up to `count` bytes at `offset`.
-        func bytes(at offset: Int, count: Int) throws -> [UInt8] {
-            var buffer = [UInt8](repeating: 0, count: count)
+        guard fstat(descriptor, &info) == 0 else { return 0 }
+        // Read in small windows: a phone's JPEG starts with tens of kilobytes
+        // of EXIF and XMP that are skipped, not read.
+        var window = (start: 0, bytes: [UInt8]())
+        return (try? shardKey(size: Int64(info.st_size)) { (offset, count) throws -> [UInt8] in
+            if offset >= window.start, offset + count <= window.start + window.bytes.count {
+                return Array(window.bytes[(offset - window.start)..<(offset - window.start + count)])
+            }
+            let wanted = max(count, window.bytes.isEmpty ? 16 << 10 : 8 << 10)
+            var buffer = [UInt8](repeating: 0, count: wanted)
             var filled = 0
-            while filled < count {
-                let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset + filled)) }
+            while filled < wanted {
+                let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, wanted - filled, off_t(offset + filled)) }
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
@@ -162,45 +170,57 @@ public enum SourceFileReader {
                 if n == 0 { break }
                 filled += n
             }
-            return Array(buffer[0..<filled])
-        }
-        func key(_ parts: [[UInt8]]) -> UInt64 {
-            var hasher = StableHash()
-            for part in parts { part.withUnsafeBytes { hasher.update($0) } }
-            return UInt64(hasher.finalize().prefix(16), radix: 16) ?? 0
-        }
-        // Small windows: a phone's JPEG starts with tens of kilobytes of
-        // EXIF and XMP that are skipped, not read.
-        let head = try bytes(at: 0, count: 16 << 10)
-        let size = withUnsafeBytes(of: Int64(info.st_size).littleEndian) { Array($0) }
-        guard head.count >= 4, head[0] == 0xFF, head[1] == 0xD8 else { return key([size, Array(head.prefix(shardKeyBytes))]) }
-        // The JPEG's segments, read from the window at hand or, past it, where they are.
-        var window = (start: 0, bytes: head)
-        func at(_ offset: Int, _ count: Int) throws -> [UInt8] {
-            if offset >= window.start, offset + count <= window.start + window.bytes.count {
-                return Array(window.bytes[(offset - window.start)..<(offset - window.start + count)])
-            }
-            window = (offset, try bytes(at: offset, count: max(count, 8 << 10)))
+            window = (offset, Array(buffer[0..<filled]))
             return Array(window.bytes.prefix(count))
+        }) ?? 0
+    }
+
+    /// The same key from a file's bytes already in memory (a photo the build
+    /// has just read: no second open).
+    public static func shardKey(of bytes: UnsafeRawBufferPointer) -> UInt64 {
+        shardKey(size: Int64(bytes.count)) { offset, count in
+            guard offset < bytes.count else { return [] }
+            return Array(bytes[offset..<min(bytes.count, offset + count)])
         }
-        var parts: [[UInt8]] = [Array("jpeg".utf8)]
+    }
+
+    /// The key of a file of `size` bytes whose bytes `read(offset, count)`
+    /// gives (fewer at its end). Segments are hashed as they are read, so a
+    /// hostile file of many segments costs reads, never memory.
+    static func shardKey(size: Int64, read: (Int, Int) throws -> [UInt8]) rethrows -> UInt64 {
+        var hasher = StableHash()
+        func key() -> UInt64 { UInt64(hasher.finalize().prefix(16), radix: 16) ?? 0 }
+        func whole() throws -> UInt64 {
+            hasher = StableHash()
+            withUnsafeBytes(of: size.littleEndian) { hasher.update($0) }
+            try read(0, shardKeyBytes).withUnsafeBytes { hasher.update($0) }
+            return key()
+        }
+        let start = try read(0, 2)
+        guard start == [0xFF, 0xD8] else { return try whole() }
+        hasher.update("jpeg")
         var offset = 2
         for _ in 0..<4096 {
-            let marker = try at(offset, 4)
+            let marker = try read(offset, 4)
             guard marker.count == 4, marker[0] == 0xFF else { break }
             if marker[1] == 0xFF { offset += 1; continue }
-            if marker[1] == 0xDA { return key(parts + [try at(offset, shardKeyBytes)]) }
+            if marker[1] == 0xDA {
+                try read(offset, shardKeyBytes).withUnsafeBytes { hasher.update($0) }
+                return key()
+            }
             let length = Int(marker[2]) << 8 | Int(marker[3])
             guard length >= 2 else { break }
             // Application segments and comments are metadata, except the two
             // that decide pixels (an ICC profile, Adobe's colour transform):
             // those stay out of the key too, which only has to be the same
             // whenever the pixel identity is.
-            if !(0xE0...0xEF).contains(marker[1]), marker[1] != 0xFE { parts.append(try at(offset, 2 + length)) }
+            if !(0xE0...0xEF).contains(marker[1]), marker[1] != 0xFE {
+                try read(offset, 2 + length).withUnsafeBytes { hasher.update($0) }
+            }
             offset += 2 + length
         }
         // Not a JPEG the identity can read: its renditions are named by all of its bytes.
-        return key([size, Array(head.prefix(shardKeyBytes))])
+        return try whole()
     }
 
     /// The content hash of a file of any size (a video can be gigabytes),
@@ -250,5 +270,17 @@ public struct SourceChangedError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         removed ? "it was removed while the build ran"
             : "it changed while being read (still being copied?); the next build reads it again"
+    }
+}
+
+/// A file's modification time as the cache compares it (nanoseconds since
+/// 1970, exactly as the file system reports it) and as a `Date`: one
+/// conversion for the scan and for a file read again.
+enum FileTime {
+    static func nanoseconds(_ time: timespec) -> Int64 { Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec) }
+
+    static func date(nanoseconds: Int64) -> Date {
+        let (seconds, rest) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+        return Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(rest) / 1e9)
     }
 }

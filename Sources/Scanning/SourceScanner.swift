@@ -142,8 +142,8 @@ public struct SourceScanner: Sendable {
                 continue
             }
             let isVideo = SourceFileTypes.isVideo(entry.name)
-            let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
-            let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            let nanoseconds = FileTime.nanoseconds(info.st_mtim)
+            let modified = FileTime.date(nanoseconds: nanoseconds)
             let file = SourceFile(url: childURL, relativeComponents: components + [entry.name], byteCount: Int64(info.st_size),
                                   modificationDate: modified, modifiedNanoseconds: nanoseconds, rawPath: childC)
             if !isVideo && !SourceFileTypes.isPhoto(entry.name) {

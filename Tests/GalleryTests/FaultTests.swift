@@ -365,7 +365,7 @@ import External
 
         init(source: URL, output: URL, log: URL, extra: [String] = []) throws {
             self.log = log
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             process.executableURL = IncrementalTests.executable
             process.arguments = ["build", source.path, "--output", output.path, "--watch",
                                  "--thumbnail-size", "64x48", "--preview-size", "128x96"] + extra

@@ -37,7 +37,7 @@ import Testing
                 let source = Self.plane(width: c.sw, height: c.sh, seed: UInt64(index + 1))
                 for (scale, offset) in [(Float(1), Float(0)), (Float(219.0 / 255.0), Float(16))] {
                     let reference = PlaneResampler(sourceWidth: c.sw, sourceHeight: c.sh, width: c.w, height: c.h,
-                                                   sampleScale: scale, sampleOffset: offset, reference: true)
+                                                   sampleScale: scale, sampleOffset: offset, kernel: -1)
                     reference.push(source)
                     let expected = reference.finish()
                     let fast = PlaneResampler(sourceWidth: c.sw, sourceHeight: c.sh, width: c.w, height: c.h,

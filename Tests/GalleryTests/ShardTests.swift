@@ -40,9 +40,20 @@ import Metadata
         let bytes = try IncrementalTests.photo(5)
         let a = try folder.write("a/IMG_1.jpg", bytes), b = try folder.write("b/renamed.jpg", bytes)
         let c = try folder.write("a/other.jpg", try IncrementalTests.photo(6))
-        func key(_ url: URL) throws -> UInt64 { try SourceFileReader.shardKey(of: try FaultTests.scanned(url, in: folder.url)) }
+        func key(_ url: URL) throws -> UInt64 {
+            let key = SourceFileReader.shardKey(of: try FaultTests.scanned(url, in: folder.url))
+            // The build keys a photo from its bytes in memory: the same key.
+            #expect(try [UInt8](Data(contentsOf: url)).withUnsafeBytes { SourceFileReader.shardKey(of: $0) } == key, "\(url.lastPathComponent)")
+            return key
+        }
         #expect(try key(a) == key(b))
         #expect(try key(a) != key(c))
+        // Broken and empty files have keys (read from the file and from memory alike), never a crash.
+        for (name, bytes) in [("cut.jpg", [0xFF, 0xD8, 0xFF, 0xDB, 0x00] as [UInt8]), ("empty.jpg", []),
+                              ("zero-length-segments.jpg", [0xFF, 0xD8] + [UInt8](repeating: 0xFF, count: 50_000)),
+                              ("bad-length.jpg", [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x01])] {
+            _ = try key(try folder.write("odd/\(name)", bytes))
+        }
         // The same pixels with other metadata (a caption added, a comment):
         // the renditions share their names, so the key is the same.
         let captioned = try folder.write("c/captioned.jpg", try Fixtures.jpeg(Fixtures.gradient(width: 160, height: 120),
@@ -88,7 +99,7 @@ import Metadata
         #expect(seen == everything.photos, "the parts' entries together are the whole state, decoded alike")
         // The key recorded is the one the walker computes.
         let file = try FaultTests.scanned(source.appendingPathComponent("Album 2/IMG_1002.jpg"), in: source)
-        #expect(everything.photos[BuildState.key(for: file.relativePath)]?.shardKey == (try SourceFileReader.shardKey(of: file)))
+        #expect(everything.photos[BuildState.key(for: file.relativePath)]?.shardKey == SourceFileReader.shardKey(of: file))
     }
 
     /// A library big enough that a part takes a moment.
