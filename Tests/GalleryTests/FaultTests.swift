@@ -381,21 +381,8 @@ import External
             }
         }
 
-        /// The log so far. Read with plain read(2): Foundation's file reading
-        /// leaks a buffer (LeakSanitizer) when the file grows while it reads.
-        var text: String {
-            let descriptor = open(log.path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { return "" }
-            defer { close(descriptor) }
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let n = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
-                if n <= 0 { break }
-                bytes += chunk[0..<n]
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
+        /// The log so far (it grows while read: see `Fixtures.contents`).
+        var text: String { String(decoding: Fixtures.contents(of: log), as: UTF8.self) }
         /// Builds finished: each is followed by the "Watching" line.
         var builds: Int { text.components(separatedBy: "for changes…").count - 1 }
 

@@ -43,7 +43,7 @@ import Metadata
         func key(_ url: URL) throws -> UInt64 {
             let key = SourceFileReader.shardKey(of: try FaultTests.scanned(url, in: folder.url))
             // The build keys a photo from its bytes in memory: the same key.
-            #expect(try [UInt8](Data(contentsOf: url)).withUnsafeBytes { SourceFileReader.shardKey(of: $0) } == key, "\(url.lastPathComponent)")
+            #expect(Fixtures.contents(of: url).withUnsafeBytes { SourceFileReader.shardKey(of: $0) } == key, "\(url.lastPathComponent)")
             return key
         }
         #expect(try key(a) == key(b))
@@ -240,7 +240,7 @@ import Metadata
         let (victim, _) = try task(2)
         let journal = output.appendingPathComponent(".gallerygen/shards/2-of-4.journal")
         var waited = 0
-        while victim.isRunning, ((try? Data(contentsOf: journal))?.count ?? 0) == 0, waited < 20_000 {
+        while victim.isRunning, Fixtures.size(of: journal) == 0, waited < 20_000 {
             usleep(500)
             waited += 1
         }
@@ -248,7 +248,7 @@ import Metadata
         victim.waitUntilExit()
         #expect(victim.terminationReason == .uncaughtSignal, "task 2 was killed mid-way (it had finished)")
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(".gallerygen/shards/2-of-4.bin").path))
-        #expect(((try? Data(contentsOf: journal))?.count ?? 0) > 0, "its journal is left for the retry")
+        #expect(Fixtures.size(of: journal) > 0, "its journal is left for the retry")
 
         // The array: tasks 0, 1, 3 and the requeued 2, at once.
         var tasks: [(Process, Pipe)] = []
