@@ -8,10 +8,6 @@
 #include <immintrin.h>
 #endif
 
-/* Columns the eight-row vertical pass converts and filters at a time: the
-   window's rows of one strip stay in the first-level cache. */
-#define GG_STRIP GG_RESAMPLE_STRIP
-
 /* 0: not chosen yet, 1: SSE2, 2: portable, 3: AVX2+FMA. Read on every call
    (a switch costs nothing next to a row of work), written once; the race of
    two first calls is harmless, both write the same value. */
@@ -70,31 +66,56 @@ static void vertical_portable(const float *const *rows, const float *weights, in
     }
 }
 
-/* Columns from `from` on of the eight-row vertical pass (see the header). */
-static void vertical8_portable(const uint8_t *const *window, const int32_t *first, const float *weights, int taps,
-                               float offset, float *restrict out, int from, int width) {
-    for (int x = from; x < width; x++)
+/* ---- The eight-row plane passes in fixed point (see the header) ----
+   Every kernel below computes exactly the same integers as these two. */
+
+static inline int16_t saturate16(int32_t v) { return (int16_t)(v > 32767 ? 32767 : (v < -32768 ? -32768 : v)); }
+static inline uint8_t clamp_byte(int32_t v) { return (uint8_t)(v < 0 ? 0 : (v > 255 ? 255 : v)); }
+
+/* Columns from `from` on of the vertical pass, 32 at a time with the
+   columns innermost (what a compiler vectorises: NEON on arm64). Right
+   shifts of negative sums are arithmetic with every compiler this builds
+   with, as the vector shifts are. */
+static void vertical8_portable(const uint8_t *const *window, const int32_t *first, const int16_t *weights, int pairs,
+                               int32_t bias, int16_t *restrict out, int from, int width) {
+    for (int x0 = from; x0 < width; x0 += 32) {
+        const int n = width - x0 < 32 ? width - x0 : 32;
         for (int r = 0; r < 8; r++) {
-            const float *w = weights + r * taps;
-            float sum = offset;
-            for (int k = 0; k < taps; k++) sum += w[k] * (float)window[first[r] + k][x];
-            out[(size_t)x * 8 + r] = sum;
+            const int16_t *w = weights + r * pairs * 2;
+            const uint8_t *const *rows = window + first[r];
+            int32_t sum[32];
+            for (int i = 0; i < 32; i++) sum[i] = bias;
+            for (int k = 0; k < pairs * 2; k++) {
+                const uint8_t *row = rows[k] + x0;
+                const int32_t wk = w[k];
+                if (n == 32) {
+                    for (int i = 0; i < 32; i++) sum[i] += (int32_t)row[i] * wk;
+                } else {
+                    for (int i = 0; i < n; i++) sum[i] += (int32_t)row[i] * wk;
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                const int x = x0 + i;
+                out[((size_t)(x >> 1) * 8 + r) * 2 + (x & 1)] = saturate16(sum[i] >> GG_RESAMPLE_VERTICAL_SHIFT);
+            }
         }
+    }
 }
 
-/* Groups of eight output samples from `group` on (see the header for the
-   layout of `starts` and `weights`). */
-static void horizontal8_portable(const float *in, const int32_t *starts, const float *weights, int taps,
-                                 uint8_t *out, long out_stride, int rows, int group, int width) {
-    for (int x0 = group * 8; x0 < width; x0 += 8) {
-        const float *w = weights + (size_t)(x0 / 8) * taps * 8;
-        for (int j = 0; j < 8 && x0 + j < width; j++) {
-            const float *s = in + (size_t)starts[x0 + j] * 8;
-            float sum[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-            for (int k = 0; k < taps; k++)
-                for (int r = 0; r < 8; r++) sum[r] += w[k * 8 + j] * s[k * 8 + r];
-            for (int r = 0; r < rows; r++) out[r * out_stride + x0 + j] = to_byte(sum[r]);
+/* Output samples from `from` on of the horizontal pass. */
+static void horizontal8_portable(const int16_t *in, const int32_t *starts, const int32_t *weights, int pairs,
+                                 uint8_t *out, long out_stride, int rows, int from, int width) {
+    for (int x = from; x < width; x++) {
+        const int32_t *w = weights + (size_t)(x / 8) * pairs * 8 + x % 8;
+        const int16_t *s = in + (size_t)starts[x] * 16;
+        int32_t sum[8];
+        for (int r = 0; r < 8; r++) sum[r] = GG_RESAMPLE_HORIZONTAL_ROUND;
+        for (int j = 0; j < pairs; j++) {
+            const uint32_t both = (uint32_t)w[j * 8];
+            const int32_t w0 = (int16_t)(uint16_t)(both & 0xFFFF), w1 = (int16_t)(uint16_t)(both >> 16);
+            for (int r = 0; r < 8; r++) sum[r] += s[j * 16 + r * 2] * w0 + s[j * 16 + r * 2 + 1] * w1;
         }
+        for (int r = 0; r < rows; r++) out[r * out_stride + x] = clamp_byte(sum[r] >> GG_RESAMPLE_HORIZONTAL_SHIFT);
     }
 }
 
@@ -179,102 +200,101 @@ static void vertical_sse2(const float *const *rows, const float *weights, int ta
     vertical_portable(rows, weights, taps, out, x, width);
 }
 
-/* Converts columns x0 ..< x0 + STRIP of every window row to float, once
-   for the eight output rows that read them. */
-static void strip_sse2(const uint8_t *const *window, int window_rows, int x0, float *scratch) {
-    const __m128i zero = _mm_setzero_si128();
-    for (int i = 0; i < window_rows; i++) {
-        float *s = scratch + i * GG_STRIP;
-        for (int c = 0; c < GG_STRIP; c += 16) {
-            __m128i bytes = _mm_loadu_si128((const __m128i *)(window[i] + x0 + c));
-            __m128i lo = _mm_unpacklo_epi8(bytes, zero), hi = _mm_unpackhi_epi8(bytes, zero);
-            _mm_storeu_ps(s + c, _mm_cvtepi32_ps(_mm_unpacklo_epi16(lo, zero)));
-            _mm_storeu_ps(s + c + 4, _mm_cvtepi32_ps(_mm_unpackhi_epi16(lo, zero)));
-            _mm_storeu_ps(s + c + 8, _mm_cvtepi32_ps(_mm_unpacklo_epi16(hi, zero)));
-            _mm_storeu_ps(s + c + 12, _mm_cvtepi32_ps(_mm_unpackhi_epi16(hi, zero)));
-        }
-    }
-}
-
-static void vertical8_sse2(const uint8_t *const *window, int window_rows, const int32_t *first, const float *weights, int taps,
-                           float offset, float *scratch, float *out, int width) {
-    float rows[8][GG_STRIP];
+/* The vertical pass, 16 columns at a time: each pair of window rows once
+   to 16-bit pairs (row 2p and 2p + 1 side by side), then every output row
+   a sum of `pairs` multiply-add-pairs (pmaddwd) per four columns. */
+static void vertical8_sse2(const uint8_t *const *window, int window_rows, const int32_t *first, const int16_t *weights, int pairs,
+                           int32_t bias, int16_t *scratch, int16_t *out, int width) {
+    const __m128i zero = _mm_setzero_si128(), start = _mm_set1_epi32(bias);
+    __m128i *pairs_of_rows = (__m128i *)scratch;  /* four vectors (16 columns) per pair of window rows */
     int x0 = 0;
-    for (; x0 + GG_STRIP <= width; x0 += GG_STRIP) {
-        strip_sse2(window, window_rows, x0, scratch);
-        for (int r = 0; r < 8; r++) {
-            const float *s = scratch + first[r] * GG_STRIP, *w = weights + r * taps;
-            for (int c = 0; c < GG_STRIP; c += 16) {
-                __m128 a0 = _mm_set1_ps(offset), a1 = a0, a2 = a0, a3 = a0;
-                for (int k = 0; k < taps; k++) {
-                    const __m128 wk = _mm_set1_ps(w[k]);
-                    const float *p = s + k * GG_STRIP + c;
-                    a0 = _mm_add_ps(a0, _mm_mul_ps(wk, _mm_loadu_ps(p)));
-                    a1 = _mm_add_ps(a1, _mm_mul_ps(wk, _mm_loadu_ps(p + 4)));
-                    a2 = _mm_add_ps(a2, _mm_mul_ps(wk, _mm_loadu_ps(p + 8)));
-                    a3 = _mm_add_ps(a3, _mm_mul_ps(wk, _mm_loadu_ps(p + 12)));
-                }
-                _mm_storeu_ps(rows[r] + c, a0);
-                _mm_storeu_ps(rows[r] + c + 4, a1);
-                _mm_storeu_ps(rows[r] + c + 8, a2);
-                _mm_storeu_ps(rows[r] + c + 12, a3);
-            }
+    for (; x0 + 16 <= width; x0 += 16) {
+        for (int p = 0; p + 1 < window_rows; p += 2) {
+            __m128i a = _mm_loadu_si128((const __m128i *)(window[p] + x0)), b = _mm_loadu_si128((const __m128i *)(window[p + 1] + x0));
+            __m128i al = _mm_unpacklo_epi8(a, zero), ah = _mm_unpackhi_epi8(a, zero);
+            __m128i bl = _mm_unpacklo_epi8(b, zero), bh = _mm_unpackhi_epi8(b, zero);
+            __m128i *s = pairs_of_rows + (p / 2) * 4;
+            s[0] = _mm_unpacklo_epi16(al, bl);
+            s[1] = _mm_unpackhi_epi16(al, bl);
+            s[2] = _mm_unpacklo_epi16(ah, bh);
+            s[3] = _mm_unpackhi_epi16(ah, bh);
         }
-        /* Interleave: sample x of rows 0-3, then of rows 4-7. */
-        for (int c = 0; c < GG_STRIP; c += 4)
-            for (int half = 0; half < 2; half++) {
-                __m128 r0 = _mm_loadu_ps(rows[half * 4] + c), r1 = _mm_loadu_ps(rows[half * 4 + 1] + c);
-                __m128 r2 = _mm_loadu_ps(rows[half * 4 + 2] + c), r3 = _mm_loadu_ps(rows[half * 4 + 3] + c);
+        __m128i rows[8][2];  /* each row's 16 results: columns 0-7, 8-15 */
+        for (int r = 0; r < 8; r++) {
+            const __m128i *s = pairs_of_rows + (first[r] / 2) * 4;
+            const int32_t *w = (const int32_t *)(const void *)(weights + r * pairs * 2);
+            __m128i a0 = start, a1 = start, a2 = start, a3 = start;
+            for (int j = 0; j < pairs; j++) {
+                const __m128i wj = _mm_set1_epi32(w[j]);
+                a0 = _mm_add_epi32(a0, _mm_madd_epi16(s[j * 4], wj));
+                a1 = _mm_add_epi32(a1, _mm_madd_epi16(s[j * 4 + 1], wj));
+                a2 = _mm_add_epi32(a2, _mm_madd_epi16(s[j * 4 + 2], wj));
+                a3 = _mm_add_epi32(a3, _mm_madd_epi16(s[j * 4 + 3], wj));
+            }
+            rows[r][0] = _mm_packs_epi32(_mm_srai_epi32(a0, GG_RESAMPLE_VERTICAL_SHIFT), _mm_srai_epi32(a1, GG_RESAMPLE_VERTICAL_SHIFT));
+            rows[r][1] = _mm_packs_epi32(_mm_srai_epi32(a2, GG_RESAMPLE_VERTICAL_SHIFT), _mm_srai_epi32(a3, GG_RESAMPLE_VERTICAL_SHIFT));
+        }
+        /* A pair of columns is 32 bits: 4x4 transposes of them give, per
+           pair, rows 0-3 and then rows 4-7. */
+        for (int half = 0; half < 2; half++)      /* pairs 0-3, 4-7 */
+            for (int group = 0; group < 2; group++) {  /* rows 0-3, 4-7 */
+                __m128 r0 = _mm_castsi128_ps(rows[group * 4][half]), r1 = _mm_castsi128_ps(rows[group * 4 + 1][half]);
+                __m128 r2 = _mm_castsi128_ps(rows[group * 4 + 2][half]), r3 = _mm_castsi128_ps(rows[group * 4 + 3][half]);
                 _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-                float *o = out + (size_t)(x0 + c) * 8 + half * 4;
-                _mm_storeu_ps(o, r0);
-                _mm_storeu_ps(o + 8, r1);
-                _mm_storeu_ps(o + 16, r2);
-                _mm_storeu_ps(o + 24, r3);
+                int16_t *o = out + ((size_t)(x0 / 2) + half * 4) * 16 + group * 8;
+                _mm_storeu_si128((__m128i *)o, _mm_castps_si128(r0));
+                _mm_storeu_si128((__m128i *)(o + 16), _mm_castps_si128(r1));
+                _mm_storeu_si128((__m128i *)(o + 32), _mm_castps_si128(r2));
+                _mm_storeu_si128((__m128i *)(o + 48), _mm_castps_si128(r3));
             }
     }
-    vertical8_portable(window, first, weights, taps, offset, out, x0, width);
+    vertical8_portable(window, first, weights, pairs, bias, out, x0, width);
 }
 
-/* Four samples of four rows as bytes into four rows. */
-static inline void store4x4_sse2(__m128 r0, __m128 r1, __m128 r2, __m128 r3, uint8_t *out, long out_stride, int rows) {
+/* Four output samples of four rows (sums, one vector per sample) to bytes in four rows. */
+static inline void store4x4_sse2(__m128i s0, __m128i s1, __m128i s2, __m128i s3, uint8_t *out, long out_stride, int rows) {
+    __m128 r0 = _mm_castsi128_ps(s0), r1 = _mm_castsi128_ps(s1), r2 = _mm_castsi128_ps(s2), r3 = _mm_castsi128_ps(s3);
     _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-    __m128i i01 = _mm_packs_epi32(_mm_cvtps_epi32(r0), _mm_cvtps_epi32(r1));
-    __m128i i23 = _mm_packs_epi32(_mm_cvtps_epi32(r2), _mm_cvtps_epi32(r3));
+    __m128i i01 = _mm_packs_epi32(_mm_srai_epi32(_mm_castps_si128(r0), GG_RESAMPLE_HORIZONTAL_SHIFT),
+                                  _mm_srai_epi32(_mm_castps_si128(r1), GG_RESAMPLE_HORIZONTAL_SHIFT));
+    __m128i i23 = _mm_packs_epi32(_mm_srai_epi32(_mm_castps_si128(r2), GG_RESAMPLE_HORIZONTAL_SHIFT),
+                                  _mm_srai_epi32(_mm_castps_si128(r3), GG_RESAMPLE_HORIZONTAL_SHIFT));
     __m128i u8 = _mm_packus_epi16(i01, i23);
     int32_t four[4];
     _mm_storeu_si128((__m128i *)four, u8);
     for (int r = 0; r < rows && r < 4; r++) memcpy(out + r * out_stride, &four[r], 4);
 }
 
-static void horizontal8_sse2(const float *in, const int32_t *starts, const float *weights, int taps,
+static void horizontal8_sse2(const int16_t *in, const int32_t *starts, const int32_t *weights, int pairs,
                              uint8_t *out, long out_stride, int rows, int width) {
+    const __m128i round = _mm_set1_epi32(GG_RESAMPLE_HORIZONTAL_ROUND);
     int groups = width / 8;
     for (int g = 0; g < groups; g++) {
-        const float *w = weights + (size_t)g * taps * 8;
+        const int32_t *w = weights + (size_t)g * pairs * 8;
         /* Four output samples at a time: eight sums (each four rows) in flight. */
         for (int j0 = 0; j0 < 8; j0 += 4) {
             int x = g * 8 + j0;
-            const float *s0 = in + (size_t)starts[x] * 8, *s1 = in + (size_t)starts[x + 1] * 8;
-            const float *s2 = in + (size_t)starts[x + 2] * 8, *s3 = in + (size_t)starts[x + 3] * 8;
-            __m128 l0 = _mm_setzero_ps(), l1 = l0, l2 = l0, l3 = l0, h0 = l0, h1 = l0, h2 = l0, h3 = l0;
-            for (int k = 0; k < taps; k++) {
-                const float *wk = w + k * 8 + j0;
-                __m128 w0 = _mm_set1_ps(wk[0]), w1 = _mm_set1_ps(wk[1]), w2 = _mm_set1_ps(wk[2]), w3 = _mm_set1_ps(wk[3]);
-                l0 = _mm_add_ps(l0, _mm_mul_ps(w0, _mm_loadu_ps(s0 + k * 8)));
-                h0 = _mm_add_ps(h0, _mm_mul_ps(w0, _mm_loadu_ps(s0 + k * 8 + 4)));
-                l1 = _mm_add_ps(l1, _mm_mul_ps(w1, _mm_loadu_ps(s1 + k * 8)));
-                h1 = _mm_add_ps(h1, _mm_mul_ps(w1, _mm_loadu_ps(s1 + k * 8 + 4)));
-                l2 = _mm_add_ps(l2, _mm_mul_ps(w2, _mm_loadu_ps(s2 + k * 8)));
-                h2 = _mm_add_ps(h2, _mm_mul_ps(w2, _mm_loadu_ps(s2 + k * 8 + 4)));
-                l3 = _mm_add_ps(l3, _mm_mul_ps(w3, _mm_loadu_ps(s3 + k * 8)));
-                h3 = _mm_add_ps(h3, _mm_mul_ps(w3, _mm_loadu_ps(s3 + k * 8 + 4)));
+            const __m128i *s0 = (const __m128i *)(in + (size_t)starts[x] * 16), *s1 = (const __m128i *)(in + (size_t)starts[x + 1] * 16);
+            const __m128i *s2 = (const __m128i *)(in + (size_t)starts[x + 2] * 16), *s3 = (const __m128i *)(in + (size_t)starts[x + 3] * 16);
+            __m128i l0 = round, l1 = round, l2 = round, l3 = round, h0 = round, h1 = round, h2 = round, h3 = round;
+            for (int j = 0; j < pairs; j++) {
+                const __m128i four = _mm_loadu_si128((const __m128i *)(w + j * 8 + j0));
+                const __m128i w0 = _mm_shuffle_epi32(four, 0x00), w1 = _mm_shuffle_epi32(four, 0x55);
+                const __m128i w2 = _mm_shuffle_epi32(four, 0xAA), w3 = _mm_shuffle_epi32(four, 0xFF);
+                l0 = _mm_add_epi32(l0, _mm_madd_epi16(_mm_loadu_si128(s0 + j * 2), w0));
+                h0 = _mm_add_epi32(h0, _mm_madd_epi16(_mm_loadu_si128(s0 + j * 2 + 1), w0));
+                l1 = _mm_add_epi32(l1, _mm_madd_epi16(_mm_loadu_si128(s1 + j * 2), w1));
+                h1 = _mm_add_epi32(h1, _mm_madd_epi16(_mm_loadu_si128(s1 + j * 2 + 1), w1));
+                l2 = _mm_add_epi32(l2, _mm_madd_epi16(_mm_loadu_si128(s2 + j * 2), w2));
+                h2 = _mm_add_epi32(h2, _mm_madd_epi16(_mm_loadu_si128(s2 + j * 2 + 1), w2));
+                l3 = _mm_add_epi32(l3, _mm_madd_epi16(_mm_loadu_si128(s3 + j * 2), w3));
+                h3 = _mm_add_epi32(h3, _mm_madd_epi16(_mm_loadu_si128(s3 + j * 2 + 1), w3));
             }
             store4x4_sse2(l0, l1, l2, l3, out + x, out_stride, rows);
             if (rows > 4) store4x4_sse2(h0, h1, h2, h3, out + 4 * out_stride + x, out_stride, rows - 4);
         }
     }
-    horizontal8_portable(in, starts, weights, taps, out, out_stride, rows, groups, width);
+    horizontal8_portable(in, starts, weights, pairs, out, out_stride, rows, groups * 8, width);
 }
 
 /* ---- AVX2 + FMA ---- */
@@ -383,10 +403,12 @@ static void horizontal_rgba_avx2(const float *row, const int32_t *starts, const 
     }
 }
 
-/* Rows of eight floats become columns: on return r[i] holds element i of
-   every input row. */
+/* Rows of eight 32-bit lanes become columns: on return r[i] holds lane i
+   of every input row. */
 __attribute__((target("avx2,fma")))
-static inline void transpose8_avx2(__m256 r[8]) {
+static inline void transpose8_avx2(__m256i v[8]) {
+    __m256 r[8];
+    for (int i = 0; i < 8; i++) r[i] = _mm256_castsi256_ps(v[i]);
     __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
     __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
     __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
@@ -395,119 +417,125 @@ static inline void transpose8_avx2(__m256 r[8]) {
     __m256 s2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), s3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
     __m256 s4 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0)), s5 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
     __m256 s6 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0)), s7 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
-    r[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
-    r[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
-    r[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
-    r[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
-    r[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
-    r[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
-    r[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
-    r[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
+    v[0] = _mm256_castps_si256(_mm256_permute2f128_ps(s0, s4, 0x20));
+    v[1] = _mm256_castps_si256(_mm256_permute2f128_ps(s1, s5, 0x20));
+    v[2] = _mm256_castps_si256(_mm256_permute2f128_ps(s2, s6, 0x20));
+    v[3] = _mm256_castps_si256(_mm256_permute2f128_ps(s3, s7, 0x20));
+    v[4] = _mm256_castps_si256(_mm256_permute2f128_ps(s0, s4, 0x31));
+    v[5] = _mm256_castps_si256(_mm256_permute2f128_ps(s1, s5, 0x31));
+    v[6] = _mm256_castps_si256(_mm256_permute2f128_ps(s2, s6, 0x31));
+    v[7] = _mm256_castps_si256(_mm256_permute2f128_ps(s3, s7, 0x31));
 }
 
+/* Lane i (of four) of each 128-bit half, in every lane: a weight pair
+   broadcast by a shuffle, not by one more load (loads are what these
+   loops wait on). */
+#define GG_LANE(v, i) _mm256_shuffle_epi32(v, (i) * 0x55)
+
+/* One multiply-add-pair step of two output rows over 16 columns. */
+#define GG_V8_STEP(U, V, J) { \
+    const __m256i u_ = (U), v_ = (V); \
+    a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(s[(J) * 2], u_)); \
+    a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(s[(J) * 2 + 1], u_)); \
+    b0 = _mm256_add_epi32(b0, _mm256_madd_epi16(t[(J) * 2], v_)); \
+    b1 = _mm256_add_epi32(b1, _mm256_madd_epi16(t[(J) * 2 + 1], v_)); }
+
+/* The vertical pass, 16 columns at a time: each pair of window rows once
+   to 16-bit pairs (two vectors: columns 0-3 and 8-11, 4-7 and 12-15), then
+   two output rows at a time, a multiply-add-pair (pmaddwd: 16 products) and
+   an add per vector and pair of taps. The sums' chains are adds alone
+   (one cycle), so four accumulators keep the multipliers busy. */
 __attribute__((target("avx2,fma")))
-static void vertical8_avx2(const uint8_t *const *window, int window_rows, const int32_t *first, const float *weights, int taps,
-                           float offset, float *scratch, float *out, int width) {
-    float rows[8][GG_STRIP];
+static void vertical8_avx2(const uint8_t *const *window, int window_rows, const int32_t *first, const int16_t *weights, int pairs,
+                           int32_t bias, int16_t *scratch, int16_t *out, int width) {
+    const __m256i start = _mm256_set1_epi32(bias);
+    __m256i *pairs_of_rows = (__m256i *)(void *)scratch;  /* two vectors per pair of window rows */
     int x0 = 0;
-    for (; x0 + GG_STRIP <= width; x0 += GG_STRIP) {
-        /* Each window row's strip to float once (a row is read by several
-           of the eight outputs: with a 2.5x reduction, about six). */
-        for (int i = 0; i < window_rows; i++) {
-            __m256i bytes = _mm256_loadu_si256((const __m256i *)(window[i] + x0));
-            __m128i lo = _mm256_castsi256_si128(bytes), hi = _mm256_extracti128_si256(bytes, 1);
-            float *s = scratch + i * GG_STRIP;
-            _mm256_storeu_ps(s, _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(lo)));
-            _mm256_storeu_ps(s + 8, _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(lo, 8))));
-            _mm256_storeu_ps(s + 16, _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(hi)));
-            _mm256_storeu_ps(s + 24, _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(hi, 8))));
+    for (; x0 + 16 <= width; x0 += 16) {
+        for (int p = 0; p + 1 < window_rows; p += 2) {
+            __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(window[p] + x0)));
+            __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(window[p + 1] + x0)));
+            _mm256_storeu_si256(pairs_of_rows + p, _mm256_unpacklo_epi16(a, b));
+            _mm256_storeu_si256(pairs_of_rows + p + 1, _mm256_unpackhi_epi16(a, b));
         }
-        /* Two output rows at a time: eight accumulators, one broadcast
-           weight per four multiply-adds. */
+        __m256i rows[8];
         for (int r = 0; r < 8; r += 2) {
-            const float *s0 = scratch + first[r] * GG_STRIP, *s1 = scratch + first[r + 1] * GG_STRIP;
-            const float *w0 = weights + r * taps, *w1 = weights + (r + 1) * taps;
-            __m256 a0 = _mm256_set1_ps(offset), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
-            for (int k = 0; k < taps; k++) {
-                const __m256 u = _mm256_broadcast_ss(w0 + k), v = _mm256_broadcast_ss(w1 + k);
-                const float *p = s0 + k * GG_STRIP, *q = s1 + k * GG_STRIP;
-                a0 = _mm256_fmadd_ps(u, _mm256_loadu_ps(p), a0);
-                a1 = _mm256_fmadd_ps(u, _mm256_loadu_ps(p + 8), a1);
-                a2 = _mm256_fmadd_ps(u, _mm256_loadu_ps(p + 16), a2);
-                a3 = _mm256_fmadd_ps(u, _mm256_loadu_ps(p + 24), a3);
-                b0 = _mm256_fmadd_ps(v, _mm256_loadu_ps(q), b0);
-                b1 = _mm256_fmadd_ps(v, _mm256_loadu_ps(q + 8), b1);
-                b2 = _mm256_fmadd_ps(v, _mm256_loadu_ps(q + 16), b2);
-                b3 = _mm256_fmadd_ps(v, _mm256_loadu_ps(q + 24), b3);
+            const __m256i *s = pairs_of_rows + first[r], *t = pairs_of_rows + first[r + 1];
+            const int32_t *w = (const int32_t *)(const void *)(weights + r * pairs * 2);
+            const int32_t *v = (const int32_t *)(const void *)(weights + (r + 1) * pairs * 2);
+            __m256i a0 = start, a1 = start, b0 = start, b1 = start;
+            int j = 0;
+            for (; j + 4 <= pairs; j += 4) {
+                const __m256i wq = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(w + j)));
+                const __m256i vq = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(v + j)));
+                GG_V8_STEP(GG_LANE(wq, 0), GG_LANE(vq, 0), j)
+                GG_V8_STEP(GG_LANE(wq, 1), GG_LANE(vq, 1), j + 1)
+                GG_V8_STEP(GG_LANE(wq, 2), GG_LANE(vq, 2), j + 2)
+                GG_V8_STEP(GG_LANE(wq, 3), GG_LANE(vq, 3), j + 3)
             }
-            _mm256_storeu_ps(rows[r], a0);
-            _mm256_storeu_ps(rows[r] + 8, a1);
-            _mm256_storeu_ps(rows[r] + 16, a2);
-            _mm256_storeu_ps(rows[r] + 24, a3);
-            _mm256_storeu_ps(rows[r + 1], b0);
-            _mm256_storeu_ps(rows[r + 1] + 8, b1);
-            _mm256_storeu_ps(rows[r + 1] + 16, b2);
-            _mm256_storeu_ps(rows[r + 1] + 24, b3);
+            for (; j < pairs; j++) GG_V8_STEP(_mm256_set1_epi32(w[j]), _mm256_set1_epi32(v[j]), j)
+            /* In-lane packing puts columns 0-15 back in order. */
+            rows[r] = _mm256_packs_epi32(_mm256_srai_epi32(a0, GG_RESAMPLE_VERTICAL_SHIFT), _mm256_srai_epi32(a1, GG_RESAMPLE_VERTICAL_SHIFT));
+            rows[r + 1] = _mm256_packs_epi32(_mm256_srai_epi32(b0, GG_RESAMPLE_VERTICAL_SHIFT), _mm256_srai_epi32(b1, GG_RESAMPLE_VERTICAL_SHIFT));
         }
-        /* Eight columns of the eight rows at a time, transposed: sample x of
-           every row side by side. */
-        for (int c = 0; c < GG_STRIP; c += 8) {
-            __m256 m[8];
-            for (int r = 0; r < 8; r++) m[r] = _mm256_loadu_ps(rows[r] + c);
-            transpose8_avx2(m);
-            float *o = out + (size_t)(x0 + c) * 8;
-            for (int j = 0; j < 8; j++) _mm256_storeu_ps(o + j * 8, m[j]);
-        }
+        /* A pair of columns is 32 bits: transposed, vector j is pair j of rows 0-7. */
+        transpose8_avx2(rows);
+        __m256i *o = (__m256i *)(void *)(out + (size_t)(x0 / 2) * 16);
+        for (int j = 0; j < 8; j++) _mm256_storeu_si256(o + j, rows[j]);
     }
-    vertical8_portable(window, first, weights, taps, offset, out, x0, width);
+    vertical8_portable(window, first, weights, pairs, bias, out, x0, width);
 }
 
+/* The horizontal pass: eight output samples in flight, each a chain of
+   multiply-add-pairs over eight rows (one vector: pair j of each row) and
+   adds; the eight samples' weight pairs of one step come in two loads and
+   are spread by shuffles. */
 __attribute__((target("avx2,fma")))
-static void horizontal8_avx2(const float *in, const int32_t *starts, const float *weights, int taps,
+static void horizontal8_avx2(const int16_t *in, const int32_t *starts, const int32_t *weights, int pairs,
                              uint8_t *out, long out_stride, int rows, int width) {
+    const __m256i round = _mm256_set1_epi32(GG_RESAMPLE_HORIZONTAL_ROUND);
     int groups = width / 8;
     for (int g = 0; g < groups; g++) {
         const int32_t *st = starts + g * 8;
-        const float *w = weights + (size_t)g * taps * 8;
-        const float *s0 = in + (size_t)st[0] * 8, *s1 = in + (size_t)st[1] * 8, *s2 = in + (size_t)st[2] * 8;
-        const float *s3 = in + (size_t)st[3] * 8, *s4 = in + (size_t)st[4] * 8, *s5 = in + (size_t)st[5] * 8;
-        const float *s6 = in + (size_t)st[6] * 8, *s7 = in + (size_t)st[7] * 8;
-        /* Eight output samples, each eight rows: eight independent chains of
-           multiply-adds, one broadcast weight and one load each. */
-        __m256 a[8];
-        for (int j = 0; j < 8; j++) a[j] = _mm256_setzero_ps();
-        for (int k = 0; k < taps; k++) {
-            const float *wk = w + k * 8;
-            const int o = k * 8;
-            a[0] = _mm256_fmadd_ps(_mm256_broadcast_ss(wk), _mm256_loadu_ps(s0 + o), a[0]);
-            a[1] = _mm256_fmadd_ps(_mm256_broadcast_ss(wk + 1), _mm256_loadu_ps(s1 + o), a[1]);
-            a[2] = _mm256_fmadd_ps(_mm256_broadcast_ss(wk + 2), _mm256_loadu_ps(s2 + o), a[2]);
-            a[3] = _mm256_fmadd_ps(_mm256_broadcast_ss(wk + 3), _mm256_loadu_ps(s3 + o), a[3]);
-            a[4] = _mm256_fmadd_ps(_mm256_broadcast_ss(wk + 4), _mm256_loadu_ps(s4 + o), a[4]);
-            a[5] = _mm256_fmadd_ps(_mm256_broadcast_ss(wk + 5), _mm256_loadu_ps(s5 + o), a[5]);
-            a[6] = _mm256_fmadd_ps(_mm256_broadcast_ss(wk + 6), _mm256_loadu_ps(s6 + o), a[6]);
-            a[7] = _mm256_fmadd_ps(_mm256_broadcast_ss(wk + 7), _mm256_loadu_ps(s7 + o), a[7]);
+        const int32_t *w = weights + (size_t)g * pairs * 8;
+        const __m256i *s0 = (const __m256i *)(const void *)(in + (size_t)st[0] * 16), *s1 = (const __m256i *)(const void *)(in + (size_t)st[1] * 16);
+        const __m256i *s2 = (const __m256i *)(const void *)(in + (size_t)st[2] * 16), *s3 = (const __m256i *)(const void *)(in + (size_t)st[3] * 16);
+        const __m256i *s4 = (const __m256i *)(const void *)(in + (size_t)st[4] * 16), *s5 = (const __m256i *)(const void *)(in + (size_t)st[5] * 16);
+        const __m256i *s6 = (const __m256i *)(const void *)(in + (size_t)st[6] * 16), *s7 = (const __m256i *)(const void *)(in + (size_t)st[7] * 16);
+        __m256i a[8];
+        for (int i = 0; i < 8; i++) a[i] = round;
+        for (int j = 0; j < pairs; j++) {
+            const __m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(w + j * 8)));
+            const __m256i hi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(w + j * 8 + 4)));
+            a[0] = _mm256_add_epi32(a[0], _mm256_madd_epi16(_mm256_loadu_si256(s0 + j), GG_LANE(lo, 0)));
+            a[1] = _mm256_add_epi32(a[1], _mm256_madd_epi16(_mm256_loadu_si256(s1 + j), GG_LANE(lo, 1)));
+            a[2] = _mm256_add_epi32(a[2], _mm256_madd_epi16(_mm256_loadu_si256(s2 + j), GG_LANE(lo, 2)));
+            a[3] = _mm256_add_epi32(a[3], _mm256_madd_epi16(_mm256_loadu_si256(s3 + j), GG_LANE(lo, 3)));
+            a[4] = _mm256_add_epi32(a[4], _mm256_madd_epi16(_mm256_loadu_si256(s4 + j), GG_LANE(hi, 0)));
+            a[5] = _mm256_add_epi32(a[5], _mm256_madd_epi16(_mm256_loadu_si256(s5 + j), GG_LANE(hi, 1)));
+            a[6] = _mm256_add_epi32(a[6], _mm256_madd_epi16(_mm256_loadu_si256(s6 + j), GG_LANE(hi, 2)));
+            a[7] = _mm256_add_epi32(a[7], _mm256_madd_epi16(_mm256_loadu_si256(s7 + j), GG_LANE(hi, 3)));
         }
-        /* a[j] is sample j of every row; transposed, a[r] is row r's eight samples. */
+        /* a[i] is sample i of every row; transposed, a[r] is row r's eight samples. */
         transpose8_avx2(a);
         uint8_t *o = out + g * 8;
         for (int r = 0; r + 2 <= rows; r += 2) {
-            __m256i i32 = _mm256_packs_epi32(_mm256_cvtps_epi32(a[r]), _mm256_cvtps_epi32(a[r + 1]));
+            __m256i i16 = _mm256_packs_epi32(_mm256_srai_epi32(a[r], GG_RESAMPLE_HORIZONTAL_SHIFT),
+                                             _mm256_srai_epi32(a[r + 1], GG_RESAMPLE_HORIZONTAL_SHIFT));
             /* packs works within 128-bit halves: row r is in the low 64 bits of each half. */
-            __m128i i16r = _mm_unpacklo_epi64(_mm256_castsi256_si128(i32), _mm256_extracti128_si256(i32, 1));
-            __m128i i16s = _mm_unpackhi_epi64(_mm256_castsi256_si128(i32), _mm256_extracti128_si256(i32, 1));
-            __m128i u8 = _mm_packus_epi16(i16r, i16s);
+            __m128i lo = _mm256_castsi256_si128(i16), hi = _mm256_extracti128_si256(i16, 1);
+            __m128i u8 = _mm_packus_epi16(_mm_unpacklo_epi64(lo, hi), _mm_unpackhi_epi64(lo, hi));
             _mm_storel_epi64((__m128i *)(o + r * out_stride), u8);
             _mm_storel_epi64((__m128i *)(o + (r + 1) * out_stride), _mm_unpackhi_epi64(u8, u8));
         }
         if (rows & 1) {
-            __m128i i32lo = _mm256_castsi256_si128(_mm256_cvtps_epi32(a[rows - 1]));
-            __m128i i32hi = _mm256_extracti128_si256(_mm256_cvtps_epi32(a[rows - 1]), 1);
-            __m128i u8 = _mm_packus_epi16(_mm_packs_epi32(i32lo, i32hi), _mm_setzero_si128());
+            __m256i i16 = _mm256_packs_epi32(_mm256_srai_epi32(a[rows - 1], GG_RESAMPLE_HORIZONTAL_SHIFT), _mm256_setzero_si256());
+            __m128i u8 = _mm_packus_epi16(_mm_unpacklo_epi64(_mm256_castsi256_si128(i16), _mm256_extracti128_si256(i16, 1)),
+                                          _mm_setzero_si128());
             _mm_storel_epi64((__m128i *)(o + (rows - 1) * out_stride), u8);
         }
     }
-    horizontal8_portable(in, starts, weights, taps, out, out_stride, rows, groups, width);
+    horizontal8_portable(in, starts, weights, pairs, out, out_stride, rows, groups * 8, width);
 }
 #endif
 
@@ -543,13 +571,13 @@ void gg_resample_horizontal_rgba(int which, const float *row, const int32_t *sta
 }
 
 void gg_resample_vertical8(int which, const uint8_t *const *window, int window_rows, const int32_t *first,
-                           const float *weights, int taps, float offset, float *scratch, float *out, int width) {
+                           const int16_t *weights, int pairs, int32_t bias, int16_t *scratch, int16_t *out, int width) {
     switch (kernel(which)) {
 #if GG_X86
-    case 3: vertical8_avx2(window, window_rows, first, weights, taps, offset, scratch, out, width); return;
-    case 1: vertical8_sse2(window, window_rows, first, weights, taps, offset, scratch, out, width); return;
+    case 3: vertical8_avx2(window, window_rows, first, weights, pairs, bias, scratch, out, width); return;
+    case 1: vertical8_sse2(window, window_rows, first, weights, pairs, bias, scratch, out, width); return;
 #endif
-    default: (void)window_rows; (void)scratch; vertical8_portable(window, first, weights, taps, offset, out, 0, width);
+    default: (void)window_rows; (void)scratch; vertical8_portable(window, first, weights, pairs, bias, out, 0, width);
     }
 }
 
@@ -563,13 +591,13 @@ void gg_resample_vertical(int which, const float *const *rows, const float *weig
     }
 }
 
-void gg_resample_horizontal8(int which, const float *in, const int32_t *starts, const float *weights, int taps,
+void gg_resample_horizontal8(int which, const int16_t *in, const int32_t *starts, const int32_t *weights, int pairs,
                              uint8_t *out, long out_stride, int rows, int width) {
     switch (kernel(which)) {
 #if GG_X86
-    case 3: horizontal8_avx2(in, starts, weights, taps, out, out_stride, rows, width); return;
-    case 1: horizontal8_sse2(in, starts, weights, taps, out, out_stride, rows, width); return;
+    case 3: horizontal8_avx2(in, starts, weights, pairs, out, out_stride, rows, width); return;
+    case 1: horizontal8_sse2(in, starts, weights, pairs, out, out_stride, rows, width); return;
 #endif
-    default: horizontal8_portable(in, starts, weights, taps, out, out_stride, rows, 0, width);
+    default: horizontal8_portable(in, starts, weights, pairs, out, out_stride, rows, 0, width);
     }
 }

@@ -1,22 +1,24 @@
 import CResample
+import Synchronization
 
 /// Lanczos-3 for one 8-bit plane, fed a row at a time.
 ///
-/// The loops below run in C (`CResample`: AVX2+FMA, SSE2 or portable C,
-/// chosen by the CPU at the first call); the Swift loops are the reference
-/// the tests hold the kernels to (`kernel: -1`, as `LanczosResampler`'s).
+/// The loops below run in C (`CResample`: AVX2, SSE2 or portable C, chosen
+/// by the CPU at the first call) in fixed point: Q14 weights in pairs of
+/// taps, because the vector units multiply two 16-bit pairs and add them in
+/// one instruction, twice the products of a float multiply-add and with no
+/// byte-to-float conversion. Every C kernel computes the same integers; the
+/// Swift loops (float) are the reference the tests hold them to (within 1).
 ///
 /// Vertical pass first, eight output rows at a time: source rows wait as
-/// bytes in a ring tall enough for eight rows' filters; a strip of 32
-/// columns of that window is converted to float once and every one of the
-/// eight rows is a weighted sum of its rows (a vector of samples at a time),
-/// written side by side (sample x of rows 0...7 in one vector). The eight
-/// rows are then filtered horizontally together: each
-/// output sample is then a chain of multiply-adds with one broadcast weight,
-/// with no sum across vector lanes (which cost more than the arithmetic for
-/// a preview's eight taps). The horizontal pass runs on output rows only,
-/// and no full-size image is ever held: a 12 MP photo streams through a few
-/// hundred kilobytes.
+/// bytes in a ring tall enough for eight rows' filters; each pair of the
+/// window's rows is widened to 16-bit pairs once per strip of 16 columns and
+/// every one of the eight rows is a sum of multiply-add-pairs over them,
+/// written as pairs of columns, the eight rows side by side. The eight
+/// rows are then filtered horizontally together: each output sample is a
+/// chain of multiply-add-pairs with no sum across vector lanes. The
+/// horizontal pass runs on output rows only, and no full-size image is ever
+/// held: a 12 MP photo streams through a few hundred kilobytes.
 final class PlaneResampler {
     /// Source plane size.
     let sourceWidth: Int, sourceHeight: Int
@@ -26,37 +28,68 @@ final class PlaneResampler {
     /// Output rows filtered horizontally together (the C kernels' batch).
     static let batch = 8
 
-    /// Per output row, padded to whole batches by repeating the last row
-    /// (a short last batch computes copies it does not store).
-    private let verticalStarts: [Int]
-    private let verticalWeights: [Float]
-    /// The same times `sampleScale`: what the C kernel multiplies the bytes by.
-    private let scaledVerticalWeights: [Float]
+    /// The C kernels' vertical filter: per output row (padded to whole
+    /// batches by repeating the last row: a short last batch computes copies
+    /// it does not store) an even first source row and `pairs` pairs of Q14
+    /// weights (a zero in front where the Lanczos window starts on an odd
+    /// row), the sample range's scale folded in.
+    struct VerticalFilter: Sendable {
+        var starts: [Int]
+        var weights: [Int16]
+        var pairs: Int
+        /// Source rows the widest batch reads.
+        var windowRows: Int
+    }
+
+    /// The C kernels' horizontal filter: per output sample (padded to whole
+    /// groups of eight with the last) its first pair of columns, and its
+    /// Q14 weights in pairs (low 16 bits the even column), tap pair j of
+    /// sample x at `((x / 8) * pairs + j) * 8 + x % 8` (zero for padding).
+    struct HorizontalFilter: Sendable {
+        var startPairs: [Int32]
+        var weights: [Int32]
+        var pairs: Int
+    }
+
+    /// The float filters of the Swift reference (tests only).
+    private struct Reference {
+        var vertical: LanczosResampler.Taps
+        var horizontal: LanczosResampler.Taps
+    }
+
+    private struct FilterKey: Hashable {
+        var input: Int, output: Int, scale: UInt32
+    }
+
+    /// Filters by (input, output, scale): a library's photos come in a handful
+    /// of sizes, and each filter is thousands of rounded weights, for every
+    /// plane of every photo otherwise.
+    private static let verticalFilters = Mutex<[FilterKey: VerticalFilter]>([:])
+    private static let horizontalFilters = Mutex<[FilterKey: HorizontalFilter]>([:])
+
+    private let vertical: VerticalFilter
+    private let horizontal: HorizontalFilter
+    private let reference: Reference?
+    /// The range's offset in Q14 plus the vertical pass's rounding.
+    private let bias: Int32
     /// Where each batch's window starts, relative to its first row (Int32:
     /// the C kernel's type).
     private let batchFirst: UnsafeMutablePointer<Int32>
-    private let verticalCount: Int
-    /// Where each output sample's taps start (Int32: the C kernels' type),
-    /// padded to whole groups of eight with the last start.
-    private let horizontalStarts: [Int32]
-    /// `horizontalCount` weights per output sample, grouped by eight samples:
-    /// tap k of sample x at `((x / 8) * horizontalCount + k) * 8 + x % 8`
-    /// (zero for the padding samples of the last group).
-    private let horizontalWeights: [Float]
-    private let horizontalCount: Int
     /// Which C kernel: 0, the one chosen for this CPU; tests name one, or
     /// -1 for the Swift loops.
     private let kernel: Int32
-    /// The Swift loops run instead of the C kernels (`kernel` -1).
-    private var reference: Bool { kernel < 0 }
     /// `ringCount` source rows, as they came (bytes); row r lives in slot
     /// r % ringCount.
     private let ring: UnsafeMutablePointer<UInt8>
     private let ringCount: Int
-    /// Eight vertically filtered rows interleaved (sample x of row r at x × 8 + r).
-    private let interleaved: UnsafeMutablePointer<Float>
-    /// The C kernel's floats: a strip of every row of a batch's window.
-    private let scratch: UnsafeMutablePointer<Float>
+    /// Eight vertically filtered rows, pairs of columns side by side (the
+    /// C kernels' layout), zeroed so that the columns past the plane that a
+    /// window's zero weights reach are numbers. It and `scratch` are aligned
+    /// to cache lines: a vector load that straddles two lines costs two, and
+    /// the kernels' loads are what they wait on (15 % of the resampling).
+    private let interleaved: UnsafeMutablePointer<Int16>
+    /// The C kernel's strip of the window, widened to 16 bits.
+    private let scratch: UnsafeMutablePointer<Int16>
     /// One vertically filtered row (the Swift reference).
     private let column: UnsafeMutablePointer<Float>
     /// A batch's window of source rows (the reference: one row's taps).
@@ -67,8 +100,8 @@ final class PlaneResampler {
 
     /// Applied to every source sample: a change of sample range (full to
     /// limited) costs nothing here and is rounded once, with the output,
-    /// because the filter is linear (the C kernel folds the scale into the
-    /// vertical weights and adds the offset once).
+    /// because the filter is linear (the C kernels fold the scale into the
+    /// vertical weights and add the offset once).
     private let sampleScale: Float, sampleOffset: Float
 
     /// Source rows the ring holds for output rows `first ..< first + batch`
@@ -82,55 +115,119 @@ final class PlaneResampler {
         return span + count
     }
 
+    /// Pairs of taps a filter of `taps` needs when its window must start on
+    /// an even sample: one zero weight in front (odd starts) or after.
+    static func pairs(forTaps taps: Int) -> Int { (taps + 2) / 2 }
+
+    /// The even window start of a filter starting at `start`.
+    static func pairedStart(_ start: Int) -> Int { start & ~1 }
+
     /// Samples (bytes) the ring of a resampler from `sourceWidth ×
     /// sourceHeight` to `height` rows holds, or nil past Int's range.
     static func ringSamples(sourceWidth: Int, sourceHeight: Int, height: Int) -> Int? {
-        let vertical = LanczosResampler.taps(from: sourceHeight, to: height)
-        let rows = min(sourceHeight, ringRows(starts: vertical.starts, count: vertical.count))
+        let taps = LanczosResampler.taps(from: sourceHeight, to: height)
+        let rows = min(sourceHeight, ringRows(starts: taps.starts.map(pairedStart), count: 2 * pairs(forTaps: taps.count)))
         let (samples, overflow) = rows.multipliedReportingOverflow(by: sourceWidth)
         return overflow ? nil : samples
+    }
+
+    /// `weights` times `scale` in Q14, summing to exactly `scale` in Q14 (a
+    /// flat area stays flat): each rounded, the remainder of the rounding
+    /// given to the largest.
+    static func fixedPoint(_ weights: ArraySlice<Float>, scale: Float) -> [Int16] {
+        let one = Float(1 << GG_RESAMPLE_WEIGHT_BITS)
+        func q14(_ value: Float) -> Int { Int(max(-32768, min(32767, (value * one).rounded()))) }
+        var fixed = weights.map { q14($0 * scale) }
+        guard let largest = fixed.indices.max(by: { abs(fixed[$0]) < abs(fixed[$1]) }) else { return [] }
+        fixed[largest] += q14(scale) - fixed.reduce(0, +)
+        return fixed.map { Int16(clamping: $0) }
+    }
+
+    /// The vertical filter from `input` to `output` rows, made once.
+    static func verticalFilter(from input: Int, to output: Int, scale: Float) -> VerticalFilter {
+        let key = FilterKey(input: input, output: output, scale: scale.bitPattern)
+        if let cached = verticalFilters.withLock({ $0[key] }) { return cached }
+        let taps = LanczosResampler.taps(from: input, to: output)
+        let pairs = Self.pairs(forTaps: taps.count)
+        let rows = (output + batch - 1) / batch * batch
+        var starts = [Int](repeating: 0, count: rows)
+        var weights = [Int16](repeating: 0, count: rows * 2 * pairs)
+        for row in 0..<rows {
+            let source = min(row, output - 1)
+            let start = taps.starts[source]
+            starts[row] = pairedStart(start)
+            let fixed = fixedPoint(taps.weights[source * taps.count ..< (source + 1) * taps.count], scale: scale)
+            for (k, weight) in fixed.enumerated() { weights[row * 2 * pairs + start - starts[row] + k] = weight }
+        }
+        let made = VerticalFilter(starts: starts, weights: weights, pairs: pairs, windowRows: ringRows(starts: starts, count: 2 * pairs))
+        verticalFilters.withLock { cache in
+            if cache.count >= 64 { cache.removeAll() }  // bounded: odd sizes never pile up
+            cache[key] = made
+        }
+        return made
+    }
+
+    /// The horizontal filter from `input` to `output` columns, made once.
+    static func horizontalFilter(from input: Int, to output: Int) -> HorizontalFilter {
+        let key = FilterKey(input: input, output: output, scale: Float(1).bitPattern)
+        if let cached = horizontalFilters.withLock({ $0[key] }) { return cached }
+        let taps = LanczosResampler.taps(from: input, to: output)
+        let pairs = Self.pairs(forTaps: taps.count)
+        let groups = (output + batch - 1) / batch
+        var startPairs = [Int32](repeating: Int32(truncatingIfNeeded: pairedStart(taps.starts[output - 1]) / 2), count: groups * batch)
+        var weights = [Int32](repeating: 0, count: groups * batch * pairs)
+        var window = [Int16](repeating: 0, count: 2 * pairs)
+        for x in 0..<output {
+            let start = taps.starts[x]
+            startPairs[x] = Int32(truncatingIfNeeded: pairedStart(start) / 2)
+            for i in window.indices { window[i] = 0 }
+            let fixed = fixedPoint(taps.weights[x * taps.count ..< (x + 1) * taps.count], scale: 1)
+            for (k, weight) in fixed.enumerated() { window[start - pairedStart(start) + k] = weight }
+            for j in 0..<pairs {
+                let both = UInt32(UInt16(bitPattern: window[2 * j])) | UInt32(UInt16(bitPattern: window[2 * j + 1])) << 16
+                weights[((x / batch) * pairs + j) * batch + x % batch] = Int32(bitPattern: both)
+            }
+        }
+        let made = HorizontalFilter(startPairs: startPairs, weights: weights, pairs: pairs)
+        horizontalFilters.withLock { cache in
+            if cache.count >= 64 { cache.removeAll() }
+            cache[key] = made
+        }
+        return made
     }
 
     /// A resampler from `sourceWidth × sourceHeight` to `width × height`,
     /// mapping each source sample s to `s × sampleScale + sampleOffset`.
     init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, sampleScale: Float = 1, sampleOffset: Float = 0,
          kernel: Int32 = 0) {
+        precondition(sourceWidth > 0 && sourceHeight > 0 && width > 0 && height > 0, "empty plane")
         self.kernel = kernel
         self.sampleScale = sampleScale
         self.sampleOffset = sampleOffset
-        precondition(sourceWidth > 0 && sourceHeight > 0 && width > 0 && height > 0, "empty plane")
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
         self.width = width
         self.height = height
-        let vertical = LanczosResampler.taps(from: sourceHeight, to: height)
-        let padding = (Self.batch - height % Self.batch) % Self.batch
-        verticalStarts = vertical.starts + Array(repeating: vertical.starts[height - 1], count: padding)
-        let lastWeights = vertical.weights[(height - 1) * vertical.count ..< height * vertical.count]
-        verticalWeights = vertical.weights + Array([ArraySlice<Float>](repeating: lastWeights, count: padding).joined())
-        scaledVerticalWeights = verticalWeights.map { $0 * sampleScale }
-        verticalCount = vertical.count
-        ringCount = min(sourceHeight, Self.ringRows(starts: verticalStarts, count: vertical.count))
-        let horizontal = LanczosResampler.taps(from: sourceWidth, to: width)
-        let taps = horizontal.count
-        horizontalCount = taps
-        let groups = (width + Self.batch - 1) / Self.batch
-        var starts = [Int32](repeating: Int32(truncatingIfNeeded: horizontal.starts[width - 1]), count: groups * Self.batch)
-        var weights = [Float](repeating: 0, count: groups * Self.batch * taps)
-        for x in 0..<width {
-            starts[x] = Int32(truncatingIfNeeded: horizontal.starts[x])
-            let group = x / Self.batch, lane = x % Self.batch
-            for k in 0..<taps {
-                weights[(group * taps + k) * Self.batch + lane] = horizontal.weights[x * taps + k]
-            }
-        }
-        horizontalStarts = starts
-        horizontalWeights = weights
+        vertical = Self.verticalFilter(from: sourceHeight, to: height, scale: sampleScale)
+        horizontal = Self.horizontalFilter(from: sourceWidth, to: width)
+        reference = kernel < 0
+            ? Reference(vertical: LanczosResampler.taps(from: sourceHeight, to: height),
+                        horizontal: LanczosResampler.taps(from: sourceWidth, to: width))
+            : nil
+        column = .allocate(capacity: kernel < 0 ? sourceWidth : 0)
+        bias = Int32(clamping: Int((sampleOffset * Float(1 << GG_RESAMPLE_WEIGHT_BITS)).rounded())) + (1 << (GG_RESAMPLE_VERTICAL_SHIFT - 1))
+        // The ring holds the widest batch window of the C kernels (the
+        // reference's windows lie inside them).
+        ringCount = min(sourceHeight, vertical.windowRows)
         ring = .allocate(capacity: ringCount * sourceWidth)
-        interleaved = .allocate(capacity: Self.batch * sourceWidth)
-        scratch = .allocate(capacity: ringCount * Int(GG_RESAMPLE_STRIP))
-        column = .allocate(capacity: sourceWidth)
-        rowPointers = .allocate(capacity: max(ringCount, verticalCount))
+        // Every pair a window reaches: the last start's pair plus its pairs.
+        let interleavedCount = (sourceWidth / 2 + horizontal.pairs + 1) * 2 * Self.batch
+        interleaved = UnsafeMutableRawPointer.allocate(byteCount: interleavedCount * 2, alignment: 64)
+            .bindMemory(to: Int16.self, capacity: interleavedCount)
+        interleaved.initialize(repeating: 0, count: interleavedCount)
+        let scratchCount = vertical.windowRows * Int(GG_RESAMPLE_STRIP)
+        scratch = UnsafeMutableRawPointer.allocate(byteCount: scratchCount * 2, alignment: 64).bindMemory(to: Int16.self, capacity: scratchCount)
+        rowPointers = .allocate(capacity: max(vertical.windowRows, reference?.vertical.count ?? 0))
         batchFirst = .allocate(capacity: Self.batch)
         output = [UInt8](repeating: 0, count: width * height)
     }
@@ -139,9 +236,9 @@ final class PlaneResampler {
         ring.deallocate()
         interleaved.deallocate()
         scratch.deallocate()
-        column.deallocate()
         rowPointers.deallocate()
         batchFirst.deallocate()
+        column.deallocate()
     }
 
     /// Source row r's slot in the ring.
@@ -164,14 +261,16 @@ final class PlaneResampler {
     /// reference, one at a time).
     private func makeCompletedRows() {
         while produced < height {
-            let last = reference ? produced : min(produced + Self.batch, height) - 1
-            guard verticalStarts[last] + verticalCount <= received else { return }
-            if reference {
+            if let reference {
+                guard reference.vertical.starts[produced] + reference.vertical.count <= received else { return }
                 makeRow(produced)
+                produced += 1
             } else {
+                let last = min(produced + Self.batch, height) - 1
+                guard min(sourceHeight, vertical.starts[last] + 2 * vertical.pairs) <= received else { return }
                 makeRows(produced...last)
+                produced = last + 1
             }
-            produced = last + 1
         }
     }
 
@@ -180,20 +279,21 @@ final class PlaneResampler {
     /// horizontal pass for all of them, storing `rows`.
     private func makeRows(_ rows: ClosedRange<Int>) {
         let first = rows.lowerBound
-        let base = verticalStarts[first]
-        let windowRows = verticalStarts[first + Self.batch - 1] + verticalCount - base
-        for i in 0..<windowRows { rowPointers[i] = UnsafePointer(slot(base + i)) }
-        for r in 0..<Self.batch { batchFirst[r] = Int32(verticalStarts[first + r] - base) }
-        scaledVerticalWeights.withUnsafeBufferPointer { all in
+        let base = vertical.starts[first]
+        let windowRows = vertical.starts[first + Self.batch - 1] + 2 * vertical.pairs - base
+        // Rows past the plane carry zero weights: any row will do.
+        for i in 0..<windowRows { rowPointers[i] = UnsafePointer(slot(min(base + i, sourceHeight - 1))) }
+        for r in 0..<Self.batch { batchFirst[r] = Int32(vertical.starts[first + r] - base) }
+        vertical.weights.withUnsafeBufferPointer { all in
             // An optional pointer has the same layout as a pointer: C's `const uint8_t *const *`.
             let window = UnsafeRawPointer(rowPointers).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
-            gg_resample_vertical8(kernel, window, Int32(windowRows), batchFirst, all.baseAddress! + first * verticalCount,
-                                  Int32(verticalCount), sampleOffset, scratch, interleaved, Int32(sourceWidth))
+            gg_resample_vertical8(kernel, window, Int32(windowRows), batchFirst, all.baseAddress! + first * 2 * vertical.pairs,
+                                  Int32(vertical.pairs), bias, scratch, interleaved, Int32(sourceWidth))
         }
         output.withUnsafeMutableBufferPointer { out in
-            horizontalStarts.withUnsafeBufferPointer { starts in
-                horizontalWeights.withUnsafeBufferPointer { weights in
-                    gg_resample_horizontal8(kernel, interleaved, starts.baseAddress!, weights.baseAddress!, Int32(horizontalCount),
+            horizontal.startPairs.withUnsafeBufferPointer { starts in
+                horizontal.weights.withUnsafeBufferPointer { weights in
+                    gg_resample_horizontal8(kernel, interleaved, starts.baseAddress!, weights.baseAddress!, Int32(horizontal.pairs),
                                             out.baseAddress! + first * width, width, Int32(rows.count), Int32(width))
                 }
             }
@@ -224,26 +324,23 @@ final class PlaneResampler {
 
     /// The Swift reference for one output row.
     private func makeRow(_ y: Int) {
-        let start = verticalStarts[y]
-        let count = verticalCount
-        for k in 0..<count { rowPointers[k] = UnsafePointer(slot(start + k)) }
-        verticalWeights.withUnsafeBufferPointer { all in
-            let weights = all.baseAddress! + y * count
-            // Vertical: each sample converted and mapped to the output's
-            // range, then weighted.
-            for x in 0..<sourceWidth {
-                var sum: Float = 0
-                for k in 0..<count { sum += weights[k] * (Float(rowPointers[k][x]) * sampleScale + sampleOffset) }
-                column[x] = sum
+        guard let reference else { return }
+        let taps = reference.vertical
+        for k in 0..<taps.count { rowPointers[k] = UnsafePointer(slot(taps.starts[y] + k)) }
+        // Vertical: each sample converted and mapped to the output's range,
+        // then weighted.
+        for x in 0..<sourceWidth {
+            var sum: Float = 0
+            for k in 0..<taps.count {
+                sum += taps.weights[y * taps.count + k] * (Float(rowPointers[k][x]) * sampleScale + sampleOffset)
             }
+            column[x] = sum
         }
         // Horizontal: one sum per output sample, rounded to the nearest byte.
-        let taps = horizontalCount
+        let across = reference.horizontal
         for x in 0..<width {
-            let source = column + Int(horizontalStarts[x])
-            let group = x / Self.batch, lane = x % Self.batch
             var sum: Float = 0
-            for k in 0..<taps { sum += horizontalWeights[(group * taps + k) * Self.batch + lane] * source[k] }
+            for k in 0..<across.count { sum += across.weights[x * across.count + k] * column[across.starts[x] + k] }
             output[y * width + x] = Self.byte(sum)
         }
     }

@@ -15,33 +15,53 @@
    the build uses); tests name one: 1 SSE2, 2 portable C, 3 AVX2+FMA (only
    where `gg_resample_has(3)`). */
 
-/* The vertical pass of eight output rows at once, straight from 8-bit
-   source rows, written side by side for the horizontal pass:
-   out[x * 8 + r] = offset + the sum over k < taps of
-   weights[r * taps + k] * window[first[r] + k][x], for x < width, r < 8.
-   `window` holds the `window_rows` source rows the eight read; `scratch`
-   has room for window_rows * 32 floats (each strip of 32 columns of the
-   window is converted to float once, for all eight rows). A ring of
-   source rows then holds bytes, and a change of sample range costs
-   nothing: its scale is folded into the weights, its offset added once
-   (the filter's weights sum to one). */
-void gg_resample_vertical8(int kernel, const uint8_t *const *window, int window_rows, const int32_t *first,
-                           const float *weights, int taps, float offset, float *scratch, float *out, int width);
+/* Planes (a JPEG's or HEIF's luma and chroma) are filtered in fixed point,
+   eight output rows at a time, by two passes that every kernel computes to
+   the same integers:
 
-/* The scratch floats per window row gg_resample_vertical8 needs. */
-#define GG_RESAMPLE_STRIP 32
+   Weights are Q14 (1.0 = 1 << GG_RESAMPLE_WEIGHT_BITS) and come in pairs
+   of taps, because the vector units multiply two 16-bit pairs and add them
+   in one instruction (pmaddwd: 16 products per AVX2 instruction where a
+   float multiply-add makes 8, and no byte-to-float conversion). A filter's
+   window starts on an even source row or column (a zero weight in front
+   when it does not) and has `pairs` pairs of taps (zeros after it).
+
+   The vertical pass: for x < width and r < 8,
+     v = (bias + sum over k < 2 * pairs of weights[r * 2 * pairs + k] * window[first[r] + k][x])
+         >> GG_RESAMPLE_VERTICAL_SHIFT, saturated to 16 bits,
+   is the filtered sample times 64 (six fraction bits for the second pass),
+   stored as pairs of columns side by side for the horizontal pass:
+     out[((x / 2) * 8 + r) * 2 + x % 2] = v.
+   `window` holds `window_rows` (even) source rows and every first[r] is
+   even; `bias` is the offset of a change of sample range times 1 << 14
+   (its scale is folded into the weights) plus half of 1 << 8 to round.
+   `scratch` has room for window_rows * GG_RESAMPLE_STRIP values (each
+   pair of window rows is widened to 16-bit pairs once per strip of
+   columns, for all eight output rows); `out` for (width + 1) / 2 * 16. */
+void gg_resample_vertical8(int kernel, const uint8_t *const *window, int window_rows, const int32_t *first,
+                           const int16_t *weights, int pairs, int32_t bias, int16_t *scratch, int16_t *out, int width);
+
+/* The 16-bit values per window row gg_resample_vertical8's scratch holds. */
+#define GG_RESAMPLE_STRIP 16
+#define GG_RESAMPLE_WEIGHT_BITS 14
+#define GG_RESAMPLE_VERTICAL_SHIFT 8
+#define GG_RESAMPLE_HORIZONTAL_SHIFT 20
+#define GG_RESAMPLE_HORIZONTAL_ROUND (1 << 19)
 
 /* out[x] = sum over k < taps of weights[k] * rows[k][x], for x < width. */
 void gg_resample_vertical(int kernel, const float *const *rows, const float *weights, int taps, float *out, int width);
 
-/* The horizontal pass over eight rows at once (interleaved as gg_resample_vertical8 writes them),
+/* The horizontal pass over the eight rows gg_resample_vertical8 wrote,
    output samples in groups of eight: for each r < rows and x < width,
-   out[r * out_stride + x] = the byte nearest to the sum over k < taps of
-   weights[((x / 8) * taps + k) * 8 + x % 8] * in[(starts[x] + k) * 8 + r],
-   clamped to 0...255. Every output sample is a chain of multiply-adds with
-   a broadcast weight and no horizontal reduction, several times faster than
-   one row at a time for the short filters of a preview. */
-void gg_resample_horizontal8(int kernel, const float *in, const int32_t *starts, const float *weights, int taps,
+     out[r * out_stride + x] = (GG_RESAMPLE_HORIZONTAL_ROUND + the sum over j < pairs of
+         w0 * in[((starts[x] + j) * 8 + r) * 2] + w1 * in[((starts[x] + j) * 8 + r) * 2 + 1])
+         >> GG_RESAMPLE_HORIZONTAL_SHIFT, clamped to 0...255,
+   where starts[x] counts pairs of columns and w0 (low 16 bits) and w1 (high
+   16 bits) are weights[((x / 8) * pairs + j) * 8 + x % 8]. Every output
+   sample is a chain of multiply-add-pairs and adds (no sum across vector
+   lanes); `in` must be readable (any values: their weights are zero) to the
+   last pair any sample's window reaches. */
+void gg_resample_horizontal8(int kernel, const int16_t *in, const int32_t *starts, const int32_t *weights, int pairs,
                              uint8_t *out, long out_stride, int rows, int width);
 
 /* RGBA rows (four floats a pixel): out[x] = the sum over k < taps of
