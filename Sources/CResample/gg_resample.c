@@ -432,53 +432,86 @@ static inline void transpose8_avx2(__m256i v[8]) {
    loops wait on). */
 #define GG_LANE(v, i) _mm256_shuffle_epi32(v, (i) * 0x55)
 
-/* One multiply-add-pair step of two output rows over 16 columns. */
+/* One multiply-add-pair step of two output rows over 32 columns. */
 #define GG_V8_STEP(U, V, J) { \
     const __m256i u_ = (U), v_ = (V); \
-    a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(s[(J) * 2], u_)); \
-    a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(s[(J) * 2 + 1], u_)); \
-    b0 = _mm256_add_epi32(b0, _mm256_madd_epi16(t[(J) * 2], v_)); \
-    b1 = _mm256_add_epi32(b1, _mm256_madd_epi16(t[(J) * 2 + 1], v_)); }
+    a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(s[(J) * 4], u_)); \
+    a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(s[(J) * 4 + 1], u_)); \
+    a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(s[(J) * 4 + 2], u_)); \
+    a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(s[(J) * 4 + 3], u_)); \
+    b0 = _mm256_add_epi32(b0, _mm256_madd_epi16(t[(J) * 4], v_)); \
+    b1 = _mm256_add_epi32(b1, _mm256_madd_epi16(t[(J) * 4 + 1], v_)); \
+    b2 = _mm256_add_epi32(b2, _mm256_madd_epi16(t[(J) * 4 + 2], v_)); \
+    b3 = _mm256_add_epi32(b3, _mm256_madd_epi16(t[(J) * 4 + 3], v_)); }
 
-/* The vertical pass, 16 columns at a time: each pair of window rows once
-   to 16-bit pairs (two vectors: columns 0-3 and 8-11, 4-7 and 12-15), then
-   two output rows at a time, a multiply-add-pair (pmaddwd: 16 products) and
-   an add per vector and pair of taps. The sums' chains are adds alone
-   (one cycle), so four accumulators keep the multipliers busy. */
+/* Sums of 8 columns (two vectors of 32-bit sums: columns 0-3 and 8-11, 4-7
+   and 12-15) to 16 filtered samples in order (in-lane packing undoes the
+   widening's order). */
+#define GG_V8_PACK(LO, HI) _mm256_packs_epi32(_mm256_srai_epi32(LO, GG_RESAMPLE_VERTICAL_SHIFT), \
+                                              _mm256_srai_epi32(HI, GG_RESAMPLE_VERTICAL_SHIFT))
+
+/* Two window rows' 16 columns at x widened to 16-bit pairs: columns 0-3 and
+   8-11 in the first vector, 4-7 and 12-15 in the second. */
+__attribute__((target("avx2,fma")))
+static inline void widen_pair_avx2(const uint8_t *a, const uint8_t *b, __m256i *out) {
+    __m256i wa = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)a));
+    __m256i wb = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)b));
+    out[0] = _mm256_unpacklo_epi16(wa, wb);
+    out[1] = _mm256_unpackhi_epi16(wa, wb);
+}
+
+/* The vertical pass, 32 columns at a time (then 16, then the portable
+   loop): each pair of window rows once to 16-bit pairs, then two output
+   rows at a time, a multiply-add-pair (pmaddwd: 16 products) and an add per
+   vector and pair of taps: eight accumulators, one broadcast weight per four
+   multiply-add-pairs. The sums' chains are adds alone (one cycle), so the
+   multipliers never wait on them; what the loop waits on is loads. */
 __attribute__((target("avx2,fma")))
 static void vertical8_avx2(const uint8_t *const *window, int window_rows, const int32_t *first, const int16_t *weights, int pairs,
                            int32_t bias, int16_t *scratch, int16_t *out, int width) {
     const __m256i start = _mm256_set1_epi32(bias);
-    __m256i *pairs_of_rows = (__m256i *)(void *)scratch;  /* two vectors per pair of window rows */
+    __m256i *pairs_of_rows = (__m256i *)(void *)scratch;  /* four vectors per pair of window rows (32 columns) */
     int x0 = 0;
-    for (; x0 + 16 <= width; x0 += 16) {
+    for (; x0 + 32 <= width; x0 += 32) {
         for (int p = 0; p + 1 < window_rows; p += 2) {
-            __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(window[p] + x0)));
-            __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(window[p + 1] + x0)));
-            _mm256_storeu_si256(pairs_of_rows + p, _mm256_unpacklo_epi16(a, b));
-            _mm256_storeu_si256(pairs_of_rows + p + 1, _mm256_unpackhi_epi16(a, b));
+            widen_pair_avx2(window[p] + x0, window[p + 1] + x0, pairs_of_rows + p * 2);
+            widen_pair_avx2(window[p] + x0 + 16, window[p + 1] + x0 + 16, pairs_of_rows + p * 2 + 2);
         }
-        __m256i rows[8];
+        __m256i left[8], right[8];  /* each row's columns 0-15 and 16-31 */
         for (int r = 0; r < 8; r += 2) {
-            const __m256i *s = pairs_of_rows + first[r], *t = pairs_of_rows + first[r + 1];
+            const __m256i *s = pairs_of_rows + first[r] * 2, *t = pairs_of_rows + first[r + 1] * 2;
             const int32_t *w = (const int32_t *)(const void *)(weights + r * pairs * 2);
             const int32_t *v = (const int32_t *)(const void *)(weights + (r + 1) * pairs * 2);
-            __m256i a0 = start, a1 = start, b0 = start, b1 = start;
-            int j = 0;
-            for (; j + 4 <= pairs; j += 4) {
-                const __m256i wq = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(w + j)));
-                const __m256i vq = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(v + j)));
-                GG_V8_STEP(GG_LANE(wq, 0), GG_LANE(vq, 0), j)
-                GG_V8_STEP(GG_LANE(wq, 1), GG_LANE(vq, 1), j + 1)
-                GG_V8_STEP(GG_LANE(wq, 2), GG_LANE(vq, 2), j + 2)
-                GG_V8_STEP(GG_LANE(wq, 3), GG_LANE(vq, 3), j + 3)
-            }
-            for (; j < pairs; j++) GG_V8_STEP(_mm256_set1_epi32(w[j]), _mm256_set1_epi32(v[j]), j)
-            /* In-lane packing puts columns 0-15 back in order. */
-            rows[r] = _mm256_packs_epi32(_mm256_srai_epi32(a0, GG_RESAMPLE_VERTICAL_SHIFT), _mm256_srai_epi32(a1, GG_RESAMPLE_VERTICAL_SHIFT));
-            rows[r + 1] = _mm256_packs_epi32(_mm256_srai_epi32(b0, GG_RESAMPLE_VERTICAL_SHIFT), _mm256_srai_epi32(b1, GG_RESAMPLE_VERTICAL_SHIFT));
+            __m256i a0 = start, a1 = start, a2 = start, a3 = start, b0 = start, b1 = start, b2 = start, b3 = start;
+            for (int j = 0; j < pairs; j++) GG_V8_STEP(_mm256_set1_epi32(w[j]), _mm256_set1_epi32(v[j]), j)
+            left[r] = GG_V8_PACK(a0, a1);
+            right[r] = GG_V8_PACK(a2, a3);
+            left[r + 1] = GG_V8_PACK(b0, b1);
+            right[r + 1] = GG_V8_PACK(b2, b3);
         }
         /* A pair of columns is 32 bits: transposed, vector j is pair j of rows 0-7. */
+        transpose8_avx2(left);
+        transpose8_avx2(right);
+        __m256i *o = (__m256i *)(void *)(out + (size_t)(x0 / 2) * 16);
+        for (int j = 0; j < 8; j++) {
+            _mm256_storeu_si256(o + j, left[j]);
+            _mm256_storeu_si256(o + 8 + j, right[j]);
+        }
+    }
+    for (; x0 + 16 <= width; x0 += 16) {
+        for (int p = 0; p + 1 < window_rows; p += 2) widen_pair_avx2(window[p] + x0, window[p + 1] + x0, pairs_of_rows + p);
+        __m256i rows[8];
+        for (int r = 0; r < 8; r++) {
+            const __m256i *s = pairs_of_rows + first[r];
+            const int32_t *w = (const int32_t *)(const void *)(weights + r * pairs * 2);
+            __m256i a0 = start, a1 = start;
+            for (int j = 0; j < pairs; j++) {
+                const __m256i u = _mm256_set1_epi32(w[j]);
+                a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(s[j * 2], u));
+                a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(s[j * 2 + 1], u));
+            }
+            rows[r] = GG_V8_PACK(a0, a1);
+        }
         transpose8_avx2(rows);
         __m256i *o = (__m256i *)(void *)(out + (size_t)(x0 / 2) * 16);
         for (int j = 0; j < 8; j++) _mm256_storeu_si256(o + j, rows[j]);

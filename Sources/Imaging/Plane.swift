@@ -26,28 +26,37 @@ public struct Plane: Sendable {
     /// The size.
     public var size: PixelSize { PixelSize(width: width, height: height) }
 
-    /// The plane turned upright. Each output row is a straight walk through the
-    /// stored plane (a fixed step per pixel), so the per-pixel cost is one load.
+    /// The plane turned upright. The stored index of an upright sample is
+    /// affine in (x, y), so each output row is a straight walk through the
+    /// stored plane (a fixed step per pixel, one load each); the walk goes
+    /// tile by tile (32 × 32) because a turned photo's step is a whole
+    /// stored row: column by column through the whole plane, every load would
+    /// miss the cache (four times slower, measured on a 1600 × 1200 preview).
     public func oriented(_ orientation: Orientation) -> Plane {
         if orientation == .up { return self }
         let stored = size
         let shown = orientation.displaySize(ofStored: stored)
+        func index(_ x: Int, _ y: Int) -> Int {
+            let pixel = orientation.sourcePixel(x: x, y: y, stored: stored)
+            return pixel.y * stored.width + pixel.x
+        }
+        let origin = index(0, 0)
+        let stepX = shown.width > 1 ? index(1, 0) - origin : 0
+        let stepY = shown.height > 1 ? index(0, 1) - origin : 0
+        let tile = 32
         var result = [UInt8](repeating: 0, count: shown.width * shown.height)
         samples.withUnsafeBufferPointer { source in
             result.withUnsafeMutableBufferPointer { target in
-                for y in 0..<shown.height {
-                    let first = orientation.sourcePixel(x: 0, y: y, stored: stored)
-                    let start = first.y * stored.width + first.x
-                    var step = 0
-                    if shown.width > 1 {
-                        let second = orientation.sourcePixel(x: 1, y: y, stored: stored)
-                        step = (second.y * stored.width + second.x) - start
-                    }
-                    let row = target.baseAddress! + y * shown.width
-                    var index = start
-                    for x in 0..<shown.width {
-                        row[x] = source[index]
-                        index += step
+                for y0 in stride(from: 0, to: shown.height, by: tile) {
+                    for x0 in stride(from: 0, to: shown.width, by: tile) {
+                        for y in y0..<min(y0 + tile, shown.height) {
+                            let row = target.baseAddress! + y * shown.width
+                            var index = origin + y * stepY + x0 * stepX
+                            for x in x0..<min(x0 + tile, shown.width) {
+                                row[x] = source[index]
+                                index += stepX
+                            }
+                        }
                     }
                 }
             }

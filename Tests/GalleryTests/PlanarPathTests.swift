@@ -109,6 +109,26 @@ import Testing
         }
     }
 
+    /// Planes wider and taller than the walk's tiles (and not multiples of
+    /// them) turn exactly as the per-pixel map says, in every orientation.
+    @Test func largePlanesTurnTileByTile() throws {
+        let stored = PixelSize(width: 75, height: 41)
+        let plane = Plane(width: stored.width, height: stored.height, samples: (0..<(75 * 41)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 / 75) })
+        for orientation in Orientation.allCases {
+            let turned = plane.oriented(orientation)
+            let shown = orientation.displaySize(ofStored: stored)
+            #expect(turned.size == shown)
+            var expected = [UInt8](repeating: 0, count: shown.width * shown.height)
+            for y in 0..<shown.height {
+                for x in 0..<shown.width {
+                    let p = orientation.sourcePixel(x: x, y: y, stored: stored)
+                    expected[y * shown.width + x] = plane.samples[p.y * stored.width + p.x]
+                }
+            }
+            #expect(turned.samples == expected, "\(orientation)")
+        }
+    }
+
     @Test(arguments: ["ycc444.jpg", "ycc422.jpg", "ycc420-progressive.jpg", "grey.jpg", "cmyk.jpg"])
     func everyLayoutMatchesTheRGBAPath(name: String) throws {
         let jpeg = try [UInt8](Data(contentsOf: Self.variants.appendingPathComponent(name)))

@@ -42,7 +42,7 @@ void gg_resample_vertical8(int kernel, const uint8_t *const *window, int window_
                            const int16_t *weights, int pairs, int32_t bias, int16_t *scratch, int16_t *out, int width);
 
 /* The 16-bit values per window row gg_resample_vertical8's scratch holds. */
-#define GG_RESAMPLE_STRIP 16
+#define GG_RESAMPLE_STRIP 32
 #define GG_RESAMPLE_WEIGHT_BITS 14
 #define GG_RESAMPLE_VERTICAL_SHIFT 8
 #define GG_RESAMPLE_HORIZONTAL_SHIFT 20
