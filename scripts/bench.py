@@ -162,9 +162,10 @@ def main():
     ap.add_argument("--heic", type=int, default=0, help="also benchmark N photos as HEIC (default 0)")
     a = ap.parse_args()
 
-    subprocess.run(["swift", "build", "-c", "release", "--product", "gallerygen"], cwd=ROOT, check=True,
+    # The binary scripts/install.sh installs: the Swift runtime linked in.
+    subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "gallerygen"], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
-    binary = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT,
+    binary = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--show-bin-path"], cwd=ROOT,
                                          capture_output=True, text=True, check=True).stdout.strip(), "gallerygen")
     library = a.library or f"/tmp/gallerygen-bench-{a.count}"
     if not a.library and not os.path.isdir(library):

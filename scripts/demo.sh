@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh build
-swift build -c release --product gallerygen
+swift build -c release --static-swift-stdlib --product gallerygen
 rm -rf demo-site
 .build/release/gallerygen build Examples/sample-library --output demo-site --title "gallerygen demo"
 cat <<MSG
