@@ -634,3 +634,70 @@ void gg_resample_horizontal8(int which, const int16_t *in, const int32_t *starts
     default: horizontal8_portable(in, starts, weights, pairs, out, out_stride, rows, 0, width);
     }
 }
+
+/* ---- Turning a plane upright ---- */
+
+/* Eight bytes from p (the next eight samples at step +1) or, with step -1,
+   the eight ending at p, reversed: either way in the order the walk meets them. */
+static inline uint64_t eight_along(const uint8_t *p, long step) {
+    uint64_t v;
+    if (step > 0) {
+        memcpy(&v, p, 8);
+        return v;
+    }
+    memcpy(&v, p - 7, 8);
+    return __builtin_bswap64(v);
+}
+
+void gg_resample_turn(const uint8_t *source, long origin, long step_x, long step_y, uint8_t *out, int width, int height) {
+    const uint8_t *base = source + origin;
+    int y0 = 0;
+    if (step_y == 1 || step_y == -1) {
+        /* A turn by a quarter: output column x is a stored row. Blocks of
+           8 x 8: eight output columns' eight samples each (contiguous in the
+           stored plane), transposed. */
+        for (; y0 + 8 <= height; y0 += 8) {
+            int x0 = 0;
+            for (; x0 + 8 <= width; x0 += 8) {
+                uint64_t column[8];
+                for (int i = 0; i < 8; i++) column[i] = eight_along(base + (long)(x0 + i) * step_x + (long)y0 * step_y, step_y);
+#if GG_X86
+                __m128i r[8];
+                for (int i = 0; i < 8; i++) r[i] = _mm_cvtsi64_si128((long long)column[i]);
+                __m128i t0 = _mm_unpacklo_epi8(r[0], r[1]), t1 = _mm_unpacklo_epi8(r[2], r[3]);
+                __m128i t2 = _mm_unpacklo_epi8(r[4], r[5]), t3 = _mm_unpacklo_epi8(r[6], r[7]);
+                __m128i u0 = _mm_unpacklo_epi16(t0, t1), u1 = _mm_unpackhi_epi16(t0, t1);
+                __m128i u2 = _mm_unpacklo_epi16(t2, t3), u3 = _mm_unpackhi_epi16(t2, t3);
+                __m128i rows[4] = {_mm_unpacklo_epi32(u0, u2), _mm_unpackhi_epi32(u0, u2), _mm_unpacklo_epi32(u1, u3),
+                                   _mm_unpackhi_epi32(u1, u3)};
+                for (int k = 0; k < 4; k++) {
+                    _mm_storel_epi64((__m128i *)(out + (size_t)(y0 + 2 * k) * width + x0), rows[k]);
+                    _mm_storel_epi64((__m128i *)(out + (size_t)(y0 + 2 * k + 1) * width + x0), _mm_unpackhi_epi64(rows[k], rows[k]));
+                }
+#else
+                for (int k = 0; k < 8; k++)
+                    for (int i = 0; i < 8; i++) out[(size_t)(y0 + k) * width + x0 + i] = (uint8_t)(column[i] >> (8 * k));
+#endif
+            }
+            for (; x0 < width; x0++)
+                for (int k = 0; k < 8; k++) out[(size_t)(y0 + k) * width + x0] = base[(long)x0 * step_x + (long)(y0 + k) * step_y];
+        }
+    }
+    /* Whole rows (a mirror or a half turn: output rows are stored rows) and
+       the rows a quarter turn's blocks left. */
+    for (int y = y0; y < height; y++) {
+        const uint8_t *p = base + (long)y * step_y;
+        uint8_t *row = out + (size_t)y * width;
+        int x = 0;
+        if (step_x == 1) {
+            memcpy(row, p, (size_t)width);
+            continue;
+        }
+        if (step_x == -1)
+            for (; x + 8 <= width; x += 8) {
+                uint64_t v = eight_along(p - x, -1);
+                memcpy(row + x, &v, 8);
+            }
+        for (; x < width; x++) row[x] = p[(long)x * step_x];
+    }
+}

@@ -109,11 +109,14 @@ import Testing
         }
     }
 
-    /// Planes wider and taller than the walk's tiles (and not multiples of
-    /// them) turn exactly as the per-pixel map says, in every orientation.
-    @Test func largePlanesTurnTileByTile() throws {
-        let stored = PixelSize(width: 75, height: 41)
-        let plane = Plane(width: stored.width, height: stored.height, samples: (0..<(75 * 41)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 / 75) })
+    /// Planes larger than the turn's 8 x 8 blocks (and not multiples of
+    /// them), exact multiples, and slivers turn exactly as the per-pixel map
+    /// says, in every orientation.
+    @Test(arguments: [PixelSize(width: 75, height: 41), PixelSize(width: 64, height: 16), PixelSize(width: 1, height: 9),
+                      PixelSize(width: 9, height: 1), PixelSize(width: 7, height: 8)])
+    func planesTurnBlockByBlock(stored: PixelSize) throws {
+        let plane = Plane(width: stored.width, height: stored.height,
+                          samples: (0..<(stored.width * stored.height)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 / stored.width) })
         for orientation in Orientation.allCases {
             let turned = plane.oriented(orientation)
             let shown = orientation.displaySize(ofStored: stored)

@@ -79,6 +79,13 @@ void gg_resample_load_rgba(int kernel, const uint8_t *row, int channels, int pre
    value clamped and rounded to the nearest byte; alpha 255 when not. */
 void gg_resample_store_rgba(int kernel, const float *pixels, int premultiplied, uint8_t *out, int width);
 
+/* A plane turned upright: out[y * width + x] = source[origin + x * step_x +
+   y * step_y] for x < width, y < height (each EXIF orientation is such an
+   affine walk). Quarter turns (step_y = +-1) go by 8 x 8 blocks transposed
+   in registers: the walk down a stored column, a byte per cache line, was
+   the slow part of turning a portrait photo's renditions. */
+void gg_resample_turn(const uint8_t *source, long origin, long step_x, long step_y, uint8_t *out, int width, int height);
+
 /* The name of a kernel ("avx2+fma", "sse2", "portable"); 0: the one chosen. */
 const char *gg_resample_kernel_name(int kernel);
 
