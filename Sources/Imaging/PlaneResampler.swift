@@ -229,7 +229,9 @@ final class PlaneResampler {
         scratch = UnsafeMutableRawPointer.allocate(byteCount: scratchCount * 2, alignment: 64).bindMemory(to: Int16.self, capacity: scratchCount)
         rowPointers = .allocate(capacity: max(vertical.windowRows, reference?.vertical.count ?? 0))
         batchFirst = .allocate(capacity: Self.batch)
-        output = [UInt8](repeating: 0, count: width * height)
+        // Every row is written before `finish` hands the plane out (rows never
+        // made are zeroed there): no pass of zeros over megabytes first.
+        output = [UInt8](unsafeUninitializedCapacity: width * height) { _, count in count = width * height }
     }
 
     deinit {
@@ -317,6 +319,11 @@ final class PlaneResampler {
                 slot(received).update(from: last, count: sourceWidth)
                 received += 1
                 makeCompletedRows()
+            }
+        }
+        if produced < height {
+            output.withUnsafeMutableBufferPointer { rows in
+                (rows.baseAddress! + produced * width).initialize(repeating: 0, count: (height - produced) * width)
             }
         }
         return Plane(width: width, height: height, samples: output)

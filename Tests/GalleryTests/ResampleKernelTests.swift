@@ -72,6 +72,24 @@ import Testing
         }
     }
 
+    /// The output plane is not zero-filled up front: a resampler that got no
+    /// rows (a stream that failed at once) still hands out zeros, never the
+    /// heap's old bytes, and one cut short repeats its last row.
+    @Test func rowsNeverMadeAreZeroAndAShortSourceRepeatsItsLastRow() {
+        for _ in 0..<3 {
+            // Freed dirty memory of the output's size, for the allocator to hand out again.
+            var dirty = [UInt8](repeating: 0xAB, count: 160 * 120)
+            dirty.withUnsafeMutableBufferPointer { $0[0] = 0xAB }
+            dirty = []
+            let empty = PlaneResampler(sourceWidth: 400, sourceHeight: 300, width: 160, height: 120).finish()
+            #expect(empty.samples.allSatisfy { $0 == 0 })
+        }
+        let short = PlaneResampler(sourceWidth: 64, sourceHeight: 48, width: 32, height: 24)
+        let row = [UInt8](repeating: 200, count: 64)
+        row.withUnsafeBufferPointer { for _ in 0..<10 { short.push($0.baseAddress!) } }
+        #expect(short.finish().samples.allSatisfy { $0 == 200 })
+    }
+
     /// Q14 weights keep their sum exactly (a flat area stays flat) and each
     /// is its float weight rounded, but for the one that takes the remainder.
     @Test func fixedPointWeightsKeepTheirSum() {
