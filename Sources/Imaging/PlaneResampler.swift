@@ -70,7 +70,8 @@ final class PlaneResampler {
     private let vertical: VerticalFilter
     private let horizontal: HorizontalFilter
     private let reference: Reference?
-    /// The range's offset in Q14 plus the vertical pass's rounding.
+    /// The range's offset less the intermediate's midpoint in Q14, plus the
+    /// vertical pass's rounding.
     private let bias: Int32
     /// Where each batch's window starts, relative to its first row (Int32:
     /// the C kernel's type).
@@ -215,7 +216,8 @@ final class PlaneResampler {
                         horizontal: LanczosResampler.taps(from: sourceWidth, to: width))
             : nil
         column = .allocate(capacity: kernel < 0 ? sourceWidth : 0)
-        bias = Int32(clamping: Int((sampleOffset * Float(1 << GG_RESAMPLE_WEIGHT_BITS)).rounded())) + (1 << (GG_RESAMPLE_VERTICAL_SHIFT - 1))
+        bias = Int32(clamping: Int(((sampleOffset - Float(GG_RESAMPLE_MIDPOINT)) * Float(1 << GG_RESAMPLE_WEIGHT_BITS)).rounded()))
+            + (1 << (GG_RESAMPLE_VERTICAL_SHIFT - 1))
         // The ring holds the widest batch window of the C kernels (the
         // reference's windows lie inside them).
         ringCount = min(sourceHeight, vertical.windowRows)
