@@ -14,6 +14,13 @@ both outputs and the PSNR of previews against a full-resolution reference.
 usage: scripts/bench.py [LIBRARY] [--count N] [--formats jpeg,webp] [--jobs N]
                         [--preview 1600x1200] [--thumbnail 280x210]
                         [--quality-sample N] [--no-sigal] [--no-floor] [--heic N]
+                        [--rounds N]
+
+This machine's speed drifts by 10-15 % from one half-minute to the next (a
+shared VM), so a ratio of two single runs taken a minute apart swings as much:
+the floor and the JPEGs-only build are measured --rounds times, alternately,
+and the median of the paired ratios (with its range) is reported; the same for
+the HEIC build and heif-convert.
 
 With --heic N (and libheif-examples installed), the first N JPEGs are also
 encoded as HEIC (heif-enc, cached in /tmp/gallerygen-bench-heic-N) and the
@@ -160,6 +167,9 @@ def main():
     ap.add_argument("--no-sigal", action="store_true")
     ap.add_argument("--no-floor", action="store_true")
     ap.add_argument("--heic", type=int, default=0, help="also benchmark N photos as HEIC (default 0)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="floor and build (and heif-convert and the HEIC build) alternated N times; "
+                         "the median of the paired ratios is reported (default 3)")
     a = ap.parse_args()
 
     # The binary scripts/install.sh installs: the Swift runtime linked in.
@@ -206,22 +216,32 @@ def main():
             finally:
                 shutil.rmtree(added, ignore_errors=True)
                 shutil.rmtree(added_src, ignore_errors=True)
-        if not a.no_floor:
-            floor = subprocess.run([binary, "codec-floor", library, "--format", fmt, "--quality", str(QUALITY)] + sizes,
-                                   capture_output=True, text=True, check=True)
-            m = re.search(r"photos (\d+) decode_cpu_s ([\d.]+) encode_cpu_s ([\d.]+)", floor.stdout)
-            jpegs, dec, enc = int(m.group(1)), float(m.group(2)), float(m.group(3))
-            notes.append((fmt, "floor", jpegs, dec, enc))
         # The library's JPEGs alone: what the codec floor measures and what
         # sigal is compared on.
         if mirror is None:
             mirror = os.path.join(work, "jpegs")
             jpeg_mirror(library, mirror)
         jpeg_count = sum(1 for _ in walk_files(mirror, JPEG_EXT))
-        ours_out = os.path.join(work, f"jpegs-{fmt}")
-        ours = run_timed([binary, "build", mirror, "--output", ours_out, "--format", fmt, "--quality", str(QUALITY),
-                          "--jobs", str(a.jobs), "--quiet"] + sizes)
-        print(row(f"gallerygen {fmt}, cold, JPEGs only", jpeg_count, *ours[:3]), flush=True)
+        # Floor and build alternated: each build's ratio is to the floor
+        # measured just before it (the median pair is kept).
+        paired = []
+        for r in range(max(1, a.rounds)):
+            floor_seconds = None
+            if not a.no_floor:
+                floor = subprocess.run([binary, "codec-floor", library, "--format", fmt, "--quality", str(QUALITY)] + sizes,
+                                       capture_output=True, text=True, check=True)
+                m = re.search(r"photos (\d+) decode_cpu_s ([\d.]+) encode_cpu_s ([\d.]+)", floor.stdout)
+                floor_seconds = (int(m.group(1)), float(m.group(2)), float(m.group(3)))
+            out_r = os.path.join(work, f"jpegs-{fmt}-{r}")
+            run = run_timed([binary, "build", mirror, "--output", out_r, "--format", fmt, "--quality", str(QUALITY),
+                             "--jobs", str(a.jobs), "--quiet"] + sizes)
+            paired.append((run[1] / (floor_seconds[1] + floor_seconds[2]) if floor_seconds else run[1], floor_seconds, run, out_r))
+        ordered = sorted(paired, key=lambda p: p[0])
+        _, floor_seconds, ours, ours_out = ordered[len(ordered) // 2]
+        print(row(f"gallerygen {fmt}, cold, JPEGs only (median of {len(paired)})", jpeg_count, *ours[:3]), flush=True)
+        if floor_seconds:
+            jpegs, dec, enc = floor_seconds
+            notes.append((fmt, "floor", jpegs, dec, enc, [p[0] for p in ordered]))
         notes.append((fmt, "jpegs", jpeg_count, ours))
         if sigal:
             sdir = os.path.join(work, f"sigal-{fmt}")
@@ -255,7 +275,8 @@ def main():
             print(row(f"vipsthumbnail {fmt}, JPEGs only (previews + thumbnails)", jpeg_count, *total), flush=True)
             notes.append((fmt, "vips", jpeg_count, ours, total))
             shutil.rmtree(vdir, ignore_errors=True)
-        shutil.rmtree(ours_out, ignore_errors=True)
+        for _, _, _, out_r in paired:
+            shutil.rmtree(out_r, ignore_errors=True)
         shutil.rmtree(out, ignore_errors=True)
 
     if a.heic > 0 and shutil.which("heif-enc") and shutil.which("heif-convert"):
@@ -267,10 +288,11 @@ def main():
         fmt, kind = note[0], note[1]
         if kind == "jpegs" and fmt in floors:
             _, _, n, ours = note
-            _, _, jpegs, dec, enc = floors[fmt]
+            _, _, jpegs, dec, enc, ratios = floors[fmt]
+            spread = f" (median of {len(ratios)} pairs: {' / '.join(f'{r:.2f}' for r in ratios)})" if len(ratios) > 1 else ""
             print(f"- {fmt}: codec floor {dec + enc:.1f} CPU s for {jpegs} JPEGs (decode {dec:.1f} s at the chosen DCT "
                   f"scale, encode {enc:.1f} s); the JPEGs-only build took {ours[1]:.1f} CPU s = "
-                  f"**{ours[1] / (dec + enc):.2f}× the floor**")
+                  f"**{ours[1] / (dec + enc):.2f}× the floor**{spread}")
         elif kind == "vips":
             _, _, n, ours, theirs = note
             print(f"- {fmt}, {n} JPEGs: **{theirs[1] / ours[1]:.2f}× vipsthumbnail's CPU** ({ours[1]:.1f} vs {theirs[1]:.1f} CPU s; "
@@ -283,8 +305,9 @@ def main():
                   f"peak RSS {ours[2]:.0f} MB vs {theirs[2]:.0f} MB")
             print_quality(quality, "Pillow Lanczos of the full-size original")
         elif kind == "heic":
-            _, _, n, ours, convert, vips_run, ours_bytes, quality = note
-            print(f"- heic, {n} photos: the build took {ours[1]:.1f} CPU s = **{ours[1] / convert[1]:.2f}× heif-convert's** "
+            _, _, n, ours, convert, vips_run, ours_bytes, quality, ratios = note
+            spread = f" (median of {len(ratios)} pairs: {' / '.join(f'{r:.2f}' for r in ratios)})" if len(ratios) > 1 else ""
+            print(f"- heic, {n} photos: the build took {ours[1]:.1f} CPU s = **{ours[1] / convert[1]:.2f}× heif-convert's**{spread} "
                   f"({convert[1]:.1f} CPU s to decode each and write one full-size JPEG), {n / ours[0]:.1f} photos/s, "
                   f"peak RSS {ours[2]:.0f} MB, output {ours_bytes / 1e6:.1f} MB"
                   + (f"; **{vips_run[1] / ours[1]:.2f}× vipsthumbnail's CPU** ({vips_run[1]:.1f} CPU s)" if vips_run else ""))
@@ -310,14 +333,20 @@ def heic_section(a, binary, library, work, sizes, vips):
     folder = f"/tmp/gallerygen-bench-heic-{len(sources)}"
     files = sorted(prepare("heic", sources, folder))
     n = len(files)
-    out = os.path.join(work, "site-heic")
-    ours = run_timed([binary, "build", folder, "--output", out, "--format", "jpeg", "--quality", str(QUALITY),
-                      "--jobs", str(a.jobs), "--quiet"] + sizes)
-    print(row("gallerygen heic, cold", n, *ours[:3]), flush=True)
     scratch = os.path.join(work, "heif-convert")
     os.makedirs(scratch)
     script = f'heif-convert -q {QUALITY} "$1" {scratch}/"$(basename "$1")".jpg >/dev/null'
-    convert = run_timed(["xargs", "-P", str(a.jobs), "-n", "1", "sh", "-c", script, "_"], input="\n".join(files))
+    # heif-convert and the build alternated; the median pair by ratio is kept.
+    paired = []
+    for r in range(max(1, a.rounds)):
+        convert_r = run_timed(["xargs", "-P", str(a.jobs), "-n", "1", "sh", "-c", script, "_"], input="\n".join(files))
+        out_r = os.path.join(work, f"site-heic-{r}")
+        ours_r = run_timed([binary, "build", folder, "--output", out_r, "--format", "jpeg", "--quality", str(QUALITY),
+                            "--jobs", str(a.jobs), "--quiet"] + sizes)
+        paired.append((ours_r[1] / convert_r[1], ours_r, convert_r, out_r))
+    ordered = sorted(paired, key=lambda p: p[0])
+    _, ours, convert, out = ordered[len(ordered) // 2]
+    print(row(f"gallerygen heic, cold (median of {len(paired)})", n, *ours[:3]), flush=True)
     print(row("heif-convert heic -> one full-size JPEG each", n, *convert[:3]), flush=True)
     vips_run, theirs = None, {}
     if vips:
@@ -346,8 +375,9 @@ def heic_section(a, binary, library, work, sizes, vips):
                     picture = image.convert("RGB")
                 scores[tool].append((psnr(picture, reference.resize(picture.size, Image.LANCZOS)), os.path.getsize(made)))
     ours_bytes = folder_bytes(os.path.join(out, "media"), (".jpg",))
-    shutil.rmtree(out, ignore_errors=True)
-    return ("heic", "heic", n, ours, convert, vips_run, ours_bytes, scores)
+    for _, _, _, out_r in paired:
+        shutil.rmtree(out_r, ignore_errors=True)
+    return ("heic", "heic", n, ours, convert, vips_run, ours_bytes, scores, [p[0] for p in ordered])
 
 
 if __name__ == "__main__":
