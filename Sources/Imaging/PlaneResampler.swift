@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// Vertical pass first, eight output rows at a time: source rows wait as
 /// bytes in a ring tall enough for eight rows' filters; each pair of the
-/// window's rows is widened to 16-bit pairs once per strip of 16 columns and
+/// window's rows is widened to 16-bit pairs once per strip of 32 columns and
 /// every one of the eight rows is a sum of multiply-add-pairs over them,
 /// written as pairs of columns, the eight rows side by side. The eight
 /// rows are then filtered horizontally together: each output sample is a
