@@ -409,9 +409,7 @@ struct PhotoProcessor: Sendable {
         // hashed and probed, or its stills and playback file (named by that
         // hash) may be of another version (they are pruned with this build).
         guard let now = SourceFileReader.stamp(file) else { throw SourceChangedError(path: file.displayPath, removed: true) }
-        guard now.size == file.byteCount, now.modifiedNanoseconds == file.modifiedNanoseconds else {
-            throw SourceChangedError(path: file.displayPath, removed: false)
-        }
+        guard now.matches(file) else { throw SourceChangedError(path: file.displayPath, removed: false) }
         let item = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: plan.renditions)
         let cached = cacheEntry(file, contentHash: contentHash, metadata: metadata, shardKey: SourceFileReader.shardKey(of: file))
         return .published(item, made: plan.jobs.count + (plan.videoPath == nil ? 0 : 1), reused: plan.reused, cache: cached, note: nil)

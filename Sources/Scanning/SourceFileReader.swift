@@ -21,7 +21,7 @@ public enum SourceFileReader {
         }
 
         /// True when `file` (as the scan saw it) has this size and time.
-        func matches(_ file: SourceFile) -> Bool {
+        public func matches(_ file: SourceFile) -> Bool {
             size == file.byteCount && modifiedNanoseconds == file.modifiedNanoseconds
         }
     }
@@ -85,24 +85,26 @@ public enum SourceFileReader {
     /// The bytes of `file` with its stamp just before and just after the read
     /// (of the same open file).
     static func readStamped(_ file: SourceFile) throws -> (bytes: [UInt8], before: Stamp, after: Stamp) {
-        let descriptor = file.rawPath.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        let before = Stamp(info)
-        let bytes = try read(descriptor: descriptor, info: info)
-        guard fstat(descriptor, &info) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        return (bytes, before, Stamp(info))
+        try withOpen(file) { descriptor, info in
+            let bytes = try read(descriptor: descriptor, info: info)
+            var now = stat()
+            guard fstat(descriptor, &now) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            return (bytes, Stamp(info), Stamp(now))
+        }
     }
 
     public static func read(_ file: SourceFile) throws -> [UInt8] {
+        try withOpen(file) { descriptor, info in try read(descriptor: descriptor, info: info) }
+    }
+
+    /// Calls `body` with `file` open for reading and its `fstat`; closes it after.
+    private static func withOpen<T>(_ file: SourceFile, _ body: (Int32, stat) throws -> T) throws -> T {
         let descriptor = file.rawPath.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        return try read(descriptor: descriptor, info: info)
+        return try body(descriptor, info)
     }
 
     /// The bytes of an open file whose `fstat` is `info`.
@@ -146,32 +148,29 @@ public enum SourceFileReader {
     /// A file that cannot be read has key 0: the first part takes it, reads
     /// it and names the error.
     public static func shardKey(of file: SourceFile) -> UInt64 {
-        let descriptor = file.rawPath.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { return 0 }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return 0 }
-        // Read in small windows: a phone's JPEG starts with tens of kilobytes
-        // of EXIF and XMP that are skipped, not read.
-        var window = (start: 0, bytes: [UInt8]())
-        return (try? shardKey(size: Int64(info.st_size)) { (offset, count) throws -> [UInt8] in
-            if offset >= window.start, offset + count <= window.start + window.bytes.count {
-                return Array(window.bytes[(offset - window.start)..<(offset - window.start + count)])
-            }
-            let wanted = max(count, window.bytes.isEmpty ? 16 << 10 : 8 << 10)
-            var buffer = [UInt8](repeating: 0, count: wanted)
-            var filled = 0
-            while filled < wanted {
-                let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, wanted - filled, off_t(offset + filled)) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        (try? withOpen(file) { descriptor, info in
+            // Read in small windows: a phone's JPEG starts with tens of kilobytes
+            // of EXIF and XMP that are skipped, not read.
+            var window = (start: 0, bytes: [UInt8]())
+            return try shardKey(size: Int64(info.st_size)) { (offset, count) throws -> [UInt8] in
+                if offset >= window.start, offset + count <= window.start + window.bytes.count {
+                    return Array(window.bytes[(offset - window.start)..<(offset - window.start + count)])
                 }
-                if n == 0 { break }
-                filled += n
+                let wanted = max(count, window.bytes.isEmpty ? 16 << 10 : 8 << 10)
+                var buffer = [UInt8](repeating: 0, count: wanted)
+                var filled = 0
+                while filled < wanted {
+                    let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, wanted - filled, off_t(offset + filled)) }
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                    }
+                    if n == 0 { break }
+                    filled += n
+                }
+                window = (offset, Array(buffer[0..<filled]))
+                return Array(window.bytes.prefix(count))
             }
-            window = (offset, Array(buffer[0..<filled]))
-            return Array(window.bytes.prefix(count))
         }) ?? 0
     }
 
