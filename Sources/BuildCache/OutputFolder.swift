@@ -271,14 +271,18 @@ public final class OutputFolder: @unchecked Sendable {
     /// The states of the parts of a sharded build that finished since the
     /// last whole build (unreadable ones are left out: their media is made again).
     public func loadShardStates() -> [BuildState] {
-        shardFiles(".bin").compactMap { file in (try? Data(contentsOf: file)).flatMap { try? BuildState.decode($0) } }
+        shardFiles(".bin").compactMap(Self.readState)
     }
 
     /// A part's state, if this part finished before (a rerun then makes nothing).
     public func loadOwnShardState() -> BuildState? {
         guard let shard else { return nil }
-        let file = Self.shardsFolder(url).appendingPathComponent(shard.fileName + ".bin")
-        return (try? Data(contentsOf: file)).flatMap { try? BuildState.decode($0) }
+        return Self.readState(Self.shardsFolder(url).appendingPathComponent(shard.fileName + ".bin"))
+    }
+
+    /// A part's state file, or nil when it is missing or unreadable.
+    private static func readState(_ file: URL) -> BuildState? {
+        (try? Data(contentsOf: file)).flatMap { try? BuildState.decode($0) }
     }
 
     /// Commits one part's state (`shards/I-of-N.bin`, atomically), closes its

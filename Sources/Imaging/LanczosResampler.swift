@@ -1,6 +1,5 @@
 import CResample
 import Foundation
-import Synchronization
 
 /// Separable Lanczos-3 resampling with precomputed taps.
 ///
@@ -28,20 +27,12 @@ public enum LanczosResampler {
         return radius * sin(px) * sin(px / radius) / (px * px)
     }
 
-    /// Taps by (input, output) length. A library's photos come in a handful
-    /// of sizes, and each set costs tens of thousands of `sin` calls.
-    private static let tapsCache = Mutex<[SIMD2<Int>: Taps]>([:])
+    /// Taps by (input, output) length.
+    private static let tapsCache = MadeOnce<SIMD2<Int>, Taps>(limit: 256)
 
     /// The taps from `input` to `output` samples, computed once per pair.
     static func taps(from input: Int, to output: Int) -> Taps {
-        let key = SIMD2(input, output)
-        if let cached = tapsCache.withLock({ $0[key] }) { return cached }
-        let made = computeTaps(from: input, to: output)
-        tapsCache.withLock { cache in
-            if cache.count >= 256 { cache.removeAll() }  // bounded: odd sizes never pile up
-            cache[key] = made
-        }
-        return made
+        tapsCache.value(for: SIMD2(input, output)) { computeTaps(from: input, to: output) }
     }
 
     static func computeTaps(from input: Int, to output: Int) -> Taps {

@@ -1,5 +1,4 @@
 import CResample
-import Synchronization
 
 /// Lanczos-3 for one 8-bit plane, fed a row at a time.
 ///
@@ -61,11 +60,10 @@ final class PlaneResampler {
         var input: Int, output: Int, scale: UInt32
     }
 
-    /// Filters by (input, output, scale): a library's photos come in a handful
-    /// of sizes, and each filter is thousands of rounded weights, for every
-    /// plane of every photo otherwise.
-    private static let verticalFilters = Mutex<[FilterKey: VerticalFilter]>([:])
-    private static let horizontalFilters = Mutex<[FilterKey: HorizontalFilter]>([:])
+    /// Filters by (input, output, scale): rounding thousands of weights for
+    /// every plane of every photo cost as much as the kernels saved.
+    private static let verticalFilters = MadeOnce<FilterKey, VerticalFilter>(limit: 64)
+    private static let horizontalFilters = MadeOnce<FilterKey, HorizontalFilter>(limit: 64)
 
     private let vertical: VerticalFilter
     private let horizontal: HorizontalFilter
@@ -146,8 +144,12 @@ final class PlaneResampler {
 
     /// The vertical filter from `input` to `output` rows, made once.
     static func verticalFilter(from input: Int, to output: Int, scale: Float) -> VerticalFilter {
-        let key = FilterKey(input: input, output: output, scale: scale.bitPattern)
-        if let cached = verticalFilters.withLock({ $0[key] }) { return cached }
+        verticalFilters.value(for: FilterKey(input: input, output: output, scale: scale.bitPattern)) {
+            makeVerticalFilter(from: input, to: output, scale: scale)
+        }
+    }
+
+    private static func makeVerticalFilter(from input: Int, to output: Int, scale: Float) -> VerticalFilter {
         let taps = LanczosResampler.taps(from: input, to: output)
         let pairs = Self.pairs(forTaps: taps.count)
         let rows = (output + batch - 1) / batch * batch
@@ -160,18 +162,17 @@ final class PlaneResampler {
             let fixed = fixedPoint(taps.weights[source * taps.count ..< (source + 1) * taps.count], scale: scale)
             for (k, weight) in fixed.enumerated() { weights[row * 2 * pairs + start - starts[row] + k] = weight }
         }
-        let made = VerticalFilter(starts: starts, weights: weights, pairs: pairs, windowRows: ringRows(starts: starts, count: 2 * pairs))
-        verticalFilters.withLock { cache in
-            if cache.count >= 64 { cache.removeAll() }  // bounded: odd sizes never pile up
-            cache[key] = made
-        }
-        return made
+        return VerticalFilter(starts: starts, weights: weights, pairs: pairs, windowRows: ringRows(starts: starts, count: 2 * pairs))
     }
 
     /// The horizontal filter from `input` to `output` columns, made once.
     static func horizontalFilter(from input: Int, to output: Int) -> HorizontalFilter {
-        let key = FilterKey(input: input, output: output, scale: Float(1).bitPattern)
-        if let cached = horizontalFilters.withLock({ $0[key] }) { return cached }
+        horizontalFilters.value(for: FilterKey(input: input, output: output, scale: Float(1).bitPattern)) {
+            makeHorizontalFilter(from: input, to: output)
+        }
+    }
+
+    private static func makeHorizontalFilter(from input: Int, to output: Int) -> HorizontalFilter {
         let taps = LanczosResampler.taps(from: input, to: output)
         let pairs = Self.pairs(forTaps: taps.count)
         let groups = (output + batch - 1) / batch
@@ -189,12 +190,7 @@ final class PlaneResampler {
                 weights[((x / batch) * pairs + j) * batch + x % batch] = Int32(bitPattern: both)
             }
         }
-        let made = HorizontalFilter(startPairs: startPairs, weights: weights, pairs: pairs)
-        horizontalFilters.withLock { cache in
-            if cache.count >= 64 { cache.removeAll() }
-            cache[key] = made
-        }
-        return made
+        return HorizontalFilter(startPairs: startPairs, weights: weights, pairs: pairs)
     }
 
     /// A resampler from `sourceWidth × sourceHeight` to `width × height`,
