@@ -29,7 +29,7 @@ import Testing
     static let cases: [(sw: Int, sh: Int, w: Int, h: Int)] = [
         (1003, 757, 401, 303), (4000, 48, 1600, 19), (160, 120, 400, 300), (17, 9, 5, 3),
         (1, 1, 1, 1), (300, 2, 7, 1), (33, 65, 33, 64), (96, 96, 95, 97), (90, 1500, 13, 20), (1000, 750, 800, 600),
-        (1601, 1203, 281, 211), (2, 3, 1, 1),
+        (1601, 1203, 281, 211), (2, 3, 1, 1), (1008, 756, 400, 300),
     ]
 
     /// Full to limited range (a JPEG's planes into a WebP), none, and limited to full.
@@ -88,6 +88,38 @@ import Testing
         let row = [UInt8](repeating: 200, count: 64)
         row.withUnsafeBufferPointer { for _ in 0..<10 { short.push($0.baseAddress!) } }
         #expect(short.finish().samples.allSatisfy { $0 == 200 })
+    }
+
+    /// Windows laid on pairs: even starts in order, every tap inside its
+    /// window but a last one that is negligible, and a pair saved exactly
+    /// where that is so (a 12 MP photo's 16-tap windows to 1600 × 1200).
+    @Test func pairedWindowsDropOnlyNegligibleTaps() {
+        var tight: [String] = []
+        for (from, to) in [(4032, 1600), (3024, 1200), (2016, 800), (1512, 600), (1008, 400), (756, 300), (4032, 1200),
+                           (1600, 280), (2016, 1600), (800, 400), (4608, 1600), (1000, 999), (90, 1500), (3, 1), (7, 2)] {
+            let taps = LanczosResampler.taps(from: from, to: to)
+            let windows = PlaneResampler.pairedWindows(taps)
+            #expect(windows.starts.allSatisfy { $0 % 2 == 0 })
+            #expect(zip(windows.starts, windows.starts.dropFirst()).allSatisfy { $0 <= $1 }, "\(from) to \(to): starts out of order")
+            var dropped = 0
+            for i in 0..<to {
+                let window = PlaneResampler.windowWeights(taps, windows, i)
+                let kept = window.reduce(0, +), all = taps.weights[i * taps.count ..< (i + 1) * taps.count].reduce(0, +)
+                if abs(kept - all) > 1e-6 { dropped += 1 }
+                #expect(abs(kept - all) <= PlaneResampler.negligibleTap, "\(from) to \(to), output \(i)")
+            }
+            if windows.pairs * 2 == taps.count {
+                tight.append("\(from)>\(to)")
+                #expect(dropped > 0, "\(from) to \(to): a pair saved where no tap is dropped")
+            } else {
+                #expect(windows.pairs == (taps.count + 2) / 2 && dropped == 0, "\(from) to \(to)")
+            }
+        }
+        // 2.52× (a 12 MP photo's planes to 1600 × 1200): 16 taps in 8 pairs;
+        // 2.88× (16 MP): 18 in 9. Not 2× exactly (800 → 400), whose end
+        // taps weigh ~0.006, nor odd tap counts (nothing to save).
+        #expect(tight == ["4032>1600", "3024>1200", "2016>800", "1512>600", "1008>400", "756>300", "4608>1600"])
+        #expect(PlaneResampler.pairedWindows(LanczosResampler.taps(from: 1008, to: 400)).pairs == 8)
     }
 
     /// Q14 weights keep their sum exactly (a flat area stays flat) and each
