@@ -4,16 +4,21 @@ public enum URLPath {
     public static func encodeSegment(_ segment: String) -> String {
         // Most segments (hashes, slugs) need nothing.
         if segment.utf8.allSatisfy(isUnreserved) { return segment }
-        var out = ""
-        for byte in segment.utf8 {
+        var out: [UInt8] = []
+        appendEncoded(segment.utf8, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `segment` (UTF-8) percent-encoded.
+    static func appendEncoded(_ segment: some Collection<UInt8>, to out: inout [UInt8]) {
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in segment {
             if isUnreserved(byte) {
-                out.unicodeScalars.append(UnicodeScalar(byte))
+                out.append(byte)
             } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
             }
         }
-        return out
     }
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
@@ -33,30 +38,34 @@ public enum URLPath {
     }
 
     /// Relative URLs from one page: its folder is split once, not once per
-    /// link (a moments page links a few thousand files).
+    /// link (a moments page links a few thousand files). Paths are taken
+    /// as the file system takes them, as bytes split at `/`: two names
+    /// that are the same text in other Unicode forms are two folders.
     public struct Relativizer: Sendable {
-        private let folders: [Substring]
+        private let folders: [ArraySlice<UInt8>]
+        private static let slash = UInt8(ascii: "/")
 
         /// URLs from the page at `page` (a path from the site root).
         public init(from page: String) {
-            var parts = page.split(separator: "/")
-            parts.removeLast()  // the page's own file name
+            var parts = Array(page.utf8).split(separator: Self.slash)
+            if !parts.isEmpty { parts.removeLast() }  // the page's own file name
             folders = parts
         }
 
         /// The relative URL to `target` (a path from the site root).
         public func url(to target: String) -> String {
-            let parts = target.split(separator: "/")
+            let parts = Array(target.utf8).split(separator: Self.slash)
             var common = 0
-            while common < folders.count, common < parts.count - 1, folders[common] == parts[common] { common += 1 }
-            var out = ""
-            for _ in common..<folders.count { out += "../" }
+            while common < folders.count, common < parts.count - 1, folders[common].elementsEqual(parts[common]) { common += 1 }
+            var out: [UInt8] = []
+            out.reserveCapacity(target.utf8.count + 3 * (folders.count - common))
+            for _ in common..<folders.count { out += "../".utf8 }
             for (i, part) in parts[common...].enumerated() {
-                if i > 0 { out += "/" }
-                out += encodeSegment(String(part))
+                if i > 0 { out.append(Self.slash) }
+                URLPath.appendEncoded(part, to: &out)
             }
-            if out.hasSuffix("/") { out.removeLast() }
-            return out.isEmpty ? "./" : out
+            if out.last == Self.slash { out.removeLast() }
+            return out.isEmpty ? "./" : String(decoding: out, as: UTF8.self)
         }
     }
 }

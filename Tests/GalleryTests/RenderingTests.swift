@@ -49,6 +49,12 @@ import Testing
         #expect(URLPath.relative(from: "albums/a/index.html", to: "media/x/y.webp") == "../../media/x/y.webp")
         #expect(URLPath.relative(from: "albums/a/index.html", to: "albums/a/p.html") == "p.html")
         #expect(URLPath.relative(from: "index.html", to: "albums/b/index.html") == "albums/b/index.html")
+        #expect(URLPath.relative(from: "albums/a/b/index.html", to: "index.html") == "../../../index.html")
+        #expect(URLPath.relative(from: "albums/Été 2024/index.html", to: "albums/Été 2024/p 1.html") == "p%201.html")
+        // Names are compared as the file system compares them: bytes. The
+        // same word in decomposed form (e + combining acute) is another folder.
+        #expect(URLPath.relative(from: "albums/E\u{301}te\u{301}/index.html", to: "albums/\u{C9}t\u{E9}/p.html")
+            == "../%C3%89t%C3%A9/p.html")
     }
 
     @Test func machineDates() {
