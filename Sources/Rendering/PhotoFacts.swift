@@ -59,6 +59,14 @@ public enum PhotoFacts {
 
     /// `text` as a JSON string literal.
     static func appendJSONString(_ text: String, to out: inout String) {
+        // Most text needs no escape: no quote, backslash or control
+        // character, nor U+2028/2029 (whose UTF-8 starts with 0xE2).
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != 0xE2 }) {
+            out += "\""
+            out += text
+            out += "\""
+            return
+        }
         out += "\""
         for scalar in text.unicodeScalars {
             switch scalar {

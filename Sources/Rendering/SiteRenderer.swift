@@ -148,6 +148,15 @@ public struct SiteRenderer: Sendable {
 
     /// A description for a link preview: plain text, one paragraph, at most 200 characters.
     static func shareSummary(_ text: String) -> String {
+        // Most texts are already plain and short: nothing to take out (no
+        // newline, mark or doubled or outer space) and at most 200 bytes,
+        // so at most 200 characters.
+        let bytes = text.utf8
+        let marks: Set<UInt8> = [UInt8(ascii: "\n"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "#")]
+        if bytes.count <= 200, bytes.first != UInt8(ascii: " "), bytes.last != UInt8(ascii: " "), !bytes.contains(where: marks.contains),
+           !zip(bytes, bytes.dropFirst()).contains(where: { $0 == UInt8(ascii: " ") && $1 == UInt8(ascii: " ") }) {
+            return text
+        }
         var plain = text.replacingOccurrences(of: "\n", with: " ")
         for mark in ["**", "__", "`", "# "] { plain = plain.replacingOccurrences(of: mark, with: "") }
         plain = plain.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")

@@ -205,20 +205,24 @@ public struct SiteStrings: Sendable {
     }
 
     static func fill(_ template: String, _ values: [String: String]) -> String {
-        guard template.contains("{") else { return template }
+        // Scanned as UTF-8 (braces are ASCII, so their indices cut the text
+        // between characters): a Character scan was a fiftieth of page rendering.
+        let utf8 = template.utf8
+        guard utf8.contains(UInt8(ascii: "{")) else { return template }
         var out = ""
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{") {
-            out += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}"), let value = values[String(rest[rest.index(after: open)..<close])] else {
-                out.append("{")
-                rest = rest[rest.index(after: open)...]
+        var copied = utf8.startIndex, searched = utf8.startIndex
+        while let open = utf8[searched...].firstIndex(of: UInt8(ascii: "{")) {
+            let name = utf8.index(after: open)
+            guard let close = utf8[name...].firstIndex(of: UInt8(ascii: "}")), let value = values[String(template[name..<close])] else {
+                searched = name  // not a placeholder: the brace stays as text
                 continue
             }
+            out += template[copied..<open]
             out += value
-            rest = rest[rest.index(after: close)...]
+            copied = utf8.index(after: close)
+            searched = copied
         }
-        return out + rest
+        return out + template[copied...]
     }
 
     // MARK: Dates

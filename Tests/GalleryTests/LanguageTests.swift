@@ -96,6 +96,9 @@ import Testing
         #expect([1, 2, 5, 11, 21, 22, 112].map(ru) == ["one", "few", "many", "many", "one", "few", "many"])
         #expect([1, 2, 5, 12, 22, 25].map(pl) == ["one", "few", "many", "many", "few", "many"])
         #expect(SiteStrings.fill("{a} & {b} {c}", ["a": "x", "b": "y"]) == "x & y {c}")
+        #expect(SiteStrings.fill("{{a}} {} {a", ["a": "é"]) == "{é} {} {a")
+        #expect(SiteStrings.fill("Été {a}: 🐱 {b}!", ["a": "x", "b": "{a}"]) == "Été x: 🐱 {a}!")
+        #expect(SiteStrings.fill("no placeholder", ["a": "x"]) == "no placeholder")
     }
 
     @Test func templatesTakeTheirWordsEscapedOnceAtLoad() throws {

@@ -36,6 +36,40 @@ import Testing
         #expect(Markdown.render("[x](\" onmouseover=\"alert(1))").contains("href=\"&quot; onmouseover=&quot;alert(1\"") || !Markdown.render("[x](\" onmouseover=\"alert(1))").contains("onmouseover=\"alert"))
     }
 
+    /// The search index's JSON, written by hand, reads back as what went in
+    /// (quotes, backslashes, controls, U+2028, emoji, slashes, nesting), with
+    /// keys sorted and U+2028/2029 escaped (the files are scripts).
+    @Test func searchIndexJSONReadsBack() throws {
+        let tricky = "a \"q\" \\ / \u{1}\n\t\r \u{2028}\u{2029} é 🐱 </script>"
+        let value: [Any] = ["plain", tricky, 0, -12, 1_000_000, [String: Any](), ["z": "1,a", "a": [1, "x"], tricky: true], [Any]()]
+        let text = SearchIndex.json(value)
+        #expect(!text.contains("\u{2028}") && text.contains("\\u2028"))
+        #expect(text.hasPrefix("[\"plain\","))
+        #expect(text.contains("{\"a\":[1,\"x\"],"), "keys sorted")
+        let back = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any])
+        #expect(back.count == value.count)
+        #expect(back[1] as? String == tricky)
+        #expect(back[3] as? Int == -12)
+        let object = try #require(back[6] as? [String: Any])
+        #expect(object["z"] as? String == "1,a")
+        #expect(object[tricky] as? Bool == true)
+        #expect((object["a"] as? [Any])?.first as? Int == 1)
+        #expect((back[7] as? [Any])?.isEmpty == true)
+    }
+
+    /// A description for link previews: plain, one line, at most 200
+    /// characters; text already so is returned as it is.
+    @Test func shareSummariesArePlainAndShort() {
+        #expect(SiteRenderer.shareSummary("A day at the lake, Été 🐱") == "A day at the lake, Été 🐱")
+        #expect(SiteRenderer.shareSummary("**Bold** and `code`\n# Title  twice") == "Bold and code Title twice")
+        #expect(SiteRenderer.shareSummary(" padded ") == "padded")
+        #expect(SiteRenderer.shareSummary("snake_case__x") == "snake_casex")
+        let long = String(repeating: "é", count: 150)  // 300 bytes, 150 characters: kept whole
+        #expect(SiteRenderer.shareSummary(long) == long)
+        let longer = String(repeating: "word ", count: 60)
+        #expect(SiteRenderer.shareSummary(longer).count == 200 && SiteRenderer.shareSummary(longer).hasSuffix("…"))
+    }
+
     @Test func slugsAndURLs() {
         #expect(Slug.make("Léa 7", fallback: "x") == "lea-7")
         #expect(Slug.make("Kyoto & Osaka", fallback: "x") == "kyoto-osaka")
