@@ -84,10 +84,23 @@ import Testing
             let empty = PlaneResampler(sourceWidth: 400, sourceHeight: 300, width: 160, height: 120).finish()
             #expect(empty.samples.allSatisfy { $0 == 0 })
         }
-        let short = PlaneResampler(sourceWidth: 64, sourceHeight: 48, width: 32, height: 24)
-        let row = [UInt8](repeating: 200, count: 64)
-        row.withUnsafeBufferPointer { for _ in 0..<10 { short.push($0.baseAddress!) } }
-        #expect(short.finish().samples.allSatisfy { $0 == 200 })
+        // Cut short after an even row (waiting for its pair) and after an
+        // odd one (already paired), in every kernel and the reference: the
+        // rows below are the last one again (its value; the rows before
+        // differ, so a wrong row would show).
+        let kernels: [Int32] = [-1, 1, 2] + (gg_resample_has(3) != 0 ? [3] : [])
+        for kernel in kernels {
+            for rowsGiven in [9, 10] {
+                let short = PlaneResampler(sourceWidth: 67, sourceHeight: 48, width: 33, height: 24, kernel: kernel)
+                for y in 0..<rowsGiven {
+                    let row = [UInt8](repeating: UInt8(100 + 10 * y), count: 67)
+                    row.withUnsafeBufferPointer { short.push($0.baseAddress!) }
+                }
+                let last = UInt8(100 + 10 * (rowsGiven - 1))
+                let made = short.finish()
+                #expect(made.samples[(16 * 33)...].allSatisfy { $0 == last }, "kernel \(kernel), \(rowsGiven) rows")
+            }
+        }
     }
 
     /// Windows laid on pairs: even starts in order, every tap inside its
