@@ -72,51 +72,26 @@ static void vertical_portable(const float *const *rows, const float *weights, in
 static inline int16_t saturate16(int32_t v) { return (int16_t)(v > 32767 ? 32767 : (v < -32768 ? -32768 : v)); }
 static inline uint8_t clamp_byte(int32_t v) { return (uint8_t)(v < 0 ? 0 : (v > 255 ? 255 : v)); }
 
-/* Where column x's two samples sit in a pair row (in values of 32 bits):
-   blocks of 16 columns with their quads in the order 0, 2, 1, 3, the
-   columns past the last whole block in order. */
-static inline long pair_position(int x, int width) {
-    if (x >= (width & ~15)) return x;
-    const int quad = (x >> 2) & 3;
-    return (x & ~15) + ((((quad & 1) << 1) | (quad >> 1)) << 2) + (x & 3);
-}
-
-static void pair_portable(const uint8_t *a, const uint8_t *b, int16_t *restrict out, int from, int width) {
-    for (int x = from; x < width; x++) {
-        const long p = pair_position(x, width);
-        out[2 * p] = a[x];
-        out[2 * p + 1] = b[x];
-    }
-}
-
-void gg_resample_unpair(const int16_t *pair, int second, uint8_t *out, int width) {
-    for (int x = 0; x < width; x++) out[x] = (uint8_t)pair[2 * pair_position(x, width) + (second ? 1 : 0)];
-}
-
-/* Columns from `from` (a multiple of 16) on of the vertical pass, a block
-   of 16 at a time, a quad of four contiguous columns innermost (what a
-   compiler vectorises: NEON on arm64). Right shifts of negative sums are
-   arithmetic with every compiler this builds with, as the vector shifts are. */
-static void vertical8_portable(const int16_t *const *window, const int32_t *first, const int16_t *weights, int pairs,
+/* Columns from `from` on of the vertical pass, 32 at a time with the
+   columns innermost (what a compiler vectorises: NEON on arm64). Right
+   shifts of negative sums are arithmetic with every compiler this builds
+   with, as the vector shifts are. */
+static void vertical8_portable(const uint8_t *const *window, const int32_t *first, const int16_t *weights, int pairs,
                                int32_t bias, int16_t *restrict out, int from, int width) {
-    const int blocks_end = width & ~15;
-    for (int x0 = from; x0 < width; x0 += 16) {
-        const int n = width - x0 < 16 ? width - x0 : 16;
+    for (int x0 = from; x0 < width; x0 += 32) {
+        const int n = width - x0 < 32 ? width - x0 : 32;
         for (int r = 0; r < 8; r++) {
             const int16_t *w = weights + r * pairs * 2;
-            const int16_t *const *rows = window + first[r] / 2;
-            int32_t sum[16];
-            for (int i = 0; i < 16; i++) sum[i] = bias;
-            for (int j = 0; j < pairs; j++) {
-                const int16_t *p = rows[j];
-                const int32_t w0 = w[2 * j], w1 = w[2 * j + 1];
-                if (x0 < blocks_end) {
-                    for (int quad = 0; quad < 4; quad++) {
-                        const int16_t *q = p + 2 * ((long)x0 + (((quad & 1) << 1) | (quad >> 1)) * 4);
-                        for (int i = 0; i < 4; i++) sum[quad * 4 + i] += q[2 * i] * w0 + q[2 * i + 1] * w1;
-                    }
+            const uint8_t *const *rows = window + first[r];
+            int32_t sum[32];
+            for (int i = 0; i < 32; i++) sum[i] = bias;
+            for (int k = 0; k < pairs * 2; k++) {
+                const uint8_t *row = rows[k] + x0;
+                const int32_t wk = w[k];
+                if (n == 32) {
+                    for (int i = 0; i < 32; i++) sum[i] += (int32_t)row[i] * wk;
                 } else {
-                    for (int i = 0; i < n; i++) sum[i] += p[2 * ((long)x0 + i)] * w0 + p[2 * ((long)x0 + i) + 1] * w1;
+                    for (int i = 0; i < n; i++) sum[i] += (int32_t)row[i] * wk;
                 }
             }
             for (int i = 0; i < n; i++) {
@@ -225,41 +200,36 @@ static void vertical_sse2(const float *const *rows, const float *weights, int ta
     vertical_portable(rows, weights, taps, out, x, width);
 }
 
-static void pair_sse2(const uint8_t *a, const uint8_t *b, int16_t *out, int width) {
-    const __m128i zero = _mm_setzero_si128();
-    int x = 0;
-    for (; x + 16 <= width; x += 16) {
-        const __m128i va = _mm_loadu_si128((const __m128i *)(a + x)), vb = _mm_loadu_si128((const __m128i *)(b + x));
-        const __m128i al = _mm_unpacklo_epi8(va, zero), ah = _mm_unpackhi_epi8(va, zero);
-        const __m128i bl = _mm_unpacklo_epi8(vb, zero), bh = _mm_unpackhi_epi8(vb, zero);
-        __m128i *o = (__m128i *)(void *)(out + 2 * (long)x);
-        _mm_storeu_si128(o, _mm_unpacklo_epi16(al, bl));      /* columns 0-3 */
-        _mm_storeu_si128(o + 2, _mm_unpackhi_epi16(al, bl));  /* 4-7 */
-        _mm_storeu_si128(o + 1, _mm_unpacklo_epi16(ah, bh));  /* 8-11 */
-        _mm_storeu_si128(o + 3, _mm_unpackhi_epi16(ah, bh));  /* 12-15 */
-    }
-    pair_portable(a, b, out, x, width);
-}
-
-/* The vertical pass, 16 columns at a time: every output row a sum of
-   `pairs` multiply-add-pairs (pmaddwd) per four columns of pair rows. */
-static void vertical8_sse2(const int16_t *const *window, const int32_t *first, const int16_t *weights, int pairs,
-                           int32_t bias, int16_t *out, int width) {
-    const __m128i start = _mm_set1_epi32(bias);
+/* The vertical pass, 16 columns at a time: each pair of window rows once
+   to 16-bit pairs (row 2p and 2p + 1 side by side), then every output row
+   a sum of `pairs` multiply-add-pairs (pmaddwd) per four columns. */
+static void vertical8_sse2(const uint8_t *const *window, int window_rows, const int32_t *first, const int16_t *weights, int pairs,
+                           int32_t bias, int16_t *scratch, int16_t *out, int width) {
+    const __m128i zero = _mm_setzero_si128(), start = _mm_set1_epi32(bias);
+    __m128i *pairs_of_rows = (__m128i *)scratch;  /* four vectors (16 columns) per pair of window rows */
     int x0 = 0;
     for (; x0 + 16 <= width; x0 += 16) {
+        for (int p = 0; p + 1 < window_rows; p += 2) {
+            __m128i a = _mm_loadu_si128((const __m128i *)(window[p] + x0)), b = _mm_loadu_si128((const __m128i *)(window[p + 1] + x0));
+            __m128i al = _mm_unpacklo_epi8(a, zero), ah = _mm_unpackhi_epi8(a, zero);
+            __m128i bl = _mm_unpacklo_epi8(b, zero), bh = _mm_unpackhi_epi8(b, zero);
+            __m128i *s = pairs_of_rows + (p / 2) * 4;
+            s[0] = _mm_unpacklo_epi16(al, bl);
+            s[1] = _mm_unpackhi_epi16(al, bl);
+            s[2] = _mm_unpacklo_epi16(ah, bh);
+            s[3] = _mm_unpackhi_epi16(ah, bh);
+        }
         __m128i rows[8][2];  /* each row's 16 results: columns 0-7, 8-15 */
         for (int r = 0; r < 8; r++) {
-            const int16_t *const *pr = window + first[r] / 2;
+            const __m128i *s = pairs_of_rows + (first[r] / 2) * 4;
             const int32_t *w = (const int32_t *)(const void *)(weights + r * pairs * 2);
             __m128i a0 = start, a1 = start, a2 = start, a3 = start;
             for (int j = 0; j < pairs; j++) {
-                const __m128i *s = (const __m128i *)(const void *)(pr[j] + 2 * (long)x0);
                 const __m128i wj = _mm_set1_epi32(w[j]);
-                a0 = _mm_add_epi32(a0, _mm_madd_epi16(_mm_loadu_si128(s), wj));      /* columns 0-3 */
-                a1 = _mm_add_epi32(a1, _mm_madd_epi16(_mm_loadu_si128(s + 2), wj));  /* 4-7 */
-                a2 = _mm_add_epi32(a2, _mm_madd_epi16(_mm_loadu_si128(s + 1), wj));  /* 8-11 */
-                a3 = _mm_add_epi32(a3, _mm_madd_epi16(_mm_loadu_si128(s + 3), wj));  /* 12-15 */
+                a0 = _mm_add_epi32(a0, _mm_madd_epi16(s[j * 4], wj));
+                a1 = _mm_add_epi32(a1, _mm_madd_epi16(s[j * 4 + 1], wj));
+                a2 = _mm_add_epi32(a2, _mm_madd_epi16(s[j * 4 + 2], wj));
+                a3 = _mm_add_epi32(a3, _mm_madd_epi16(s[j * 4 + 3], wj));
             }
             rows[r][0] = _mm_packs_epi32(_mm_srai_epi32(a0, GG_RESAMPLE_VERTICAL_SHIFT), _mm_srai_epi32(a1, GG_RESAMPLE_VERTICAL_SHIFT));
             rows[r][1] = _mm_packs_epi32(_mm_srai_epi32(a2, GG_RESAMPLE_VERTICAL_SHIFT), _mm_srai_epi32(a3, GG_RESAMPLE_VERTICAL_SHIFT));
@@ -462,19 +432,17 @@ static inline void transpose8_avx2(__m256i v[8]) {
    loops wait on). */
 #define GG_LANE(v, i) _mm256_shuffle_epi32(v, (i) * 0x55)
 
-/* One multiply-add-pair step of two output rows over 32 columns (S and T:
-   the two rows' pair rows at the strip). */
-#define GG_V8_STEP(U, V, S, T) { \
+/* One multiply-add-pair step of two output rows over 32 columns. */
+#define GG_V8_STEP(U, V, J) { \
     const __m256i u_ = (U), v_ = (V); \
-    const __m256i *s_ = (S), *t_ = (T); \
-    a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_loadu_si256(s_), u_)); \
-    a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_loadu_si256(s_ + 1), u_)); \
-    a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(_mm256_loadu_si256(s_ + 2), u_)); \
-    a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(_mm256_loadu_si256(s_ + 3), u_)); \
-    b0 = _mm256_add_epi32(b0, _mm256_madd_epi16(_mm256_loadu_si256(t_), v_)); \
-    b1 = _mm256_add_epi32(b1, _mm256_madd_epi16(_mm256_loadu_si256(t_ + 1), v_)); \
-    b2 = _mm256_add_epi32(b2, _mm256_madd_epi16(_mm256_loadu_si256(t_ + 2), v_)); \
-    b3 = _mm256_add_epi32(b3, _mm256_madd_epi16(_mm256_loadu_si256(t_ + 3), v_)); }
+    a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(s[(J) * 4], u_)); \
+    a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(s[(J) * 4 + 1], u_)); \
+    a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(s[(J) * 4 + 2], u_)); \
+    a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(s[(J) * 4 + 3], u_)); \
+    b0 = _mm256_add_epi32(b0, _mm256_madd_epi16(t[(J) * 4], v_)); \
+    b1 = _mm256_add_epi32(b1, _mm256_madd_epi16(t[(J) * 4 + 1], v_)); \
+    b2 = _mm256_add_epi32(b2, _mm256_madd_epi16(t[(J) * 4 + 2], v_)); \
+    b3 = _mm256_add_epi32(b3, _mm256_madd_epi16(t[(J) * 4 + 3], v_)); }
 
 /* Sums of 8 columns (two vectors of 32-bit sums: columns 0-3 and 8-11, 4-7
    and 12-15) to 16 filtered samples in order (in-lane packing undoes the
@@ -482,45 +450,40 @@ static inline void transpose8_avx2(__m256i v[8]) {
 #define GG_V8_PACK(LO, HI) _mm256_packs_epi32(_mm256_srai_epi32(LO, GG_RESAMPLE_VERTICAL_SHIFT), \
                                               _mm256_srai_epi32(HI, GG_RESAMPLE_VERTICAL_SHIFT))
 
-/* Two source rows' 16 columns at x widened to 16-bit pairs: columns 0-3 and
-   8-11 in the first vector, 4-7 and 12-15 in the second (the pair rows'
-   block layout). */
+/* Two window rows' 16 columns at x widened to 16-bit pairs: columns 0-3 and
+   8-11 in the first vector, 4-7 and 12-15 in the second. */
 __attribute__((target("avx2,fma")))
-static inline void widen_pair_avx2(const uint8_t *a, const uint8_t *b, int16_t *out) {
+static inline void widen_pair_avx2(const uint8_t *a, const uint8_t *b, __m256i *out) {
     __m256i wa = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)a));
     __m256i wb = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)b));
-    _mm256_storeu_si256((__m256i *)(void *)out, _mm256_unpacklo_epi16(wa, wb));
-    _mm256_storeu_si256((__m256i *)(void *)(out + 16), _mm256_unpackhi_epi16(wa, wb));
-}
-
-__attribute__((target("avx2,fma")))
-static void pair_avx2(const uint8_t *a, const uint8_t *b, int16_t *out, int width) {
-    int x = 0;
-    for (; x + 16 <= width; x += 16) widen_pair_avx2(a + x, b + x, out + 2 * (long)x);
-    pair_portable(a, b, out, x, width);
+    out[0] = _mm256_unpacklo_epi16(wa, wb);
+    out[1] = _mm256_unpackhi_epi16(wa, wb);
 }
 
 /* The vertical pass, 32 columns at a time (then 16, then the portable
-   loop): two output rows at a time, a multiply-add-pair (pmaddwd: 16
-   products) and an add per vector and pair of taps: eight accumulators,
-   one broadcast weight per four multiply-add-pairs. The sums' chains are
-   adds alone (one cycle), so the multipliers never wait on them; what the
-   loop waits on is loads. */
+   loop): each pair of window rows once to 16-bit pairs, then two output
+   rows at a time, a multiply-add-pair (pmaddwd: 16 products) and an add per
+   vector and pair of taps: eight accumulators, one broadcast weight per four
+   multiply-add-pairs. The sums' chains are adds alone (one cycle), so the
+   multipliers never wait on them; what the loop waits on is loads. */
 __attribute__((target("avx2,fma")))
-static void vertical8_avx2(const int16_t *const *window, const int32_t *first, const int16_t *weights, int pairs,
-                           int32_t bias, int16_t *out, int width) {
+static void vertical8_avx2(const uint8_t *const *window, int window_rows, const int32_t *first, const int16_t *weights, int pairs,
+                           int32_t bias, int16_t *scratch, int16_t *out, int width) {
     const __m256i start = _mm256_set1_epi32(bias);
+    __m256i *pairs_of_rows = (__m256i *)(void *)scratch;  /* four vectors per pair of window rows (32 columns) */
     int x0 = 0;
     for (; x0 + 32 <= width; x0 += 32) {
+        for (int p = 0; p + 1 < window_rows; p += 2) {
+            widen_pair_avx2(window[p] + x0, window[p + 1] + x0, pairs_of_rows + p * 2);
+            widen_pair_avx2(window[p] + x0 + 16, window[p + 1] + x0 + 16, pairs_of_rows + p * 2 + 2);
+        }
         __m256i left[8], right[8];  /* each row's columns 0-15 and 16-31 */
         for (int r = 0; r < 8; r += 2) {
-            const int16_t *const *ps = window + first[r] / 2, *const *pt = window + first[r + 1] / 2;
+            const __m256i *s = pairs_of_rows + first[r] * 2, *t = pairs_of_rows + first[r + 1] * 2;
             const int32_t *w = (const int32_t *)(const void *)(weights + r * pairs * 2);
             const int32_t *v = (const int32_t *)(const void *)(weights + (r + 1) * pairs * 2);
             __m256i a0 = start, a1 = start, a2 = start, a3 = start, b0 = start, b1 = start, b2 = start, b3 = start;
-            for (int j = 0; j < pairs; j++)
-                GG_V8_STEP(_mm256_set1_epi32(w[j]), _mm256_set1_epi32(v[j]),
-                           (const __m256i *)(const void *)(ps[j] + 2 * (long)x0), (const __m256i *)(const void *)(pt[j] + 2 * (long)x0))
+            for (int j = 0; j < pairs; j++) GG_V8_STEP(_mm256_set1_epi32(w[j]), _mm256_set1_epi32(v[j]), j)
             left[r] = GG_V8_PACK(a0, a1);
             right[r] = GG_V8_PACK(a2, a3);
             left[r + 1] = GG_V8_PACK(b0, b1);
@@ -536,16 +499,16 @@ static void vertical8_avx2(const int16_t *const *window, const int32_t *first, c
         }
     }
     for (; x0 + 16 <= width; x0 += 16) {
+        for (int p = 0; p + 1 < window_rows; p += 2) widen_pair_avx2(window[p] + x0, window[p + 1] + x0, pairs_of_rows + p);
         __m256i rows[8];
         for (int r = 0; r < 8; r++) {
-            const int16_t *const *pr = window + first[r] / 2;
+            const __m256i *s = pairs_of_rows + first[r];
             const int32_t *w = (const int32_t *)(const void *)(weights + r * pairs * 2);
             __m256i a0 = start, a1 = start;
             for (int j = 0; j < pairs; j++) {
-                const __m256i *s = (const __m256i *)(const void *)(pr[j] + 2 * (long)x0);
                 const __m256i u = _mm256_set1_epi32(w[j]);
-                a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_loadu_si256(s), u));
-                a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_loadu_si256(s + 1), u));
+                a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(s[j * 2], u));
+                a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(s[j * 2 + 1], u));
             }
             rows[r] = GG_V8_PACK(a0, a1);
         }
@@ -640,24 +603,14 @@ void gg_resample_horizontal_rgba(int which, const float *row, const int32_t *sta
     }
 }
 
-void gg_resample_vertical8(int which, const int16_t *const *window, const int32_t *first,
-                           const int16_t *weights, int pairs, int32_t bias, int16_t *out, int width) {
+void gg_resample_vertical8(int which, const uint8_t *const *window, int window_rows, const int32_t *first,
+                           const int16_t *weights, int pairs, int32_t bias, int16_t *scratch, int16_t *out, int width) {
     switch (kernel(which)) {
 #if GG_X86
-    case 3: vertical8_avx2(window, first, weights, pairs, bias, out, width); return;
-    case 1: vertical8_sse2(window, first, weights, pairs, bias, out, width); return;
+    case 3: vertical8_avx2(window, window_rows, first, weights, pairs, bias, scratch, out, width); return;
+    case 1: vertical8_sse2(window, window_rows, first, weights, pairs, bias, scratch, out, width); return;
 #endif
-    default: vertical8_portable(window, first, weights, pairs, bias, out, 0, width);
-    }
-}
-
-void gg_resample_pair(int which, const uint8_t *a, const uint8_t *b, int16_t *out, int width) {
-    switch (kernel(which)) {
-#if GG_X86
-    case 3: pair_avx2(a, b, out, width); return;
-    case 1: pair_sse2(a, b, out, width); return;
-#endif
-    default: pair_portable(a, b, out, 0, width);
+    default: (void)window_rows; (void)scratch; vertical8_portable(window, first, weights, pairs, bias, out, 0, width);
     }
 }
 

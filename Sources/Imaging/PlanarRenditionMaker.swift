@@ -27,8 +27,8 @@ public enum PlanarRenditionMaker {
         return made
     }
 
-    /// Most bytes one resampler's ring of source rows may hold (64 MiB): a
-    /// 100-megapixel photo's straight to a thumbnail needs about 13 MB.
+    /// Most samples one resampler's ring of source rows may hold (64 Mi
+    /// bytes): a 100-megapixel photo needs a few million.
     static let largestRing = 64 << 20
 
     /// The same from any plane stream (a JPEG's, a HEIF's).
@@ -52,7 +52,7 @@ public enum PlanarRenditionMaker {
             for index in streamed {
                 let target = sizes[index]
                 for source in layout.planes {
-                    let ring = PlaneResampler.ringBytes(sourceWidth: source.width, sourceHeight: source.height,
+                    let ring = PlaneResampler.ringSamples(sourceWidth: source.width, sourceHeight: source.height,
                                                           height: max(1, target.height))
                     if (ring ?? .max) > Self.largestRing {
                         refused = .damaged("a \(source.width)x\(source.height) plane for a \(target.width)x\(target.height) picture")

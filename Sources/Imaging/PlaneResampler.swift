@@ -9,11 +9,11 @@ import CResample
 /// byte-to-float conversion. Every C kernel computes the same integers; the
 /// Swift loops (float) are the reference the tests hold them to (within 1).
 ///
-/// Vertical pass first, eight output rows at a time: source rows arrive in
-/// pairs (2k, 2k + 1), each pair widened once into 16-bit pairs in a ring
-/// tall enough for eight rows' filters, and every one of the eight rows is
-/// a sum of multiply-add-pairs over the pair rows of its window (32 columns
-/// at a time), written as pairs of columns, the eight rows side by side. The eight
+/// Vertical pass first, eight output rows at a time: source rows wait as
+/// bytes in a ring tall enough for eight rows' filters; each pair of the
+/// window's rows is widened to 16-bit pairs once per strip of 32 columns and
+/// every one of the eight rows is a sum of multiply-add-pairs over them,
+/// written as pairs of columns, the eight rows side by side. The eight
 /// rows are then filtered horizontally together: each output sample is a
 /// chain of multiply-add-pairs with no sum across vector lanes. The
 /// horizontal pass runs on output rows only, and no full-size image is ever
@@ -77,26 +77,18 @@ final class PlaneResampler {
     /// Which C kernel: 0, the one chosen for this CPU; tests name one, or
     /// -1 for the Swift loops.
     private let kernel: Int32
-    /// The C kernels' source rows, in pairs (rows 2k and 2k + 1) widened
-    /// to 16-bit pairs as they arrive (`gg_resample_pair`): pair k lives in
-    /// slot k % pairCount, `pairStride` values apart (whole cache lines).
-    private let pairRing: UnsafeMutablePointer<Int16>
-    private let pairCount: Int
-    private let pairStride: Int
-    /// An even source row waiting for the odd one after it.
-    private let waiting: UnsafeMutablePointer<UInt8>
-    /// The Swift reference's source rows, as they came (bytes); row r lives
-    /// in slot r % ringCount (empty for the C kernels).
+    /// `ringCount` source rows, as they came (bytes); row r lives in slot
+    /// r % ringCount.
     private let ring: UnsafeMutablePointer<UInt8>
     private let ringCount: Int
     /// Eight vertically filtered rows, pairs of columns side by side (the
     /// C kernels' layout), zeroed so that the columns past the plane that a
-    /// window's zero weights reach are numbers. It and the pair rows are
-    /// aligned to cache lines: a vector load that straddles two lines costs
-    /// two, and the kernels' loads are what they wait on (15 % of the resampling).
+    /// window's zero weights reach are numbers. It and `scratch` are aligned
+    /// to cache lines: a vector load that straddles two lines costs two, and
+    /// the kernels' loads are what they wait on (15 % of the resampling).
     private let interleaved: UnsafeMutablePointer<Int16>
-    /// A batch's window of pair rows (the C kernels).
-    private let pairPointers: UnsafeMutablePointer<UnsafePointer<Int16>>
+    /// The C kernel's strip of the window, widened to 16 bits.
+    private let scratch: UnsafeMutablePointer<Int16>
     /// One vertically filtered row (the Swift reference).
     private let column: UnsafeMutablePointer<Float>
     /// A batch's window of source rows (the reference: one row's taps).
@@ -155,26 +147,13 @@ final class PlaneResampler {
         return PairedWindows(starts: starts, pairs: pairs, shifts: shifts)
     }
 
-    /// Pair rows the ring of a resampler from `sourceHeight` rows holds for
-    /// a filter whose batches' windows span `windowRows` rows.
-    static func pairSlots(windowRows: Int, sourceHeight: Int) -> Int {
-        (min(sourceHeight, windowRows) + 1) / 2
-    }
-
-    /// 16-bit values in one pair row of `sourceWidth` columns: whole cache lines.
-    static func pairStride(sourceWidth: Int) -> Int? {
-        let (padded, overflow) = sourceWidth.addingReportingOverflow(15)
-        return overflow ? nil : padded / 16 * 32
-    }
-
-    /// Bytes the ring of a resampler from `sourceWidth × sourceHeight` to
-    /// `height` rows holds, or nil past Int's range.
-    static func ringBytes(sourceWidth: Int, sourceHeight: Int, height: Int) -> Int? {
+    /// Samples (bytes) the ring of a resampler from `sourceWidth ×
+    /// sourceHeight` to `height` rows holds, or nil past Int's range.
+    static func ringSamples(sourceWidth: Int, sourceHeight: Int, height: Int) -> Int? {
         let windows = pairedWindows(LanczosResampler.taps(from: sourceHeight, to: height))
-        let slots = pairSlots(windowRows: ringRows(starts: windows.starts, count: 2 * windows.pairs), sourceHeight: sourceHeight)
-        guard let stride = pairStride(sourceWidth: sourceWidth) else { return nil }
-        let (values, overflow) = slots.multipliedReportingOverflow(by: stride)
-        return overflow || values > Int.max / 2 ? nil : values * 2
+        let rows = min(sourceHeight, ringRows(starts: windows.starts, count: 2 * windows.pairs))
+        let (samples, overflow) = rows.multipliedReportingOverflow(by: sourceWidth)
+        return overflow ? nil : samples
     }
 
     /// `weights` times `scale` in Q14, summing to exactly `scale` in Q14 (a
@@ -269,22 +248,18 @@ final class PlaneResampler {
         column = .allocate(capacity: kernel < 0 ? sourceWidth : 0)
         bias = Int32(clamping: Int(((sampleOffset - Float(GG_RESAMPLE_MIDPOINT)) * Float(1 << GG_RESAMPLE_WEIGHT_BITS)).rounded()))
             + (1 << (GG_RESAMPLE_VERTICAL_SHIFT - 1))
-        // The rings hold the widest batch window of the C kernels (the
+        // The ring holds the widest batch window of the C kernels (the
         // reference's windows lie inside them).
-        pairCount = Self.pairSlots(windowRows: vertical.windowRows, sourceHeight: sourceHeight)
-        pairStride = Self.pairStride(sourceWidth: sourceWidth) ?? 0
-        let pairValues = kernel < 0 ? 0 : pairCount * pairStride
-        pairRing = UnsafeMutableRawPointer.allocate(byteCount: pairValues * 2, alignment: 64).bindMemory(to: Int16.self, capacity: pairValues)
-        waiting = .allocate(capacity: kernel < 0 ? 0 : sourceWidth)
         ringCount = min(sourceHeight, vertical.windowRows)
-        ring = .allocate(capacity: kernel < 0 ? ringCount * sourceWidth : 0)
+        ring = .allocate(capacity: ringCount * sourceWidth)
         // Every pair a window reaches: the last start's pair plus its pairs.
         let interleavedCount = (sourceWidth / 2 + horizontal.pairs + 1) * 2 * Self.batch
         interleaved = UnsafeMutableRawPointer.allocate(byteCount: interleavedCount * 2, alignment: 64)
             .bindMemory(to: Int16.self, capacity: interleavedCount)
         interleaved.initialize(repeating: 0, count: interleavedCount)
-        pairPointers = .allocate(capacity: (vertical.windowRows + 1) / 2)
-        rowPointers = .allocate(capacity: reference?.vertical.count ?? 0)
+        let scratchCount = vertical.windowRows * Int(GG_RESAMPLE_STRIP)
+        scratch = UnsafeMutableRawPointer.allocate(byteCount: scratchCount * 2, alignment: 64).bindMemory(to: Int16.self, capacity: scratchCount)
+        rowPointers = .allocate(capacity: max(vertical.windowRows, reference?.vertical.count ?? 0))
         batchFirst = .allocate(capacity: Self.batch)
         // Every row is written before `finish` hands the plane out (rows never
         // made are zeroed there): no pass of zeros over megabytes first.
@@ -293,42 +268,24 @@ final class PlaneResampler {
 
     deinit {
         ring.deallocate()
-        pairRing.deallocate()
-        waiting.deallocate()
-        pairPointers.deallocate()
         interleaved.deallocate()
+        scratch.deallocate()
         rowPointers.deallocate()
         batchFirst.deallocate()
         column.deallocate()
     }
 
-    /// Source row r's slot in the reference's ring.
+    /// Source row r's slot in the ring.
     @inline(__always)
     private func slot(_ row: Int) -> UnsafeMutablePointer<UInt8> {
         ring + (row % ringCount) * sourceWidth
-    }
-
-    /// Pair k's (rows 2k and 2k + 1) slot in the C kernels' ring.
-    @inline(__always)
-    private func pairSlot(_ pair: Int) -> UnsafeMutablePointer<Int16> {
-        pairRing + (pair % pairCount) * pairStride
     }
 
     /// Takes the next source row (`sourceWidth` samples) and makes every output
     /// row whose window it completes.
     func push(_ row: UnsafePointer<UInt8>) {
         guard received < sourceHeight else { return }
-        if reference != nil {
-            slot(received).update(from: row, count: sourceWidth)
-        } else if received % 2 == 1 {
-            gg_resample_pair(kernel, waiting, row, pairSlot(received / 2), Int32(sourceWidth))
-        } else if received == sourceHeight - 1 {
-            // The last row of an odd height: paired with itself (windows
-            // reach past the plane only with zero weights).
-            gg_resample_pair(kernel, row, row, pairSlot(received / 2), Int32(sourceWidth))
-        } else {
-            waiting.update(from: row, count: sourceWidth)
-        }
+        slot(received).update(from: row, count: sourceWidth)
         received += 1
         makeCompletedRows()
     }
@@ -357,16 +314,15 @@ final class PlaneResampler {
     private func makeRows(_ rows: ClosedRange<Int>) {
         let first = rows.lowerBound
         let base = vertical.starts[first]
-        let windowPairs = (vertical.starts[first + Self.batch - 1] + 2 * vertical.pairs - base) / 2
-        // Rows past the plane carry zero weights: any pair will do.
-        let lastPair = (sourceHeight - 1) / 2
-        for i in 0..<windowPairs { pairPointers[i] = UnsafePointer(pairSlot(min(base / 2 + i, lastPair))) }
+        let windowRows = vertical.starts[first + Self.batch - 1] + 2 * vertical.pairs - base
+        // Rows past the plane carry zero weights: any row will do.
+        for i in 0..<windowRows { rowPointers[i] = UnsafePointer(slot(min(base + i, sourceHeight - 1))) }
         for r in 0..<Self.batch { batchFirst[r] = Int32(vertical.starts[first + r] - base) }
         vertical.weights.withUnsafeBufferPointer { all in
-            // An optional pointer has the same layout as a pointer: C's `const int16_t *const *`.
-            let window = UnsafeRawPointer(pairPointers).assumingMemoryBound(to: UnsafePointer<Int16>?.self)
-            gg_resample_vertical8(kernel, window, batchFirst, all.baseAddress! + first * 2 * vertical.pairs,
-                                  Int32(vertical.pairs), bias, interleaved, Int32(sourceWidth))
+            // An optional pointer has the same layout as a pointer: C's `const uint8_t *const *`.
+            let window = UnsafeRawPointer(rowPointers).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
+            gg_resample_vertical8(kernel, window, Int32(windowRows), batchFirst, all.baseAddress! + first * 2 * vertical.pairs,
+                                  Int32(vertical.pairs), bias, scratch, interleaved, Int32(sourceWidth))
         }
         output.withUnsafeMutableBufferPointer { out in
             horizontal.startPairs.withUnsafeBufferPointer { starts in
@@ -388,19 +344,13 @@ final class PlaneResampler {
     /// The finished plane. If the source ended early (it cannot, for a decode
     /// that succeeded) the missing rows repeat the last one received.
     func finish() -> Plane {
-        if received > 0, received < sourceHeight {
-            let last = [UInt8](unsafeUninitializedCapacity: sourceWidth) { bytes, count in
-                if reference != nil {
-                    bytes.baseAddress!.update(from: slot(received - 1), count: sourceWidth)
-                } else if received % 2 == 1 {
-                    bytes.baseAddress!.update(from: waiting, count: sourceWidth)
-                } else {
-                    gg_resample_unpair(pairSlot(received / 2 - 1), 1, bytes.baseAddress!, Int32(sourceWidth))
-                }
-                count = sourceWidth
-            }
-            last.withUnsafeBufferPointer { row in
-                while received < sourceHeight { push(row.baseAddress!) }
+        if received > 0 {
+            // The last row is already in the ring: copied in place of pushing.
+            let last = slot(received - 1)
+            while received < sourceHeight {
+                slot(received).update(from: last, count: sourceWidth)
+                received += 1
+                makeCompletedRows()
             }
         }
         if produced < height {

@@ -73,7 +73,7 @@ import Testing
         }
         #expect(rowsAsked == 1)
         // An ordinary large photo is well inside the bound.
-        let ring = PlaneResampler.ringBytes(sourceWidth: 12000, sourceHeight: 9000, height: 210)
+        let ring = PlaneResampler.ringSamples(sourceWidth: 12000, sourceHeight: 9000, height: 210)
         #expect(ring != nil && ring! < PlanarRenditionMaker.largestRing)
     }
 

@@ -26,22 +26,9 @@
    window starts on an even source row or column (a zero weight in front
    when it does not) and has `pairs` pairs of taps (zeros after it).
 
-   Source rows come in pairs (rows 2k and 2k + 1), each pair widened once,
-   as it arrives, into a pair row: per column the two samples as 16-bit
-   values side by side, the operand a multiply-add-pair takes. Widening a
-   pair of rows per batch of output rows instead did it again for every
-   batch whose window overlapped the last (1.7 times per row at 2.5x) and
-   was a quarter of the vertical pass. gg_resample_pair makes one, for
-   width columns, in the layout every kernel reads: blocks of 16 columns
-   with their quads of four columns in the order 0, 2, 1, 3 (what AVX2's
-   in-lane unpacking of a block gives), the columns past the last whole
-   block in order; it needs room for (width + 15) / 16 * 32 values.
-
    The vertical pass: for x < width and r < 8,
-     v = (bias + sum over k < 2 * pairs of weights[r * 2 * pairs + k] * row(first[r] + k)[x])
+     v = (bias + sum over k < 2 * pairs of weights[r * 2 * pairs + k] * window[first[r] + k][x])
          >> GG_RESAMPLE_VERTICAL_SHIFT, saturated to 16 bits,
-   where row(i) is source row i of the window: pair row window[i / 2], its
-   first sample for even i, its second for odd i. v
    is (the filtered sample - GG_RESAMPLE_MIDPOINT) times 128: seven fraction
    bits for the second pass, over -128 ..< 384, which holds every sum a
    Lanczos filter's overshoot (its positive weights sum to at most 1.27) and
@@ -49,20 +36,18 @@
    (six bits cost WebP previews 0.01 dB of PSNR). It is
    stored as pairs of columns side by side for the horizontal pass:
      out[((x / 2) * 8 + r) * 2 + x % 2] = v.
-   Every first[r] is even; `bias` is (the offset of a change of sample
-   range - GG_RESAMPLE_MIDPOINT) times 1 << 14 (the range's scale is folded
-   into the weights) plus half of 1 << GG_RESAMPLE_VERTICAL_SHIFT to round;
-   `out` has room for (width + 1) / 2 * 16. */
-void gg_resample_vertical8(int kernel, const int16_t *const *window, const int32_t *first,
-                           const int16_t *weights, int pairs, int32_t bias, int16_t *out, int width);
+   `window` holds `window_rows` (even) source rows and every first[r] is
+   even; `bias` is (the offset of a change of sample range -
+   GG_RESAMPLE_MIDPOINT) times 1 << 14 (the range's scale is folded into
+   the weights) plus half of 1 << GG_RESAMPLE_VERTICAL_SHIFT to round.
+   `scratch` has room for window_rows * GG_RESAMPLE_STRIP values (each pair
+   of window rows is widened to 16-bit pairs once per strip of columns, for
+   all eight output rows); `out` for (width + 1) / 2 * 16. */
+void gg_resample_vertical8(int kernel, const uint8_t *const *window, int window_rows, const int32_t *first,
+                           const int16_t *weights, int pairs, int32_t bias, int16_t *scratch, int16_t *out, int width);
 
-/* Source rows a and b (width samples each) as a pair row (see above). */
-void gg_resample_pair(int kernel, const uint8_t *a, const uint8_t *b, int16_t *out, int width);
-
-/* Row `second` (0: a, 1: b) of a pair row back as bytes (a source that
-   ends early repeats its last row). */
-void gg_resample_unpair(const int16_t *pair, int second, uint8_t *out, int width);
-
+/* The 16-bit values per window row gg_resample_vertical8's scratch holds. */
+#define GG_RESAMPLE_STRIP 32
 #define GG_RESAMPLE_WEIGHT_BITS 14
 #define GG_RESAMPLE_VERTICAL_SHIFT 7
 #define GG_RESAMPLE_MIDPOINT 128
