@@ -14,13 +14,16 @@ both outputs and the PSNR of previews against a full-resolution reference.
 usage: scripts/bench.py [LIBRARY] [--count N] [--formats jpeg,webp] [--jobs N]
                         [--preview 1600x1200] [--thumbnail 280x210]
                         [--quality-sample N] [--no-sigal] [--no-floor] [--heic N]
-                        [--rounds N]
+                        [--rounds N] [--instructions]
 
 This machine's speed drifts by 10-15 % from one half-minute to the next (a
 shared VM), so a ratio of two single runs taken a minute apart swings as much:
 the floor and the JPEGs-only build are measured --rounds times, alternately,
 and the median of the paired ratios (with its range) is reported; the same for
-the HEIC build and heif-convert.
+the HEIC build and heif-convert. With --instructions the JPEGs-only build
+also runs once under valgrind's callgrind (one job, minutes): its instruction
+count against that of the codec calls inside it (libjpeg's decode, the
+encoder) is the same on every run, where CPU time is not.
 
 With --heic N (and libheif-examples installed), the first N JPEGs are also
 encoded as HEIC (heif-enc, cached in /tmp/gallerygen-bench-heic-N) and the
@@ -62,6 +65,39 @@ def run_timed(cmd, cwd=None, input=None):
         sys.exit(f"command failed ({proc.returncode}): {' '.join(cmd)}\n{out[-2000:]}")
     wall, user, system, rss = match.groups()
     return float(wall), float(user) + float(system), int(rss) / 1024, out
+
+
+def instruction_ratio(binary, mirror, fmt, sizes, work):
+    """The JPEGs-only build of mirror under callgrind, one job: (its
+    instructions, those inside libjpeg's decode calls, those inside the
+    encoder's calls), or None without valgrind. A count, not a time: what
+    one change saves shows where this VM's drift hides it."""
+    valgrind, strip, annotate = shutil.which("valgrind"), shutil.which("strip"), shutil.which("callgrind_annotate")
+    if not (valgrind and strip and annotate):
+        print(f"({fmt}: no valgrind, no instruction count)", flush=True)
+        return None
+    # valgrind cannot read the debug information of the linked-in Swift
+    # runtime: a copy without it (the symbols stay).
+    plain = os.path.join(work, "gallerygen-for-callgrind")
+    subprocess.run([strip, "-g", "-o", plain, binary], check=True)
+    profile = os.path.join(work, f"callgrind-{fmt}.out")
+    subprocess.run([valgrind, "--tool=callgrind", f"--callgrind-out-file={profile}", plain, "build", mirror,
+                    "--output", os.path.join(work, f"callgrind-site-{fmt}"), "--format", fmt, "--quality", str(QUALITY),
+                    "--jobs", "1", "--quiet"] + sizes, check=True, capture_output=True)
+    text = subprocess.run([annotate, "--inclusive=yes", "--threshold=100", profile], capture_output=True, text=True,
+                          check=True).stdout
+
+    def inclusive(name):
+        # "  8,428,610,429 (58.81%)  ???:gg_jpeg_planar_read [/path]"
+        return sum(int(m.group(1).replace(",", "")) for m in re.finditer(r"^\s*([\d,]+) \([^)]*\)\s+\S*:" + name + r" \[",
+                                                                         text, re.M))
+    total = re.search(r"^\s*([\d,]+) \([^)]*\)\s+PROGRAM TOTALS", text, re.M)
+    decode = sum(inclusive(f) for f in ("gg_jpeg_planar_open", "gg_jpeg_planar_read", "gg_jpeg_planar_finish"))
+    encode = inclusive("gg_jpeg_encode_planar") if fmt == "jpeg" else inclusive("WebPEncode")
+    if not total or decode == 0 or encode == 0:
+        print(f"({fmt}: callgrind's profile names no codec call, no instruction count)", flush=True)
+        return None
+    return int(total.group(1).replace(",", "")), decode, encode
 
 
 def walk_files(folder, exts):
@@ -170,6 +206,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3,
                     help="floor and build (and heif-convert and the HEIC build) alternated N times; "
                          "the median of the paired ratios is reported (default 3)")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count the JPEGs-only build's instructions under callgrind against its codec calls'")
     a = ap.parse_args()
 
     # The binary scripts/install.sh installs: the Swift runtime linked in.
@@ -243,6 +281,10 @@ def main():
             jpegs, dec, enc = floor_seconds
             notes.append((fmt, "floor", jpegs, dec, enc, [p[0] for p in ordered]))
         notes.append((fmt, "jpegs", jpeg_count, ours))
+        if a.instructions:
+            counted = instruction_ratio(binary, mirror, fmt, sizes, work)
+            if counted:
+                notes.append((fmt, "instructions") + counted)
         if sigal:
             sdir = os.path.join(work, f"sigal-{fmt}")
             os.makedirs(sdir)
@@ -293,6 +335,11 @@ def main():
             print(f"- {fmt}: codec floor {dec + enc:.1f} CPU s for {jpegs} JPEGs (decode {dec:.1f} s at the chosen DCT "
                   f"scale, encode {enc:.1f} s); the JPEGs-only build took {ours[1]:.1f} CPU s = "
                   f"**{ours[1] / (dec + enc):.2f}× the floor**{spread}")
+        elif kind == "instructions":
+            _, _, total, decode, encode = note
+            print(f"- {fmt}: instructions (callgrind, one job): the JPEGs-only build {total / 1e9:.2f} G, its codec calls "
+                  f"{(decode + encode) / 1e9:.2f} G (decode {decode / 1e9:.2f}, encode {encode / 1e9:.2f}) = "
+                  f"**{total / (decode + encode):.3f}×** (the same on every run)")
         elif kind == "vips":
             _, _, n, ours, theirs = note
             print(f"- {fmt}, {n} JPEGs: **{theirs[1] / ours[1]:.2f}× vipsthumbnail's CPU** ({ours[1]:.1f} vs {theirs[1]:.1f} CPU s; "
