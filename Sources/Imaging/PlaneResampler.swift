@@ -31,7 +31,8 @@ final class PlaneResampler {
     /// batches by repeating the last row: a short last batch computes copies
     /// it does not store) an even first source row and `pairs` pairs of Q14
     /// weights (a zero in front where the Lanczos window starts on an odd
-    /// row), the sample range's scale folded in.
+    /// row, its last tap then left out if negligible: `pairedWindows`),
+    /// the sample range's scale folded in.
     struct VerticalFilter: Sendable {
         var starts: [Int]
         var weights: [Int16]
