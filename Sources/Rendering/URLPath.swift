@@ -9,9 +9,11 @@ public enum URLPath {
         return String(decoding: out, as: UTF8.self)
     }
 
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
     /// Appends `segment` (UTF-8) percent-encoded.
     static func appendEncoded(_ segment: some Collection<UInt8>, to out: inout [UInt8]) {
-        let hex = Array("0123456789ABCDEF".utf8)
+        let hex = hexDigits
         for byte in segment {
             if isUnreserved(byte) {
                 out.append(byte)
