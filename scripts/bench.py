@@ -70,7 +70,8 @@ def run_timed(cmd, cwd=None, input=None):
 def instruction_ratio(binary, mirror, fmt, sizes, work):
     """The JPEGs-only build of mirror under callgrind, one job: (its
     instructions, those inside libjpeg's decode calls, those inside the
-    encoder's calls), or None without valgrind. A count, not a time: what
+    encoder's calls, inside the resampling kernels, inside the page step),
+    or None without valgrind. A count, not a time: what
     one change saves shows where this VM's drift hides it."""
     valgrind, strip, annotate = shutil.which("valgrind"), shutil.which("strip"), shutil.which("callgrind_annotate")
     if not (valgrind and strip and annotate):
@@ -93,11 +94,16 @@ def instruction_ratio(binary, mirror, fmt, sizes, work):
                                                                          text, re.M))
     total = re.search(r"^\s*([\d,]+) \([^)]*\)\s+PROGRAM TOTALS", text, re.M)
     decode = sum(inclusive(f) for f in ("gg_jpeg_planar_open", "gg_jpeg_planar_read", "gg_jpeg_planar_finish"))
+    resampling = inclusive("gg_resample_vertical8") + inclusive("gg_resample_horizontal8")
+    # The page step's run(_:) and its async pieces (mangled names, each
+    # with its inclusive count): the largest holds the others.
+    pages = max((int(m.group(1).replace(",", "")) for m in re.finditer(
+        r"^\s*([\d,]+) \([^)]*\)\s+\S*:\S*GalleryKit15RenderPagesStepV3run\S* \[", text, re.M)), default=0)
     encode = inclusive("gg_jpeg_encode_planar") if fmt == "jpeg" else inclusive("WebPEncode")
     if not total or decode == 0 or encode == 0:
         print(f"({fmt}: callgrind's profile names no codec call, no instruction count)", flush=True)
         return None
-    return int(total.group(1).replace(",", "")), decode, encode
+    return int(total.group(1).replace(",", "")), decode, encode, resampling, pages
 
 
 def walk_files(folder, exts):
@@ -336,10 +342,12 @@ def main():
                   f"scale, encode {enc:.1f} s); the JPEGs-only build took {ours[1]:.1f} CPU s = "
                   f"**{ours[1] / (dec + enc):.2f}× the floor**{spread}")
         elif kind == "instructions":
-            _, _, total, decode, encode = note
+            _, _, total, decode, encode, resampling, pages = note
             print(f"- {fmt}: instructions (callgrind, one job): the JPEGs-only build {total / 1e9:.2f} G, its codec calls "
                   f"{(decode + encode) / 1e9:.2f} G (decode {decode / 1e9:.2f}, encode {encode / 1e9:.2f}) = "
-                  f"**{total / (decode + encode):.3f}×** (the same on every run)")
+                  f"**{total / (decode + encode):.3f}×** (the same on every run); above them: resampling kernels "
+                  f"{resampling / 1e9:.2f} G, pages {pages / 1e9:.2f} G, the rest "
+                  f"{(total - decode - encode - resampling - pages) / 1e9:.2f} G")
         elif kind == "vips":
             _, _, n, ours, theirs = note
             print(f"- {fmt}, {n} JPEGs: **{theirs[1] / ours[1]:.2f}× vipsthumbnail's CPU** ({ours[1]:.1f} vs {theirs[1]:.1f} CPU s; "
