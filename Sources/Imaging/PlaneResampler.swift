@@ -116,14 +116,11 @@ final class PlaneResampler {
     }
 
     /// A filter's windows laid on pairs of samples, as the C kernels read
-    /// them: per output an even first sample, and `pairs` pairs of taps.
+    /// them: per output an even first sample (its Lanczos start rounded
+    /// down), and `pairs` pairs of taps.
     struct PairedWindows {
         var starts: [Int]
         var pairs: Int
-        /// Where an output's taps go in its window of `2 × pairs`: tap k of
-        /// output i at `shifts[i] + k` (0 or 1; a tap past the window is
-        /// left out).
-        var shifts: [Int]
     }
 
     /// A tap this small (of a filter summing to 1) may be left out to save
@@ -139,13 +136,11 @@ final class PlaneResampler {
     /// taps sit where Lanczos-3 is ~1e-4: 8 pairs, not 9.
     static func pairedWindows(_ taps: LanczosResampler.Taps) -> PairedWindows {
         let count = taps.count
-        let starts = taps.starts.map { $0 & ~1 }
-        let shifts = zip(taps.starts, starts).map { $0 - $1 }
         let lastIsNegligible = taps.starts.indices.allSatisfy { i in
             taps.starts[i] % 2 == 0 || abs(taps.weights[i * count + count - 1]) <= negligibleTap
         }
         let pairs = count % 2 == 0 && lastIsNegligible ? count / 2 : (count + 2) / 2
-        return PairedWindows(starts: starts, pairs: pairs, shifts: shifts)
+        return PairedWindows(starts: taps.starts.map { $0 & ~1 }, pairs: pairs)
     }
 
     /// Samples (bytes) the ring of a resampler from `sourceWidth ×
@@ -169,12 +164,13 @@ final class PlaneResampler {
         return fixed.map { Int16(clamping: $0) }
     }
 
-    /// Output i's float weights over its whole paired window (zeros where
-    /// it has no tap, the dropped tap left out).
+    /// Output i's float weights over its whole paired window: tap k at
+    /// k + 1 when the Lanczos window starts on an odd sample, else at k;
+    /// zeros where it has no tap, a tap past the window left out.
     static func windowWeights(_ taps: LanczosResampler.Taps, _ windows: PairedWindows, _ i: Int) -> [Float] {
         var window = [Float](repeating: 0, count: 2 * windows.pairs)
         for k in 0..<taps.count {
-            let position = windows.shifts[i] + k
+            let position = taps.starts[i] - windows.starts[i] + k
             if window.indices.contains(position) { window[position] = taps.weights[i * taps.count + k] }
         }
         return window

@@ -84,10 +84,10 @@ import Testing
             let empty = PlaneResampler(sourceWidth: 400, sourceHeight: 300, width: 160, height: 120).finish()
             #expect(empty.samples.allSatisfy { $0 == 0 })
         }
-        // Cut short after an even row (waiting for its pair) and after an
-        // odd one (already paired), in every kernel and the reference: the
-        // rows below are the last one again (its value; the rows before
-        // differ, so a wrong row would show).
+        // Cut short after an odd and an even number of rows (a filter's
+        // windows start on even rows), in every kernel and the reference:
+        // the rows below are the last one again (its value; the rows
+        // before differ, so a wrong row would show).
         let kernels: [Int32] = [-1, 1, 2] + (gg_resample_has(3) != 0 ? [3] : [])
         for kernel in kernels {
             for rowsGiven in [9, 10] {
