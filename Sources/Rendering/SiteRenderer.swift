@@ -152,8 +152,13 @@ public struct SiteRenderer: Sendable {
         // newline, mark or doubled or outer space) and at most 200 bytes,
         // so at most 200 characters.
         let bytes = text.utf8
-        let marks: Set<UInt8> = [UInt8(ascii: "\n"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "#")]
-        if bytes.count <= 200, bytes.first != UInt8(ascii: " "), bytes.last != UInt8(ascii: " "), !bytes.contains(where: marks.contains),
+        func mark(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "\n"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "#"): return true
+            default: return false
+            }
+        }
+        if bytes.count <= 200, bytes.first != UInt8(ascii: " "), bytes.last != UInt8(ascii: " "), !bytes.contains(where: mark),
            !zip(bytes, bytes.dropFirst()).contains(where: { $0 == UInt8(ascii: " ") && $1 == UInt8(ascii: " ") }) {
             return text
         }
