@@ -67,6 +67,17 @@ def run_timed(cmd, cwd=None, input=None):
     return float(wall), float(user) + float(system), int(rss) / 1024, out
 
 
+def median_pair(paired):
+    """The pair (ratio first) with the median ratio, and every ratio in order."""
+    ordered = sorted(paired, key=lambda p: p[0])
+    return ordered[len(ordered) // 2], [p[0] for p in ordered]
+
+
+def spread(ratios):
+    """' (median of N pairs: a / b / c)', or nothing for a single pair."""
+    return f" (median of {len(ratios)} pairs: {' / '.join(f'{r:.2f}' for r in ratios)})" if len(ratios) > 1 else ""
+
+
 def instruction_ratio(binary, mirror, fmt, sizes, work):
     """The JPEGs-only build of mirror under callgrind, one job: (its
     instructions, those inside libjpeg's decode calls, those inside the
@@ -88,22 +99,24 @@ def instruction_ratio(binary, mirror, fmt, sizes, work):
     text = subprocess.run([annotate, "--inclusive=yes", "--threshold=100", profile], capture_output=True, text=True,
                           check=True).stdout
 
+    def counts(symbol):
+        # "  8,428,610,429 (58.81%)  ???:gg_jpeg_planar_read [/path]": the
+        # inclusive count of every function whose name matches `symbol`.
+        return [int(m.group(1).replace(",", "")) for m in re.finditer(r"^\s*([\d,]+) \([^)]*\)\s+" + symbol, text, re.M)]
+
     def inclusive(name):
-        # "  8,428,610,429 (58.81%)  ???:gg_jpeg_planar_read [/path]"
-        return sum(int(m.group(1).replace(",", "")) for m in re.finditer(r"^\s*([\d,]+) \([^)]*\)\s+\S*:" + name + r" \[",
-                                                                         text, re.M))
-    total = re.search(r"^\s*([\d,]+) \([^)]*\)\s+PROGRAM TOTALS", text, re.M)
+        return sum(counts(r"\S*:" + name + r" \["))
+    total = sum(counts("PROGRAM TOTALS"))
     decode = sum(inclusive(f) for f in ("gg_jpeg_planar_open", "gg_jpeg_planar_read", "gg_jpeg_planar_finish"))
     resampling = inclusive("gg_resample_vertical8") + inclusive("gg_resample_horizontal8")
     # The page step's run(_:) and its async pieces (mangled names, each
     # with its inclusive count): the largest holds the others.
-    pages = max((int(m.group(1).replace(",", "")) for m in re.finditer(
-        r"^\s*([\d,]+) \([^)]*\)\s+\S*:\S*GalleryKit15RenderPagesStepV3run\S* \[", text, re.M)), default=0)
+    pages = max(counts(r"\S*:\S*GalleryKit15RenderPagesStepV3run\S* \["), default=0)
     encode = inclusive("gg_jpeg_encode_planar") if fmt == "jpeg" else inclusive("WebPEncode")
     if not total or decode == 0 or encode == 0:
         print(f"({fmt}: callgrind's profile names no codec call, no instruction count)", flush=True)
         return None
-    return int(total.group(1).replace(",", "")), decode, encode, resampling, pages
+    return total, decode, encode, resampling, pages
 
 
 def walk_files(folder, exts):
@@ -280,12 +293,11 @@ def main():
             run = run_timed([binary, "build", mirror, "--output", out_r, "--format", fmt, "--quality", str(QUALITY),
                              "--jobs", str(a.jobs), "--quiet"] + sizes)
             paired.append((run[1] / (floor_seconds[1] + floor_seconds[2]) if floor_seconds else run[1], floor_seconds, run, out_r))
-        ordered = sorted(paired, key=lambda p: p[0])
-        _, floor_seconds, ours, ours_out = ordered[len(ordered) // 2]
+        (_, floor_seconds, ours, ours_out), ratios = median_pair(paired)
         print(row(f"gallerygen {fmt}, cold, JPEGs only (median of {len(paired)})", jpeg_count, *ours[:3]), flush=True)
         if floor_seconds:
             jpegs, dec, enc = floor_seconds
-            notes.append((fmt, "floor", jpegs, dec, enc, [p[0] for p in ordered]))
+            notes.append((fmt, "floor", jpegs, dec, enc, ratios))
         notes.append((fmt, "jpegs", jpeg_count, ours))
         if a.instructions:
             counted = instruction_ratio(binary, mirror, fmt, sizes, work)
@@ -337,10 +349,9 @@ def main():
         if kind == "jpegs" and fmt in floors:
             _, _, n, ours = note
             _, _, jpegs, dec, enc, ratios = floors[fmt]
-            spread = f" (median of {len(ratios)} pairs: {' / '.join(f'{r:.2f}' for r in ratios)})" if len(ratios) > 1 else ""
             print(f"- {fmt}: codec floor {dec + enc:.1f} CPU s for {jpegs} JPEGs (decode {dec:.1f} s at the chosen DCT "
                   f"scale, encode {enc:.1f} s); the JPEGs-only build took {ours[1]:.1f} CPU s = "
-                  f"**{ours[1] / (dec + enc):.2f}× the floor**{spread}")
+                  f"**{ours[1] / (dec + enc):.2f}× the floor**{spread(ratios)}")
         elif kind == "instructions":
             _, _, total, decode, encode, resampling, pages = note
             print(f"- {fmt}: instructions (callgrind, one job): the JPEGs-only build {total / 1e9:.2f} G, its codec calls "
@@ -361,8 +372,7 @@ def main():
             print_quality(quality, "Pillow Lanczos of the full-size original")
         elif kind == "heic":
             _, _, n, ours, convert, vips_run, ours_bytes, quality, ratios = note
-            spread = f" (median of {len(ratios)} pairs: {' / '.join(f'{r:.2f}' for r in ratios)})" if len(ratios) > 1 else ""
-            print(f"- heic, {n} photos: the build took {ours[1]:.1f} CPU s = **{ours[1] / convert[1]:.2f}× heif-convert's**{spread} "
+            print(f"- heic, {n} photos: the build took {ours[1]:.1f} CPU s = **{ours[1] / convert[1]:.2f}× heif-convert's**{spread(ratios)} "
                   f"({convert[1]:.1f} CPU s to decode each and write one full-size JPEG), {n / ours[0]:.1f} photos/s, "
                   f"peak RSS {ours[2]:.0f} MB, output {ours_bytes / 1e6:.1f} MB"
                   + (f"; **{vips_run[1] / ours[1]:.2f}× vipsthumbnail's CPU** ({vips_run[1]:.1f} CPU s)" if vips_run else ""))
@@ -399,8 +409,7 @@ def heic_section(a, binary, library, work, sizes, vips):
         ours_r = run_timed([binary, "build", folder, "--output", out_r, "--format", "jpeg", "--quality", str(QUALITY),
                             "--jobs", str(a.jobs), "--quiet"] + sizes)
         paired.append((ours_r[1] / convert_r[1], ours_r, convert_r, out_r))
-    ordered = sorted(paired, key=lambda p: p[0])
-    _, ours, convert, out = ordered[len(ordered) // 2]
+    (_, ours, convert, out), ratios = median_pair(paired)
     print(row(f"gallerygen heic, cold (median of {len(paired)})", n, *ours[:3]), flush=True)
     print(row("heif-convert heic -> one full-size JPEG each", n, *convert[:3]), flush=True)
     vips_run, theirs = None, {}
@@ -432,7 +441,7 @@ def heic_section(a, binary, library, work, sizes, vips):
     ours_bytes = folder_bytes(os.path.join(out, "media"), (".jpg",))
     for _, _, _, out_r in paired:
         shutil.rmtree(out_r, ignore_errors=True)
-    return ("heic", "heic", n, ours, convert, vips_run, ours_bytes, scores, [p[0] for p in ordered])
+    return ("heic", "heic", n, ours, convert, vips_run, ours_bytes, scores, ratios)
 
 
 if __name__ == "__main__":
