@@ -20,8 +20,6 @@ let package = Package(
     dependencies: [
         // CLI flags, --help and --version.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // Logic-less templates with automatic HTML escaping.
-        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         // YAML for gallery.yml and album.yml, with line numbers for errors.
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         // ZIP archives of albums (`album_downloads`): stored entries, ZIP64 past 4 GB.
@@ -49,7 +47,7 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["GalleryCore", "CJPEG", "CWebP", "CGIF", "CPNG", "CHEIF", "CTIFF", "CRaw", "CResample"]),
         .target(
             name: "Rendering",
-            dependencies: ["GalleryCore", .product(name: "Mustache", package: "swift-mustache")],
+            dependencies: ["GalleryCore"],
             plugins: ["EmbedAssets"]
         ),
         .target(name: "BuildCache", dependencies: ["GalleryCore"]),

@@ -1,18 +1,22 @@
-import Mustache
-
-/// Escaping for text placed in HTML: templates' `{{ }}` (through
-/// `EscapingContentType`) and the few strings made outside templates.
+/// Escaping for text placed in HTML: templates' `{{ }}` and the few strings
+/// made outside templates.
 public enum HTML {
     /// Escapes `& < > " '`, byte by byte on UTF-8 (all five are ASCII), and
     /// returns the text itself when it holds none of them, as most values do.
     public static func escape(_ text: String) -> String {
-        func special(_ byte: UInt8) -> Bool {
-            byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
-                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
-        }
-        guard text.utf8.contains(where: special) else { return text }
+        guard text.utf8.contains(where: isSpecial) else { return text }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 16)
+        appendEscaped(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `text` escaped, appended to UTF-8 bytes (a template's output).
+    static func appendEscaped(_ text: String, to out: inout [UInt8]) {
+        guard text.utf8.contains(where: isSpecial) else {
+            out.append(contentsOf: text.utf8)
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "&"): out += "&amp;".utf8
@@ -23,7 +27,11 @@ public enum HTML {
             default: out.append(byte)
             }
         }
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func isSpecial(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
     }
 
     /// Text for XML (the feed, the sitemap): escaped as for HTML, and without
@@ -41,20 +49,4 @@ public enum HTML {
         out.append(contentsOf: escaped.unicodeScalars.filter(allowed))
         return String(out)
     }
-
-    /// The content type every template is parsed with: the same escaping as
-    /// the Mustache library's own HTML type, which looked every character up
-    /// in a dictionary (an eighth of all rendering time).
-    struct EscapingContentType: MustacheContentType {
-        func escapeText(_ text: String) -> String { HTML.escape(text) }
-    }
-
-    /// Its name in templates' `{{% CONTENT_TYPE: … }}`.
-    static let contentTypeName = "GALLERYGENHTML"
-
-    /// Registers the content type with the library (once per process).
-    static let registered: Bool = {
-        MustacheContentTypes.register(EscapingContentType(), named: contentTypeName)
-        return true
-    }()
 }

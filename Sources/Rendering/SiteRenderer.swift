@@ -2,7 +2,7 @@ import Foundation
 import GalleryCore
 
 /// Renders the site's pages from the theme's templates. Every value reaches the
-/// HTML through Mustache's escaping `{{ }}` (only the description, produced by
+/// HTML through the templates' escaping `{{ }}` (only the description, produced by
 /// the escaping Markdown renderer, uses `{{{ }}}`); URLs are percent-encoded
 /// relative paths, so the site works from any folder, sub-path or `file://`.
 public struct SiteRenderer: Sendable {

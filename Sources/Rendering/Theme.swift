@@ -1,6 +1,5 @@
 import Foundation
 import GalleryCore
-import Mustache
 
 /// Why a theme could not be loaded.
 public enum ThemeError: Error, CustomStringConvertible, Sendable {
@@ -35,7 +34,7 @@ public struct Theme: Sendable {
     /// Name (built-in) or folder path (custom).
     public let name: String
     /// Templates by name (`album`, `index`, partials…).
-    let library: MustacheLibrary
+    let library: Mustache.Library
     /// Static files by path below `static/`.
     public let staticFiles: [String: [UInt8]]
     /// A fingerprint of every template and static file, so a theme change can be
@@ -107,19 +106,15 @@ public struct Theme: Sendable {
         }
         let strings = try SiteStrings(languageTag: language, files: locales)
         statics[SiteStrings.scriptPath] = Array(strings.scriptFile.utf8)
-        var library = MustacheLibrary()
+        var library = Mustache.Library()
         // Every string, as the pages' words (counts, dates, facts) come from them too.
         var fingerprintInput = "language \(language)\0" + strings.allKeys.map { $0 + "=" + strings.text($0) }.joined(separator: "\0")
-        _ = HTML.registered
         for (name, original) in templates.sorted(by: { $0.key < $1.key }) {
             let text = strings.substitute(in: original)
             do {
-                // Every template (a partial too) escapes through HTML.escape.
-                // On a line of its own, a standalone tag that leaves no trace
-                // in the output (the parser reports lines one lower).
-                try library.register("{{% CONTENT_TYPE: \(HTML.contentTypeName) }}\n" + text, named: name)
+                try library.register(text, named: name)
             } catch {
-                throw .badTemplate(name: name, reason: String(describing: error))
+                throw .badTemplate(name: name, reason: error.description)
             }
             fingerprintInput += name + "\0" + text + "\0"
         }
@@ -141,7 +136,7 @@ public struct Theme: Sendable {
     /// Renders template `name` with a page model; a missing template is an
     /// error naming it, never an empty page.
     func render(_ name: String, _ model: some Encodable) throws(ThemeError) -> String {
-        guard let context = TemplateContext.make(model), let html = library.render(context, withTemplate: name) else {
+        guard let context = TemplateContext.make(model), let html = library.render(context, template: name) else {
             throw .renderFailed(name: name, reason: "no such template")
         }
         return html

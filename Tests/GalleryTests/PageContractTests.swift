@@ -32,7 +32,7 @@ import Testing
         // Each data-* value comes from a Thumbnail property of the same model.
         // (A run's day label is a Thumbnail property whose own keys the grid reads inside it.)
         let label = DayLabel(anchor: nil, datetime: "", text: "", title: "", month: "", span: "")
-        let properties = Set((try #require(TemplateContext.make(Self.sampleThumbnail) as? [String: Any])).keys)
+        let properties = Set((try #require(TemplateContext.make(Self.sampleThumbnail)?.fields)).keys)
             .union(Mirror(reflecting: Self.sampleThumbnail).children.compactMap(\.label))
             .union(Mirror(reflecting: label).children.compactMap(\.label))
         // (`photos` is the list the grid walks, from the page's model.)
@@ -53,18 +53,19 @@ import Testing
     @Test func aModelBecomesTheTemplateContext() throws {
         var thumbnail = Self.sampleThumbnail
         thumbnail.id = "p-a"
-        let context = try #require(TemplateContext.make(thumbnail) as? [String: Any])
-        #expect(context["id"] as? String == "p-a")
-        #expect(context["width"] as? Int == 1 && context["lazy"] as? Bool == false)
+        let context = try #require(TemplateContext.make(thumbnail)?.fields)
+        #expect(context["id"]?.text == "p-a")
+        #expect(context["width"]?.integer == 1 && context["lazy"]?.flag == false)
         #expect(context["href"] == nil, "a nil optional is absent")
         let chrome = PageChrome(site: .init(title: "S"), language: "en", title: "T", stylesheet: "s", themeStylesheet: "t", script: "v", stringsScript: "st", feedURL: "f", pagesScript: "p", home: "h",
                                 momentsURL: "m", searchURL: "q", inAlbums: true, inMoments: false, spacing: 4, rowHeight: 210, mobileRowHeight: 120,
                                 footer: "F")
         let page = MomentsPageModel(chrome: chrome, photoCountLabel: "1 photo", blocks: [], pager: nil, years: [], yearsURL: "years.html",
                                     hereLabel: "May 2024", placesCredit: false)
-        let pageContext = try #require(TemplateContext.make(page) as? [String: Any])
-        #expect(pageContext["title"] as? String == "T", "the chrome's fields are at the page's level")
-        #expect((pageContext["site"] as? [String: Any])?["title"] as? String == "S")
+        let pageContext = try #require(TemplateContext.make(page)?.fields)
+        #expect(pageContext["title"]?.text == "T", "the chrome's fields are at the page's level")
+        #expect(pageContext["site"]?.fields?["title"]?.text == "S")
+        #expect(pageContext["blocks"]?.list?.isEmpty == true && pageContext["spacing"]?.integer == 4)
         #expect(pageContext["chrome"] == nil && pageContext["pager"] == nil)
     }
 
@@ -88,4 +89,12 @@ import Testing
             }
         }
     }
+}
+
+extension TemplateValue {
+    var fields: [String: TemplateValue]? { if case .object(let fields) = self { fields } else { nil } }
+    var list: [TemplateValue]? { if case .list(let items) = self { items } else { nil } }
+    var text: String? { if case .text(let text) = self { text } else { nil } }
+    var integer: Int? { if case .integer(let number) = self { number } else { nil } }
+    var flag: Bool? { if case .flag(let flag) = self { flag } else { nil } }
 }
