@@ -40,7 +40,7 @@ public enum CodecFloor {
                 var icc: [UInt8]?
                 let start = cpuSeconds()
                 guard let planar = try? JPEGCodec.streamPlanes(bytes, scaleDenominator: denominator, icc: &icc,
-                                                              start: { _ in }, row: { _, _ in }) else { return }
+                                                              start: { _ in [] }, row: { _, _ in }) else { return }
                 if planar {
                     result.decodeSeconds += cpuSeconds() - start
                     // Encoding alone: the renditions are made (not counted) and

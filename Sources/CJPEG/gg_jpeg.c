@@ -368,6 +368,8 @@ struct gg_jpeg_planar {
     int delivered[3];        /* rows of each plane handed out so far */
     int strip_rows[3];       /* rows of each plane per iMCU row */
     size_t stride[3];
+    int slots[3];            /* strips each plane's buffer holds (gg_jpeg_planar_keep) */
+    long strips_read;
     uint8_t *buffer[3];
     JSAMPROW *pointers[3];
     uint8_t *icc;            /* until handed to the caller */
@@ -443,6 +445,7 @@ gg_jpeg_result gg_jpeg_planar_open(const uint8_t *data, size_t length, int scale
         d->plane_height[p] = (int)c->downsampled_height;
         info->plane_width[p] = (int)c->downsampled_width;
         info->plane_height[p] = (int)c->downsampled_height;
+        d->slots[p] = 1;
         d->buffer[p] = malloc(d->stride[p] * (size_t)rows);
         d->pointers[p] = malloc(sizeof(JSAMPROW) * (size_t)rows);
         if (!d->buffer[p] || !d->pointers[p]) ERREXIT1(&d->cinfo, JERR_OUT_OF_MEMORY, 2);
@@ -453,6 +456,21 @@ gg_jpeg_result gg_jpeg_planar_open(const uint8_t *data, size_t length, int scale
         d->icc = NULL;
     }
     *decoder = d;
+    return d->result;
+}
+
+gg_jpeg_result gg_jpeg_planar_keep(gg_jpeg_planar *d, const int kept[3]) {
+    if (d->failed || d->result.status != 0) return d->result;
+    for (int p = 0; p < d->components; p++) {
+        /* While strip n is handed out, strips n - slots + 1 ... n are intact:
+           at least (slots - 1) * strip_rows + 1 of the latest rows. */
+        int want = kept[p] > 1 ? 1 + (kept[p] - 2) / d->strip_rows[p] + 1 : 1;
+        if (want <= d->slots[p]) continue;
+        uint8_t *grown = realloc(d->buffer[p], d->stride[p] * (size_t)d->strip_rows[p] * (size_t)want);
+        if (!grown) return gg_failure("out of memory");
+        d->buffer[p] = grown;
+        d->slots[p] = want;
+    }
     return d->result;
 }
 
@@ -467,12 +485,18 @@ gg_jpeg_result gg_jpeg_planar_read(gg_jpeg_planar *d, const uint8_t *planes[3], 
     }
     if (d->cinfo.output_scanline >= d->cinfo.output_height) return d->result;
     JDIMENSION lines = (JDIMENSION)(d->cinfo.max_v_samp_factor * gg_planar_min_size(&d->cinfo));
+    uint8_t *strip[3] = {NULL, NULL, NULL};
+    for (int p = 0; p < d->components; p++) {
+        strip[p] = d->buffer[p] + (size_t)(d->strips_read % d->slots[p]) * (size_t)d->strip_rows[p] * d->stride[p];
+        for (int r = 0; r < d->strip_rows[p]; r++) d->pointers[p][r] = strip[p] + (size_t)r * d->stride[p];
+    }
     jpeg_read_raw_data(&d->cinfo, d->pointers, lines);
+    d->strips_read++;
     for (int p = 0; p < d->components; p++) {
         int left = d->plane_height[p] - d->delivered[p];
         int n = left < d->strip_rows[p] ? left : d->strip_rows[p];
         if (n < 0) n = 0;
-        planes[p] = d->buffer[p];
+        planes[p] = strip[p];
         strides[p] = d->stride[p];
         rows[p] = n;
         d->delivered[p] += n;

@@ -474,6 +474,8 @@ static void vertical8_avx2(const uint8_t *const *window, int window_rows, const 
     int x0 = 0;
     for (; x0 + 32 <= width; x0 += 32) {
         for (int p = 0; p + 1 < window_rows; p += 2) {
+            _mm_prefetch((const char *)(window[p] + x0 + 128), _MM_HINT_T0);
+            _mm_prefetch((const char *)(window[p + 1] + x0 + 128), _MM_HINT_T0);
             widen_pair_avx2(window[p] + x0, window[p + 1] + x0, pairs_of_rows + p * 2);
             widen_pair_avx2(window[p] + x0 + 16, window[p + 1] + x0 + 16, pairs_of_rows + p * 2 + 2);
         }

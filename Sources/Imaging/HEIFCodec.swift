@@ -113,7 +113,7 @@ public enum HEIFCodec {
             fullRange = nclx.pointee.full_range_flag != 0
         }
         let channels = [heif_channel_Y, heif_channel_Cb, heif_channel_Cr]
-        var planes: [(base: UnsafePointer<UInt8>, stride: Int, size: PixelSize, depth: Int)] = []
+        var planes: [SourcePlane] = []
         for channel in channels {
             var stride: Int32 = 0
             guard let base = heif_image_get_plane_readonly(image, channel, &stride) else { return nil }
@@ -121,33 +121,49 @@ public enum HEIFCodec {
             let depth = Int(heif_image_get_bits_per_pixel_range(image, channel))
             guard size.width > 0, size.height > 0, (8...16).contains(depth),
                   Int(stride) >= size.width * (depth > 8 ? 2 : 1) else { return nil }
-            planes.append((base, Int(stride), size, depth))
+            planes.append(SourcePlane(base: base, stride: Int(stride), size: size, depth: depth))
         }
         // The 4:2:0 layout the resamplers assume.
         guard planes[1].size == YCbCrImage.chromaSize(of: planes[0].size), planes[2].size == planes[1].size else { return nil }
         let layout = JPEGCodec.PlaneLayout(size: planes[0].size, planes: planes.map(\.size))
         return try PlanarRenditionMaker.make(sizes: sizes, ranges: ranges, orientation: .up, sourceRange: fullRange ? .full : .limited,
                                              stream: { (start, row) throws(ImagingError) in
-            start(layout)
-            // Deeper samples (16-bit little-endian words) are rounded to 8 bits row by row.
-            var narrowed = [UInt8](repeating: 0, count: planes[0].size.width)
-            for (index, plane) in planes.enumerated() {
-                let maximum = (1 << plane.depth) - 1, half = maximum / 2
-                for y in 0..<plane.size.height {
-                    let source = plane.base + y * plane.stride
-                    guard plane.depth > 8 else { row(index, source); continue }
-                    narrowed.withUnsafeMutableBufferPointer { out in
-                        let words = UnsafeRawPointer(source)
-                        for x in 0..<plane.size.width {
-                            let v = min(Int(words.loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self)), maximum)
-                            out[x] = UInt8((v * 255 + half) / maximum)
-                        }
-                        row(index, UnsafePointer(out.baseAddress!))
-                    }
-                }
-            }
+            streamRows(planes, kept: start(layout), row: row)
             return true
         }, encode: { (index, picture) throws(ImagingError) in try encode(index, picture, icc) })
+    }
+
+    /// One plane of a decoded image, as libheif lends it.
+    struct SourcePlane {
+        var base: UnsafePointer<UInt8>
+        var stride: Int
+        var size: PixelSize
+        /// Bits per sample: 8, or up to 16 in little-endian 16-bit words.
+        var depth: Int
+    }
+
+    /// Hands every row of `planes` to `row`, plane by plane, in order. An
+    /// 8-bit plane stays whole in libheif's image, so its rows are handed out
+    /// in place; deeper samples are rounded to 8 bits row by row into a ring
+    /// of the `kept[plane]` latest rows (what the resamplers read in place).
+    static func streamRows(_ planes: [SourcePlane], kept: [Int], row: (Int, UnsafePointer<UInt8>) -> Void) {
+        for (index, plane) in planes.enumerated() {
+            let maximum = (1 << plane.depth) - 1, half = maximum / 2
+            let ringRows = max(1, min(plane.size.height, index < kept.count ? kept[index] : 1))
+            let narrowed = UnsafeMutablePointer<UInt8>.allocate(capacity: plane.depth > 8 ? ringRows * plane.size.width : 0)
+            defer { narrowed.deallocate() }
+            for y in 0..<plane.size.height {
+                let source = plane.base + y * plane.stride
+                guard plane.depth > 8 else { row(index, source); continue }
+                let out = narrowed + (y % ringRows) * plane.size.width
+                let words = UnsafeRawPointer(source)
+                for x in 0..<plane.size.width {
+                    let v = min(Int(words.loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self)), maximum)
+                    out[x] = UInt8((v * 255 + half) / maximum)
+                }
+                row(index, UnsafePointer(out))
+            }
+        }
     }
 
     /// BT.601 (what JPEG and WebP store), or unspecified (which libheif reads as BT.601).

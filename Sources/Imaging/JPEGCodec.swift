@@ -62,11 +62,15 @@ public enum JPEGCodec {
 
     /// Decodes at 1/`scaleDenominator` without chroma upsampling or colour
     /// conversion, handing each plane's rows to `row` in order (plane index,
-    /// samples) after telling `start` the layout. Returns false, having called
-    /// neither, when the JPEG is not YCbCr or greyscale (CMYK, stored RGB):
-    /// those go through `decode`. `icc` receives the embedded profile.
+    /// samples) after telling `start` the layout. `start` answers how many of
+    /// each plane's latest rows must stay readable where they were handed
+    /// out (the one being handed out included): the decoder cycles through
+    /// that many rows of strips, so the resamplers read its rows in place
+    /// rather than copying each (18 MB a 12 MP photo). Returns false, having
+    /// called neither, when the JPEG is not YCbCr or greyscale (CMYK, stored
+    /// RGB): those go through `decode`. `icc` receives the embedded profile.
     public static func streamPlanes(_ bytes: UnsafeRawBufferPointer, scaleDenominator: Int, icc: inout [UInt8]?,
-                                    start: (PlaneLayout) -> Void,
+                                    start: (PlaneLayout) -> [Int],
                                     row: (Int, UnsafePointer<UInt8>) -> Void) throws(ImagingError) -> Bool {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { throw .undecodable("empty file") }
         var decoder: OpaquePointer?
@@ -87,7 +91,8 @@ public enum JPEGCodec {
         let layout = PlaneLayout(size: PixelSize(width: Int(info.output_width), height: Int(info.output_height)),
                                  planes: (0..<count).map { PixelSize(width: Int(widths[$0]), height: Int(heights[$0])) })
         guard layout.planes.allSatisfy({ $0.width > 0 && $0.height > 0 }) else { throw .undecodable("JPEG header declares no pixels") }
-        start(layout)
+        let kept = start(layout)
+        try check(gg_jpeg_planar_keep(decoder, (0..<3).map { Int32(clamping: $0 < kept.count ? kept[$0] : 1) }), decoding: true)
         var planes = [UnsafePointer<UInt8>?](repeating: nil, count: 3)
         var strides = [Int](repeating: 0, count: 3)
         var rows = [Int32](repeating: 0, count: 3)

@@ -10,8 +10,11 @@ public enum PlanarRenditionMaker {
     /// A source of planes: calls `start` with the layout, then `row` with
     /// (plane index, samples) for every row of every plane, each plane's rows
     /// in order; returns false, having called neither, when it cannot (and
-    /// the caller takes the RGB path). `sourceRange` is the range its samples are in.
-    public typealias PlaneStream = (_ start: (JPEGCodec.PlaneLayout) -> Void,
+    /// the caller takes the RGB path). `start` answers, per plane, how many
+    /// of its latest rows must stay readable where they were handed out
+    /// (the one being handed out included): the resamplers read them in
+    /// place. `sourceRange` is the range its samples are in.
+    public typealias PlaneStream = (_ start: (JPEGCodec.PlaneLayout) -> [Int],
                                     _ row: (Int, UnsafePointer<UInt8>) -> Void) throws(ImagingError) -> Bool
 
     /// The renditions of `sizes` (stored orientation), in order, in the
@@ -56,7 +59,7 @@ public enum PlanarRenditionMaker {
                                                           height: max(1, target.height))
                     if (ring ?? .max) > Self.largestRing {
                         refused = .damaged("a \(source.width)x\(source.height) plane for a \(target.width)x\(target.height) picture")
-                        return
+                        return []
                     }
                 }
             }
@@ -70,11 +73,17 @@ public enum PlanarRenditionMaker {
                                           width: target.width, height: target.height, sampleScale: scale, sampleOffset: offset)
                 }
             }
+            return layout.planes.indices.map { plane in resamplers.map { $0[plane].rowsRead }.max() ?? 1 }
         }, { plane, samples in
-            for set in resamplers { set[plane].push(samples) }
+            for set in resamplers { set[plane].push(borrowing: samples) }
         })
         if let refused { throw refused }
         guard planar else { return nil }
+        // Every row came (a decoder that stops early without an error would
+        // leave the last output rows to rows no longer there).
+        if resamplers.contains(where: { $0.contains { !$0.hasEveryRow } }) {
+            throw .damaged("the decoder ended before the last row of a plane")
+        }
 
         var images = [YCbCrImage?](repeating: nil, count: sizes.count)
         for (index, set) in zip(streamed, resamplers) {

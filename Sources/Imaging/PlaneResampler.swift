@@ -9,8 +9,9 @@ import CResample
 /// byte-to-float conversion. Every C kernel computes the same integers; the
 /// Swift loops (float) are the reference the tests hold them to (within 1).
 ///
-/// Vertical pass first, eight output rows at a time: source rows wait as
-/// bytes in a ring tall enough for eight rows' filters; each pair of the
+/// Vertical pass first, eight output rows at a time: source rows wait in a
+/// ring tall enough for eight rows' filters (where the decoder left them,
+/// `push(borrowing:)`, or copied, `push(_:)`); each pair of the
 /// window's rows is widened to 16-bit pairs once per strip of 32 columns and
 /// every one of the eight rows is a sum of multiply-add-pairs over them,
 /// written as pairs of columns, the eight rows side by side. The eight
@@ -78,10 +79,14 @@ final class PlaneResampler {
     /// Which C kernel: 0, the one chosen for this CPU; tests name one, or
     /// -1 for the Swift loops.
     private let kernel: Int32
-    /// `ringCount` source rows, as they came (bytes); row r lives in slot
-    /// r % ringCount.
-    private let ring: UnsafeMutablePointer<UInt8>
+    /// The latest `ringCount` source rows: row r at r % ringCount, in place
+    /// where it was borrowed, or in `copies`.
+    private let ring: UnsafeMutablePointer<UnsafePointer<UInt8>?>
     private let ringCount: Int
+    /// Room for `ringCount` rows, made at the first row pushed by copy.
+    private var copies: UnsafeMutablePointer<UInt8>?
+    /// Whether any row was borrowed: those may be gone once the source ends.
+    private var borrowed = false
     /// Eight vertically filtered rows, pairs of columns side by side (the
     /// C kernels' layout), zeroed so that the columns past the plane that a
     /// window's zero weights reach are numbers. It and `scratch` are aligned
@@ -248,7 +253,8 @@ final class PlaneResampler {
         // The ring holds the widest batch window of the C kernels (the
         // reference's windows lie inside them).
         ringCount = min(sourceHeight, vertical.windowRows)
-        ring = .allocate(capacity: ringCount * sourceWidth)
+        ring = .allocate(capacity: ringCount)
+        ring.initialize(repeating: nil, count: ringCount)
         // Every pair a window reaches: the last start's pair plus its pairs.
         let interleavedCount = (sourceWidth / 2 + horizontal.pairs + 1) * 2 * Self.batch
         interleaved = UnsafeMutableRawPointer.allocate(byteCount: interleavedCount * 2, alignment: 64)
@@ -265,6 +271,7 @@ final class PlaneResampler {
 
     deinit {
         ring.deallocate()
+        copies?.deallocate()
         interleaved.deallocate()
         scratch.deallocate()
         rowPointers.deallocate()
@@ -272,17 +279,40 @@ final class PlaneResampler {
         column.deallocate()
     }
 
-    /// Source row r's slot in the ring.
+    /// How many of the latest source rows the resampler reads: a row pushed
+    /// with `push(borrowing:)` must stay readable until this many more rows
+    /// (itself included) have been pushed.
+    var rowsRead: Int { ringCount }
+
+    /// Source row r, received.
     @inline(__always)
-    private func slot(_ row: Int) -> UnsafeMutablePointer<UInt8> {
-        ring + (row % ringCount) * sourceWidth
+    private func row(_ r: Int) -> UnsafePointer<UInt8> {
+        ring[r % ringCount]!
     }
 
-    /// Takes the next source row (`sourceWidth` samples) and makes every output
-    /// row whose window it completes.
+    /// Takes the next source row (`sourceWidth` samples), copied, and makes
+    /// every output row whose window it completes.
     func push(_ row: UnsafePointer<UInt8>) {
         guard received < sourceHeight else { return }
-        slot(received).update(from: row, count: sourceWidth)
+        let storage = copies ?? UnsafeMutablePointer<UInt8>.allocate(capacity: ringCount * sourceWidth)
+        copies = storage
+        let slot = storage + (received % ringCount) * sourceWidth
+        slot.update(from: row, count: sourceWidth)
+        take(UnsafePointer(slot))
+    }
+
+    /// Takes the next source row where it is, for as long as `rowsRead` says.
+    func push(borrowing row: UnsafePointer<UInt8>) {
+        guard received < sourceHeight else { return }
+        borrowed = true
+        take(row)
+    }
+
+    /// Whether every source row has been pushed.
+    var hasEveryRow: Bool { received == sourceHeight }
+
+    private func take(_ row: UnsafePointer<UInt8>) {
+        ring[received % ringCount] = row
         received += 1
         makeCompletedRows()
     }
@@ -313,7 +343,7 @@ final class PlaneResampler {
         let base = vertical.starts[first]
         let windowRows = vertical.starts[first + Self.batch - 1] + 2 * vertical.pairs - base
         // Rows past the plane carry zero weights: any row will do.
-        for i in 0..<windowRows { rowPointers[i] = UnsafePointer(slot(min(base + i, sourceHeight - 1))) }
+        for i in 0..<windowRows { rowPointers[i] = row(min(base + i, sourceHeight - 1)) }
         for r in 0..<Self.batch { batchFirst[r] = Int32(vertical.starts[first + r] - base) }
         vertical.weights.withUnsafeBufferPointer { all in
             // An optional pointer has the same layout as a pointer: C's `const uint8_t *const *`.
@@ -331,24 +361,23 @@ final class PlaneResampler {
         }
     }
 
-    /// Pushes every row of `plane`.
+    /// Pushes every row of `plane`, in place: the plane's last row completes
+    /// the last output rows, so nothing reads the plane after this returns.
     func push(_ plane: Plane) {
         plane.samples.withUnsafeBufferPointer { samples in
-            for y in 0..<plane.height { push(samples.baseAddress! + y * plane.width) }
+            for y in 0..<plane.height { push(borrowing: samples.baseAddress! + y * plane.width) }
         }
     }
 
     /// The finished plane. If the source ended early (it cannot, for a decode
-    /// that succeeded) the missing rows repeat the last one received.
+    /// that succeeded) the missing rows repeat the last one received when
+    /// every row was copied; borrowed rows may be gone by then, so those
+    /// output rows are left zero.
     func finish() -> Plane {
-        if received > 0 {
-            // The last row is already in the ring: copied in place of pushing.
-            let last = slot(received - 1)
-            while received < sourceHeight {
-                slot(received).update(from: last, count: sourceWidth)
-                received += 1
-                makeCompletedRows()
-            }
+        if received > 0 && !borrowed {
+            // The last row is in the ring already: it stands for the rest.
+            let last = row(received - 1)
+            while received < sourceHeight { take(last) }
         }
         if produced < height {
             output.withUnsafeMutableBufferPointer { rows in
@@ -362,7 +391,7 @@ final class PlaneResampler {
     private func makeRow(_ y: Int) {
         guard let reference else { return }
         let taps = reference.vertical
-        for k in 0..<taps.count { rowPointers[k] = UnsafePointer(slot(taps.starts[y] + k)) }
+        for k in 0..<taps.count { rowPointers[k] = row(taps.starts[y] + k) }
         // Vertical: each sample converted and mapped to the output's range,
         // then weighted.
         for x in 0..<sourceWidth {

@@ -68,7 +68,7 @@ import Testing
         var rowsAsked = 0
         #expect(throws: ImagingError.self) {
             _ = try PlanarRenditionMaker.make(sizes: [PixelSize(width: 280, height: 2)], ranges: [.full], orientation: .up, sourceRange: .full,
-                                              stream: { start, _ in start(layout); rowsAsked += 1; return true },
+                                              stream: { start, _ in _ = start(layout); rowsAsked += 1; return true },
                                               encode: { _, _ in [] })
         }
         #expect(rowsAsked == 1)
@@ -132,6 +132,71 @@ import Testing
         }
     }
 
+    /// The resamplers read a JPEG's rows where the decoder left them, so the
+    /// decoder keeps as many of each plane's latest rows intact as `start`
+    /// asks: checked at every row against copies taken when each came.
+    @Test(arguments: [1, 2, 17, 37])
+    func theDecoderKeepsTheRowsItIsAskedToKeep(kept: Int) throws {
+        let jpeg = try Fixtures.jpeg(Fixtures.gradient(width: 203, height: 157), quality: 90)
+        var icc: [UInt8]?
+        var widths: [Int] = []
+        var delivered: [[(pointer: UnsafePointer<UInt8>, copy: [UInt8])]] = [[], [], []]
+        var overwritten = 0
+        let planar = try jpeg.withUnsafeBytes { raw in
+            try JPEGCodec.streamPlanes(raw, scaleDenominator: 1, icc: &icc, start: { layout in
+                widths = layout.planes.map(\.width)
+                return layout.planes.map { _ in kept }
+            }, row: { plane, samples in
+                delivered[plane].append((samples, Array(UnsafeBufferPointer(start: samples, count: widths[plane]))))
+                for row in delivered[plane].suffix(kept) where !row.copy.elementsEqual(UnsafeBufferPointer(start: row.pointer, count: widths[plane])) {
+                    overwritten += 1
+                }
+            })
+        }
+        #expect(planar && delivered[0].count == 157 && delivered[1].count == 79)
+        #expect(overwritten == 0, "rows overwritten while they were to be kept")
+        // Rows are not all identical (else the check above proves nothing).
+        #expect(Set(delivered[0].map(\.copy)).count > 100)
+    }
+
+    /// A 10-bit HEIF plane (Sony HIF) is rounded to 8 bits into a ring the
+    /// resamplers read in place: the rows asked to be kept stay intact, and
+    /// each is its 10-bit row rounded.
+    @Test(arguments: [1, 5, 37])
+    func deeperHEIFRowsAreKeptInTheirRing(kept: Int) {
+        let width = 33, height = 90
+        let words = UnsafeMutablePointer<UInt16>.allocate(capacity: width * height)
+        defer { words.deallocate() }
+        for y in 0..<height { for x in 0..<width { words[y * width + x] = UInt16((y * 37 + x * 5) % 1024) } }
+        let plane = HEIFCodec.SourcePlane(base: UnsafeRawPointer(words).assumingMemoryBound(to: UInt8.self), stride: width * 2,
+                                          size: PixelSize(width: width, height: height), depth: 10)
+        var delivered: [(pointer: UnsafePointer<UInt8>, copy: [UInt8])] = []
+        var overwritten = 0, wrong = 0
+        HEIFCodec.streamRows([plane], kept: [kept]) { _, samples in
+            let row = Array(UnsafeBufferPointer(start: samples, count: width))
+            let y = delivered.count
+            wrong += (0..<width).filter { x in Int(row[x]) != (Int(words[y * width + x]) * 255 + 511) / 1023 }.count
+            delivered.append((samples, row))
+            overwritten += delivered.suffix(kept).filter { !$0.copy.elementsEqual(UnsafeBufferPointer(start: $0.pointer, count: width)) }.count
+        }
+        #expect(delivered.count == height && wrong == 0)
+        #expect(overwritten == 0, "rows overwritten while they were to be kept")
+    }
+
+    /// A source that stops short without an error is refused, never read past.
+    @Test func aStreamThatEndsEarlyIsDamaged() {
+        let layout = JPEGCodec.PlaneLayout(size: PixelSize(width: 64, height: 48), planes: [PixelSize(width: 64, height: 48)])
+        let row = [UInt8](repeating: 90, count: 64)
+        #expect(throws: ImagingError.self) {
+            _ = try PlanarRenditionMaker.make(sizes: [PixelSize(width: 16, height: 12)], ranges: [.full], orientation: .up, sourceRange: .full,
+                                              stream: { start, push in
+                _ = start(layout)
+                row.withUnsafeBufferPointer { for _ in 0..<30 { push(0, $0.baseAddress!) } }
+                return true
+            }, encode: { _, _ in [] })
+        }
+    }
+
     @Test(arguments: ["ycc444.jpg", "ycc422.jpg", "ycc420-progressive.jpg", "grey.jpg", "cmyk.jpg"])
     func everyLayoutMatchesTheRGBAPath(name: String) throws {
         let jpeg = try [UInt8](Data(contentsOf: Self.variants.appendingPathComponent(name)))
@@ -139,7 +204,7 @@ import Testing
         var layout: JPEGCodec.PlaneLayout?
         var rows = [0, 0, 0]
         let planar = try jpeg.withUnsafeBytes { raw in
-            try JPEGCodec.streamPlanes(raw, scaleDenominator: 1, icc: &icc, start: { layout = $0 }, row: { plane, _ in rows[plane] += 1 })
+            try JPEGCodec.streamPlanes(raw, scaleDenominator: 1, icc: &icc, start: { layout = $0; return [] }, row: { plane, _ in rows[plane] += 1 })
         }
         if name == "cmyk.jpg" {
             #expect(!planar && layout == nil, "CMYK goes through the RGBA path")

@@ -85,9 +85,17 @@ gg_jpeg_result gg_jpeg_planar_open(const uint8_t *data, size_t length, int scale
                                    uint8_t **icc, unsigned int *icc_length);
 
 /**
+ * Asks that, of each plane p, the last kept[p] rows handed out stay readable
+ * (the decoder cycles through enough strips), so that a consumer can read
+ * them in place instead of copying them. Call before the first read; fails
+ * only for lack of memory.
+ */
+gg_jpeg_result gg_jpeg_planar_keep(gg_jpeg_planar *decoder, const int kept[3]);
+
+/**
  * Decodes the next strip. For each plane p, rows[p] rows (possibly 0) start at
  * planes[p], `strides[p]` bytes apart; the memory stays valid until the next
- * call. *finished becomes 1 after the last strip.
+ * call, or as gg_jpeg_planar_keep asked. *finished becomes 1 after the last strip.
  */
 gg_jpeg_result gg_jpeg_planar_read(gg_jpeg_planar *decoder, const uint8_t *planes[3], size_t strides[3],
                                    int rows[3], int *finished);
