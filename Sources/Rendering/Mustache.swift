@@ -31,6 +31,21 @@ enum Mustache {
         var description: String { "\(reason) (line \(line))" }
     }
 
+    /// Why a page did not render.
+    enum RenderError: Error, CustomStringConvertible {
+        case noSuchTemplate
+        /// Partials inside partials past `Renderer.deepestPartial` (one that
+        /// includes itself whatever the data), stopped before the stack runs out.
+        case partialsTooDeep
+
+        var description: String {
+            switch self {
+            case .noSuchTemplate: "no such template"
+            case .partialsTooDeep: "partials nest more than \(Renderer.deepestPartial) deep (does one include itself?)"
+            }
+        }
+    }
+
     /// A parsed template.
     struct Template: Sendable {
         fileprivate var nodes: [Node]
@@ -48,12 +63,13 @@ enum Mustache {
         /// Whether a template of that name exists.
         func contains(_ name: String) -> Bool { templates[name] != nil }
 
-        /// Template `name` rendered with `value` as its context; nil when there is no such template.
-        func render(_ value: TemplateValue, template name: String) -> String? {
-            guard let template = templates[name] else { return nil }
+        /// Template `name` rendered with `value` as its context.
+        func render(_ value: TemplateValue, template name: String) throws(RenderError) -> String {
+            guard let template = templates[name] else { throw .noSuchTemplate }
             var renderer = Renderer(library: self, stack: [value])
             renderer.out.reserveCapacity(16 << 10)
             renderer.render(template, sequence: nil, indentation: nil)
+            if renderer.tooDeep { throw .partialsTooDeep }
             return String(decoding: renderer.out, as: UTF8.self)
         }
 
@@ -166,6 +182,11 @@ private struct Renderer {
     /// The contexts, outermost first.
     var stack: [TemplateValue]
     var out: [UInt8] = []
+    /// Partials being rendered inside one another, and whether that went too deep.
+    var partialDepth = 0
+    var tooDeep = false
+    /// Deeper than any page needs; recursion through data (a tree) stays well inside it.
+    static let deepestPartial = 64
 
     /// Renders `template`'s nodes. With an `indentation` (a standalone
     /// partial's, inherited by what it includes), a node that writes
@@ -231,9 +252,15 @@ private struct Renderer {
                 break
             }
         case .partial(let name, let indented):
-            guard let template = library.template(named: name) else { return }
+            guard let template = library.template(named: name), !tooDeep else { return }
+            guard partialDepth < Self.deepestPartial else {
+                tooDeep = true
+                return
+            }
             let inner = indented.map { (indentation ?? "") + $0 } ?? indentation
+            partialDepth += 1
             render(template, sequence: nil, indentation: inner)
+            partialDepth -= 1
         }
     }
 

@@ -136,10 +136,12 @@ public struct Theme: Sendable {
     /// Renders template `name` with a page model; a missing template is an
     /// error naming it, never an empty page.
     func render(_ name: String, _ model: some Encodable) throws(ThemeError) -> String {
-        guard let context = TemplateContext.make(model), let html = library.render(context, template: name) else {
-            throw .renderFailed(name: name, reason: "no such template")
+        guard let context = TemplateContext.make(model) else { throw .renderFailed(name: name, reason: "the page model is empty") }
+        do {
+            return try library.render(context, template: name)
+        } catch {
+            throw .renderFailed(name: name, reason: error.description)
         }
-        return html
     }
 }
 

@@ -77,7 +77,7 @@ import Testing
             let rendered: String?
             do {
                 try library.register(text, named: "t")
-                rendered = library.render(context, template: "t")
+                rendered = try library.render(context, template: "t")
             } catch {
                 rendered = "ERROR"
             }
@@ -88,8 +88,26 @@ import Testing
     @Test func missingTemplatesAndPartials() throws {
         var library = Mustache.Library()
         try library.register("[{{> nowhere}}]", named: "page")
-        #expect(library.render(.object([:]), template: "page") == "[]")
-        #expect(library.render(.object([:]), template: "absent") == nil)
+        #expect(try library.render(.object([:]), template: "page") == "[]")
+        #expect(throws: Mustache.RenderError.self) { try library.render(.object([:]), template: "absent") }
+    }
+
+    /// A partial that includes itself whatever the data stops the page with
+    /// a reason, not the process; one that recurses through the data renders.
+    @Test func recursivePartials() throws {
+        var library = Mustache.Library()
+        try library.register("<{{> loop}}>", named: "loop")
+        try library.register("{{name}}{{#children}}({{> tree}}){{/children}}", named: "tree")
+        #expect {
+            try library.render(.object([:]), template: "loop")
+        } throws: { error in
+            (error as? Mustache.RenderError)?.description.contains("include itself") == true
+        }
+        func node(_ name: String, _ children: [TemplateValue]) -> TemplateValue {
+            .object(["name": .text(name), "children": .list(children)])
+        }
+        let tree = node("a", [node("b", [node("c", [])]), node("d", [])])
+        #expect(try library.render(tree, template: "tree") == "a(b(c))(d)")
     }
 
     @Test func parseErrorsSayWhereAndWhy() {
