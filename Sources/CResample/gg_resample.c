@@ -473,6 +473,9 @@ static void vertical8_avx2(const uint8_t *const *window, int window_rows, const 
     __m256i *pairs_of_rows = (__m256i *)(void *)scratch;  /* four vectors per pair of window rows (32 columns) */
     int x0 = 0;
     for (; x0 + 32 <= width; x0 += 32) {
+        /* The next cache line of every window row is asked for now: the
+           rows are the decoder's own (read in place, not copied into a
+           ring), and the widening's loads were a third of this pass. */
         for (int p = 0; p + 1 < window_rows; p += 2) {
             _mm_prefetch((const char *)(window[p] + x0 + 128), _MM_HINT_T0);
             _mm_prefetch((const char *)(window[p + 1] + x0 + 128), _MM_HINT_T0);

@@ -389,40 +389,51 @@ private struct Parser {
 
     mutating func standalone(_ state: State) -> Bool { state.newLine && lineFinished() }
 
-    static let nameBytes = Set(Array("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*".utf8))
-    static let partialNameBytes = nameBytes.union([UInt8(ascii: "/")])
+    /// What a name may hold: letters, digits and `.-_?()*` (a partial's also `/`).
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "?"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"):
+            return true
+        default:
+            return false
+        }
+    }
 
     /// A tag's name and its closing delimiter.
     mutating func readName(_ state: State) throws(Mustache.ParseError) -> Mustache.Name {
         _ = read(while: Self.isWhitespace)
-        let text = String(decoding: read(while: { Self.nameBytes.contains($0) }), as: UTF8.self)
+        let text = read(while: Self.isNameByte)
         _ = read(while: Self.isWhitespace)
         guard read(state.close) else { throw error("a tag's name is not followed by \(String(decoding: state.close, as: UTF8.self))") }
-        guard let name = Self.name(text) else { throw error("'\(text)' is not a name or a function of one") }
+        guard let name = Self.name(text) else { throw error("'\(String(decoding: text, as: UTF8.self))' is not a name or a function of one") }
         return name
     }
 
-    /// `a.b`, `.`, `.a`, `f(a)`, `f(g(a))`, `last()`.
-    static func name(_ text: String) -> Mustache.Name? {
+    /// `a.b`, `.`, `.a`, `f(a)`, `f(g(a))`, `last()`, from a name's bytes
+    /// (ASCII: `isNameByte` let nothing else in).
+    static func name(_ text: ArraySlice<UInt8>) -> Mustache.Name? {
+        let open = UInt8(ascii: "("), close = UInt8(ascii: ")"), dot = UInt8(ascii: ".")
         var functions: [String] = []
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "(") {
-            functions.append(String(rest[..<open]))
-            rest = rest[rest.index(after: open)...]
+        var rest = text
+        while let bracket = rest.firstIndex(of: open) {
+            functions.append(String(decoding: rest[..<bracket], as: UTF8.self))
+            rest = rest[(bracket + 1)...]
         }
-        let closing = rest.reversed().prefix(while: { $0 == ")" }).count
+        var closing = 0
+        while closing < rest.count, rest[rest.endIndex - 1 - closing] == close { closing += 1 }
         guard closing == functions.count, !functions.contains(where: \.isEmpty) else { return nil }
         let core = rest.dropLast(closing)
-        guard !core.contains("(") && !core.contains(")") else { return nil }
+        guard !core.contains(open), !core.contains(close) else { return nil }
         if core.isEmpty && !functions.isEmpty { return Mustache.Name(root: .position, path: [], functions: functions) }
-        if core == "." || core.isEmpty { return Mustache.Name(root: .current, path: [], functions: functions) }
-        let path = core.split(separator: ".").map(String.init)
-        return Mustache.Name(root: core.first == "." ? .current : .stack, path: path, functions: functions)
+        if core.isEmpty || core.elementsEqual([dot]) { return Mustache.Name(root: .current, path: [], functions: functions) }
+        let path = core.split(separator: dot).map { String(decoding: $0, as: UTF8.self) }
+        return Mustache.Name(root: core.first == dot ? .current : .stack, path: path, functions: functions)
     }
 
     mutating func readPartialName(_ state: State) throws(Mustache.ParseError) -> String {
         _ = read(while: Self.isWhitespace)
-        let text = String(decoding: read(while: { Self.partialNameBytes.contains($0) }), as: UTF8.self)
+        let text = String(decoding: read(while: { Self.isNameByte($0) || $0 == UInt8(ascii: "/") }), as: UTF8.self)
         _ = read(while: Self.isWhitespace)
         guard read(state.close) else { throw error("a partial's name is not followed by \(String(decoding: state.close, as: UTF8.self))") }
         return text
@@ -520,13 +531,13 @@ private struct Parser {
                 // every value here is escaped for HTML, so it is read and left.
                 position += 1
                 _ = read(while: Self.isWhitespace)
-                let key = read(while: { Self.nameBytes.contains($0) })
+                let key = read(while: Self.isNameByte)
                 _ = read(while: Self.isWhitespace)
                 guard String(decoding: key, as: UTF8.self) == "CONTENT_TYPE", read([UInt8(ascii: ":")]) else {
                     throw error("the only pragma is {{% CONTENT_TYPE: … }}")
                 }
                 _ = read(while: Self.isWhitespace)
-                _ = read(while: { Self.nameBytes.contains($0) })
+                _ = read(while: Self.isNameByte)
                 _ = read(while: Self.isWhitespace)
                 guard read(state.close) else { throw error("a pragma is not closed") }
                 setNewLine = standalone(state)
