@@ -76,12 +76,66 @@ enum Mustache {
         fileprivate func template(named name: String) -> Template? { templates[name] }
     }
 
-    fileprivate indirect enum Node: Sendable {
-        case text([UInt8])
-        case value(Name, escaped: Bool)
-        case section(Name, Template, inverted: Bool)
-        /// `indentation` is the whitespace before a standalone partial.
-        case partial(String, indentation: String?)
+    /// A piece of a parsed template. Stored as plain fields, not as an enum
+    /// with payloads: Swift keeps an enum's case in spare bits of a payload's
+    /// pointer (and boxes an indirect case), which hides those pointers from
+    /// LeakSanitizer, so a theme alive when a signal ends the process was
+    /// reported as leaked. `shape` is the enum, made when it is read.
+    fileprivate struct Node: Sendable {
+        enum Shape {
+            case text([UInt8])
+            case value(Name, escaped: Bool)
+            case section(Name, Template, inverted: Bool)
+            /// `indentation` is the whitespace before a standalone partial.
+            case partial(String, indentation: String?)
+        }
+        private enum Kind: Sendable { case text, value, section, partial }
+        private let kind: Kind
+        private var bytes: [UInt8] = []
+        private var name = Name(root: .current, path: [], functions: [])
+        private var flag = false  // escaped, or inverted
+        private var body: Template?
+        private var partialName = ""
+        private var indentation: String?
+
+        private init(_ kind: Kind) { self.kind = kind }
+
+        static func text(_ bytes: [UInt8]) -> Node {
+            var node = Node(.text)
+            node.bytes = bytes
+            return node
+        }
+
+        static func value(_ name: Name, escaped: Bool) -> Node {
+            var node = Node(.value)
+            node.name = name
+            node.flag = escaped
+            return node
+        }
+
+        static func section(_ name: Name, _ body: Template, inverted: Bool) -> Node {
+            var node = Node(.section)
+            node.name = name
+            node.body = body
+            node.flag = inverted
+            return node
+        }
+
+        static func partial(_ name: String, indentation: String?) -> Node {
+            var node = Node(.partial)
+            node.partialName = name
+            node.indentation = indentation
+            return node
+        }
+
+        var shape: Shape {
+            switch kind {
+            case .text: .text(bytes)
+            case .value: .value(name, escaped: flag)
+            case .section: .section(name, body ?? Template(nodes: []), inverted: flag)
+            case .partial: .partial(partialName, indentation: indentation)
+            }
+        }
     }
 
     /// A tag's name: where its lookup starts, the dotted path, and the
@@ -120,17 +174,82 @@ enum Mustache {
 }
 
 /// A value a template sees: what `TemplateContext` makes of a page model.
-enum TemplateValue: Sendable {
-    case text(String)
-    case integer(Int)
-    case number(Double)
-    case flag(Bool)
-    case list([TemplateValue])
-    case object([String: TemplateValue])
+/// Plain fields rather than an enum with payloads, for LeakSanitizer (see
+/// `Mustache.Node`); `shape` is the enum.
+struct TemplateValue: Sendable {
+    enum Shape {
+        case text(String)
+        case integer(Int)
+        case number(Double)
+        case flag(Bool)
+        case list([TemplateValue])
+        case object([String: TemplateValue])
+    }
+    private enum Kind: Sendable { case text, integer, number, flag, list, object }
+    private let kind: Kind
+    private var string = ""
+    private var whole = 0  // an integer, or a flag (0 or 1)
+    private var real = 0.0
+    private var items: [TemplateValue] = []
+    private var members: [String: TemplateValue] = [:]
+
+    private init(_ kind: Kind) { self.kind = kind }
+
+    static func text(_ text: String) -> TemplateValue {
+        var value = TemplateValue(.text)
+        value.string = text
+        return value
+    }
+
+    static func integer(_ number: Int) -> TemplateValue {
+        var value = TemplateValue(.integer)
+        value.whole = number
+        return value
+    }
+
+    static func number(_ number: Double) -> TemplateValue {
+        var value = TemplateValue(.number)
+        value.real = number
+        return value
+    }
+
+    static func flag(_ flag: Bool) -> TemplateValue {
+        var value = TemplateValue(.flag)
+        value.whole = flag ? 1 : 0
+        return value
+    }
+
+    static func list(_ items: [TemplateValue]) -> TemplateValue {
+        var value = TemplateValue(.list)
+        value.items = items
+        return value
+    }
+
+    static func object(_ members: [String: TemplateValue]) -> TemplateValue {
+        var value = TemplateValue(.object)
+        value.members = members
+        return value
+    }
+
+    var shape: Shape {
+        switch kind {
+        case .text: .text(string)
+        case .integer: .integer(whole)
+        case .number: .number(real)
+        case .flag: .flag(whole != 0)
+        case .list: .list(items)
+        case .object: .object(members)
+        }
+    }
+
+    /// An object's member (nil for anything else).
+    subscript(member key: String) -> TemplateValue? {
+        kind == .object ? members[key] : nil
+    }
 
     /// The value a function makes of this one, or nil (nothing renders).
     fileprivate func applying(_ function: String) -> TemplateValue? {
-        switch self {
+        switch shape {
         case .text(let text):
             switch function {
             case "empty": return .flag(text.isEmpty)
@@ -196,27 +315,27 @@ private struct Renderer {
     /// followed, so pages stay byte for byte what they were.
     mutating func render(_ template: Mustache.Template, sequence: Mustache.Position?, indentation: String?) {
         guard let indentation, !indentation.isEmpty else {
-            for node in template.nodes { render(node, sequence: sequence, indentation: indentation) }
+            for node in template.nodes { render(node.shape, sequence: sequence, indentation: indentation) }
             return
         }
         let start = out.count
         for node in template.nodes {
             let before = out.count
             let atLineStart = before > start && out[before - 1] == UInt8(ascii: "\n")
-            render(node, sequence: sequence, indentation: indentation)
+            render(node.shape, sequence: sequence, indentation: indentation)
             if atLineStart && out.count > before {
                 out.insert(contentsOf: indentation.utf8, at: before)
             }
         }
     }
 
-    private mutating func render(_ node: Mustache.Node, sequence: Mustache.Position?, indentation: String?) {
+    private mutating func render(_ node: Mustache.Node.Shape, sequence: Mustache.Position?, indentation: String?) {
         switch node {
         case .text(let bytes):
             out.append(contentsOf: bytes)
         case .value(let name, let escaped):
             guard let value = lookUp(name, sequence: sequence) else { return }
-            switch value {
+            switch value.shape {
             case .text(let text): escaped ? HTML.appendEscaped(text, to: &out) : out.append(contentsOf: text.utf8)
             case .integer(let number): out.append(contentsOf: String(number).utf8)
             case .number(let number): out.append(contentsOf: String(describing: number).utf8)
@@ -224,7 +343,8 @@ private struct Renderer {
             case .list, .object: break
             }
         case .section(let name, let body, inverted: false):
-            switch lookUp(name, sequence: sequence) {
+            let found = lookUp(name, sequence: sequence)
+            switch found?.shape {
             case .none, .flag(false)?:
                 break
             case .flag(true)?:
@@ -235,13 +355,13 @@ private struct Renderer {
                     render(body, sequence: Mustache.Position(index: index, isLast: index == items.count - 1), indentation: indentation)
                     stack.removeLast()
                 }
-            case let value?:
-                stack.append(value)
+            case .text, .integer, .number, .object:
+                stack.append(found!)
                 render(body, sequence: nil, indentation: indentation)
                 stack.removeLast()
             }
         case .section(let name, let body, inverted: true):
-            switch lookUp(name, sequence: sequence) {
+            switch lookUp(name, sequence: sequence)?.shape {
             case .none, .flag(false)?:
                 render(body, sequence: sequence, indentation: indentation)
             case .list(let items)? where items.isEmpty:
@@ -277,7 +397,7 @@ private struct Renderer {
         case .stack:
             guard let first = name.path.first else { return nil }
             for context in stack.reversed() {
-                if case .object(let fields) = context, let child = fields[first] {
+                if let child = context[member: first] {
                     found = follow(name.path.dropFirst(), from: child)
                     break
                 }
@@ -293,8 +413,7 @@ private struct Renderer {
     private func follow(_ path: ArraySlice<String>, from value: TemplateValue?) -> TemplateValue? {
         var current = value
         for key in path {
-            guard case .object(let fields)? = current else { return nil }
-            current = fields[key]
+            current = current?[member: key]
         }
         return current
     }

@@ -92,9 +92,9 @@ import Testing
 }
 
 extension TemplateValue {
-    var fields: [String: TemplateValue]? { if case .object(let fields) = self { fields } else { nil } }
-    var list: [TemplateValue]? { if case .list(let items) = self { items } else { nil } }
-    var text: String? { if case .text(let text) = self { text } else { nil } }
-    var integer: Int? { if case .integer(let number) = self { number } else { nil } }
-    var flag: Bool? { if case .flag(let flag) = self { flag } else { nil } }
+    var fields: [String: TemplateValue]? { if case .object(let fields) = shape { fields } else { nil } }
+    var list: [TemplateValue]? { if case .list(let items) = shape { items } else { nil } }
+    var text: String? { if case .text(let text) = shape { text } else { nil } }
+    var integer: Int? { if case .integer(let number) = shape { number } else { nil } }
+    var flag: Bool? { if case .flag(let flag) = shape { flag } else { nil } }
 }
