@@ -91,42 +91,23 @@ enum Mustache {
         }
         private enum Kind: Sendable { case text, value, section, partial }
         private let kind: Kind
-        private var bytes: [UInt8] = []
-        private var name = Name(root: .current, path: [], functions: [])
-        private var flag = false  // escaped, or inverted
-        private var body: Template?
-        private var partialName = ""
-        private var indentation: String?
+        private let bytes: [UInt8]
+        private let name: Name
+        private let flag: Bool  // escaped, or inverted
+        private let body: Template?
+        private let partialName: String
+        private let indentation: String?
 
-        private init(_ kind: Kind) { self.kind = kind }
-
-        static func text(_ bytes: [UInt8]) -> Node {
-            var node = Node(.text)
-            node.bytes = bytes
-            return node
+        private init(_ kind: Kind, bytes: [UInt8] = [], name: Name = Name(root: .current, path: [], functions: []), flag: Bool = false,
+                     body: Template? = nil, partialName: String = "", indentation: String? = nil) {
+            (self.kind, self.bytes, self.name, self.flag) = (kind, bytes, name, flag)
+            (self.body, self.partialName, self.indentation) = (body, partialName, indentation)
         }
 
-        static func value(_ name: Name, escaped: Bool) -> Node {
-            var node = Node(.value)
-            node.name = name
-            node.flag = escaped
-            return node
-        }
-
-        static func section(_ name: Name, _ body: Template, inverted: Bool) -> Node {
-            var node = Node(.section)
-            node.name = name
-            node.body = body
-            node.flag = inverted
-            return node
-        }
-
-        static func partial(_ name: String, indentation: String?) -> Node {
-            var node = Node(.partial)
-            node.partialName = name
-            node.indentation = indentation
-            return node
-        }
+        static func text(_ bytes: [UInt8]) -> Node { Node(.text, bytes: bytes) }
+        static func value(_ name: Name, escaped: Bool) -> Node { Node(.value, name: name, flag: escaped) }
+        static func section(_ name: Name, _ body: Template, inverted: Bool) -> Node { Node(.section, name: name, flag: inverted, body: body) }
+        static func partial(_ name: String, indentation: String?) -> Node { Node(.partial, partialName: name, indentation: indentation) }
 
         var shape: Shape {
             switch kind {
@@ -187,49 +168,23 @@ struct TemplateValue: Sendable {
     }
     private enum Kind: Sendable { case text, integer, number, flag, list, object }
     private let kind: Kind
-    private var string = ""
-    private var whole = 0  // an integer, or a flag (0 or 1)
-    private var real = 0.0
-    private var items: [TemplateValue] = []
-    private var members: [String: TemplateValue] = [:]
+    private let string: String
+    private let whole: Int  // an integer, or a flag (0 or 1)
+    private let real: Double
+    private let items: [TemplateValue]
+    private let members: [String: TemplateValue]
 
-    private init(_ kind: Kind) { self.kind = kind }
-
-    static func text(_ text: String) -> TemplateValue {
-        var value = TemplateValue(.text)
-        value.string = text
-        return value
+    private init(_ kind: Kind, string: String = "", whole: Int = 0, real: Double = 0, items: [TemplateValue] = [],
+                 members: [String: TemplateValue] = [:]) {
+        (self.kind, self.string, self.whole, self.real, self.items, self.members) = (kind, string, whole, real, items, members)
     }
 
-    static func integer(_ number: Int) -> TemplateValue {
-        var value = TemplateValue(.integer)
-        value.whole = number
-        return value
-    }
-
-    static func number(_ number: Double) -> TemplateValue {
-        var value = TemplateValue(.number)
-        value.real = number
-        return value
-    }
-
-    static func flag(_ flag: Bool) -> TemplateValue {
-        var value = TemplateValue(.flag)
-        value.whole = flag ? 1 : 0
-        return value
-    }
-
-    static func list(_ items: [TemplateValue]) -> TemplateValue {
-        var value = TemplateValue(.list)
-        value.items = items
-        return value
-    }
-
-    static func object(_ members: [String: TemplateValue]) -> TemplateValue {
-        var value = TemplateValue(.object)
-        value.members = members
-        return value
-    }
+    static func text(_ text: String) -> TemplateValue { TemplateValue(.text, string: text) }
+    static func integer(_ number: Int) -> TemplateValue { TemplateValue(.integer, whole: number) }
+    static func number(_ number: Double) -> TemplateValue { TemplateValue(.number, real: number) }
+    static func flag(_ flag: Bool) -> TemplateValue { TemplateValue(.flag, whole: flag ? 1 : 0) }
+    static func list(_ items: [TemplateValue]) -> TemplateValue { TemplateValue(.list, items: items) }
+    static func object(_ members: [String: TemplateValue]) -> TemplateValue { TemplateValue(.object, members: members) }
 
     var shape: Shape {
         switch kind {
