@@ -7,16 +7,21 @@ public enum HTML {
         guard text.utf8.contains(where: isSpecial) else { return text }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 16)
-        appendEscaped(text, to: &out)
+        appendEachEscaped(text, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// `text` escaped, appended to UTF-8 bytes (a template's output).
     static func appendEscaped(_ text: String, to out: inout [UInt8]) {
-        guard text.utf8.contains(where: isSpecial) else {
+        if text.utf8.contains(where: isSpecial) {
+            appendEachEscaped(text, to: &out)
+        } else {
             out.append(contentsOf: text.utf8)
-            return
         }
+    }
+
+    /// Byte by byte, for text known to hold something to escape.
+    private static func appendEachEscaped(_ text: String, to out: inout [UInt8]) {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "&"): out += "&amp;".utf8

@@ -5,8 +5,8 @@
 /// It replaced a general Mustache library whose every lookup split the name,
 /// boxed values as `Any` and asked the runtime whether they conformed to half
 /// a dozen protocols: two thirds of the page step's time, 4 % of a whole
-/// JPEG build. Names are split here when a template is parsed, values are an
-/// enum, and a lookup is a dictionary read.
+/// JPEG build. Names are split here when a template is parsed, values are a
+/// small tree (`TemplateValue`), and a lookup is a dictionary read.
 ///
 /// What a template can use: `{{name}}` (escaped for HTML), `{{{name}}}` and
 /// `{{& name}}` (not escaped), dotted names (`{{back.url}}`), `{{.}}`,
@@ -21,9 +21,16 @@
 /// (`{{count(photos)}}`). Standalone lines (a section, comment, partial or
 /// delimiter tag alone on its line) leave no trace, with the same rules, to
 /// the byte, as the library before it, so themes written for it render the
-/// same. Template inheritance (`{{< }}`, `{{$ }}`) is refused when the theme
-/// loads, with the template's name.
+/// same. Template inheritance (`{{< }}`, `{{$ }}`) and dynamic partials are
+/// refused when the theme loads, with the template's name and line, and so
+/// are sections nested past `deepest`; a page whose partials nest past it
+/// (one that includes itself whatever the data) is not rendered.
 enum Mustache {
+    /// How deep sections may nest in one template, and (twice that) sections
+    /// and partials together in a page: far past any page, and well inside
+    /// the stack of the threads that render (a level is a few recursive calls).
+    static let deepest = 64
+
     /// Why a template does not parse, and the line where it stopped.
     struct ParseError: Error, CustomStringConvertible {
         var reason: String
@@ -34,14 +41,15 @@ enum Mustache {
     /// Why a page did not render.
     enum RenderError: Error, CustomStringConvertible {
         case noSuchTemplate
-        /// Partials inside partials past `Renderer.deepestPartial` (one that
-        /// includes itself whatever the data), stopped before the stack runs out.
-        case partialsTooDeep
+        /// Sections and partials inside one another past twice `deepest` (a
+        /// partial that includes itself whatever the data), stopped before
+        /// the stack runs out.
+        case nestedTooDeep
 
         var description: String {
             switch self {
             case .noSuchTemplate: "no such template"
-            case .partialsTooDeep: "partials nest more than \(Renderer.deepestPartial) deep (does one include itself?)"
+            case .nestedTooDeep: "sections and partials nest more than \(2 * Mustache.deepest) deep (does a partial include itself?)"
             }
         }
     }
@@ -60,16 +68,13 @@ enum Mustache {
             templates[name] = try Parser.parse(text)
         }
 
-        /// Whether a template of that name exists.
-        func contains(_ name: String) -> Bool { templates[name] != nil }
-
         /// Template `name` rendered with `value` as its context.
         func render(_ value: TemplateValue, template name: String) throws(RenderError) -> String {
             guard let template = templates[name] else { throw .noSuchTemplate }
             var renderer = Renderer(library: self, stack: [value])
             renderer.out.reserveCapacity(16 << 10)
             renderer.render(template, sequence: nil, indentation: nil)
-            if renderer.tooDeep { throw .partialsTooDeep }
+            if renderer.tooDeep { throw .nestedTooDeep }
             return String(decoding: renderer.out, as: UTF8.self)
         }
 
@@ -133,6 +138,12 @@ enum Mustache {
         var root: Root
         var path: [String]
         var functions: [String]
+
+        /// As written: `f(g(a.b))`, `last()`, `.`.
+        var written: String {
+            let core = root == .position ? "" : (root == .current ? "." : "") + path.joined(separator: ".")
+            return functions.reversed().reduce(core) { "\($1)(\($0))" }
+        }
     }
 
     /// Where a list's repetition is: what `first()`, `last()`, `index()`,
@@ -256,11 +267,10 @@ private struct Renderer {
     /// The contexts, outermost first.
     var stack: [TemplateValue]
     var out: [UInt8] = []
-    /// Partials being rendered inside one another, and whether that went too deep.
-    var partialDepth = 0
+    /// Templates (section bodies, partials) being rendered inside one
+    /// another, and whether that went past `Mustache.deepest`.
+    var depth = 0
     var tooDeep = false
-    /// Deeper than any page needs; recursion through data (a tree) stays well inside it.
-    static let deepestPartial = 64
 
     /// Renders `template`'s nodes. With an `indentation` (a standalone
     /// partial's, inherited by what it includes), a node that writes
@@ -269,6 +279,13 @@ private struct Renderer {
     /// section's body counts its own output), the rule the old library
     /// followed, so pages stay byte for byte what they were.
     mutating func render(_ template: Mustache.Template, sequence: Mustache.Position?, indentation: String?) {
+        guard !tooDeep else { return }
+        guard depth <= 2 * Mustache.deepest else {
+            tooDeep = true
+            return
+        }
+        depth += 1
+        defer { depth -= 1 }
         guard let indentation, !indentation.isEmpty else {
             for node in template.nodes { render(node.shape, sequence: sequence, indentation: indentation) }
             return
@@ -327,15 +344,9 @@ private struct Renderer {
                 break
             }
         case .partial(let name, let indented):
-            guard let template = library.template(named: name), !tooDeep else { return }
-            guard partialDepth < Self.deepestPartial else {
-                tooDeep = true
-                return
-            }
+            guard let template = library.template(named: name) else { return }
             let inner = indented.map { (indentation ?? "") + $0 } ?? indentation
-            partialDepth += 1
             render(template, sequence: nil, indentation: inner)
-            partialDepth -= 1
         }
     }
 
@@ -383,7 +394,8 @@ private struct Parser {
     /// What a template being parsed is inside of, and how its tags are written.
     struct State {
         var sectionName: Mustache.Name?
-        var sectionText = ""
+        /// Sections open around this one.
+        var depth = 0
         /// At the start of a line, or after a standalone tag.
         var newLine = true
         var open: [UInt8] = Array("{{".utf8)
@@ -544,8 +556,10 @@ private struct Parser {
                 position += 1
                 let name = try readName(state)
                 if standalone(state) { setNewLine = true } else { flushWhitespace() }
+                guard state.depth < Mustache.deepest else { throw error("sections nest more than \(Mustache.deepest) deep") }
                 var inner = state
                 inner.sectionName = name
+                inner.depth += 1
                 if !setNewLine { inner.newLine = false }
                 let body = try parse(inner)
                 nodes.append(.section(name, body, inverted: kind == UInt8(ascii: "^")))
@@ -622,7 +636,7 @@ private struct Parser {
             state.newLine = setNewLine
         }
         if let open = initial.sectionName {
-            throw error("section '\(([open.path.joined(separator: ".")] + open.functions).joined(separator: " "))' is never closed")
+            throw error("section '\(open.written)' is never closed")
         }
         return Mustache.Template(nodes: nodes)
     }

@@ -110,9 +110,27 @@ import Testing
         #expect(try library.render(tree, template: "tree") == "a(b(c))(d)")
     }
 
+    /// Sections nest as deep as `Mustache.deepest` (every one entered, on
+    /// a test's thread); one more is refused when the template is parsed,
+    /// with the reason, where unbounded recursion would overflow the stack.
+    @Test func deeplyNestedSections() throws {
+        func nested(_ depth: Int) -> String { String(repeating: "{{#a}}", count: depth) + "x" + String(repeating: "{{/a}}", count: depth) }
+        var library = Mustache.Library()
+        try library.register(nested(Mustache.deepest), named: "deep")
+        #expect(try library.render(.object(["a": .flag(true)]), template: "deep") == "x")
+        #expect {
+            try library.register(nested(Mustache.deepest + 1), named: "deeper")
+        } throws: { error in
+            (error as? Mustache.ParseError)?.description.contains("nest more than \(Mustache.deepest) deep") == true
+        }
+        #expect(throws: Mustache.ParseError.self) { try library.register(nested(100_000), named: "hostile") }
+    }
+
     @Test func parseErrorsSayWhereAndWhy() {
         let broken: [(String, String)] = [
             ("a\n{{#open}}\nb", "never closed"),
+            ("{{#f(g(a.b))}}", "'f(g(a.b))' is never closed"),
+            ("{{^last()}}", "'last()' is never closed"),
             ("{{/close}}", "never opened"),
             ("{{#a}}{{/b}}", "another name"),
             ("{{a b}}", "not followed by }}"),
