@@ -8,7 +8,8 @@
 #include <immintrin.h>
 #endif
 
-/* 0: not chosen yet, 1: SSE2, 2: portable, 3: AVX2+FMA. Read on every call
+/* 0: not chosen yet, 1: SSE2, 2: portable, 3: AVX2+FMA, 4: AVX2+FMA with
+   AVX-512 VNNI's byte dot products for the planes' vertical pass. Read on every call
    (a switch costs nothing next to a row of work), written once; the race of
    two first calls is harmless, both write the same value. */
 static int chosen_kernel = 0;
@@ -16,7 +17,11 @@ static int chosen_kernel = 0;
 static int best_kernel(void) {
 #if GG_X86
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return 3;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")
+            && __builtin_cpu_supports("avx512vnni")) return 4;
+        return 3;
+    }
     return 1;
 #else
     return 2;
@@ -35,6 +40,7 @@ static int kernel(int asked) {
 
 const char *gg_resample_kernel_name(int which) {
     switch (kernel(which)) {
+    case 4: return "avx512-vnni";
     case 3: return "avx2+fma";
     case 1: return "sse2";
     default: return "portable";
@@ -43,7 +49,7 @@ const char *gg_resample_kernel_name(int which) {
 
 int gg_resample_has(int which) {
 #if GG_X86
-    return which == 1 || which == 2 || (which == 3 && best_kernel() == 3);
+    return which == 1 || which == 2 || (which == 3 && best_kernel() >= 3) || (which == 4 && best_kernel() == 4);
 #else
     return which == 2;
 #endif
@@ -468,10 +474,10 @@ static inline void widen_pair_avx2(const uint8_t *a, const uint8_t *b, __m256i *
    multipliers never wait on them; what the loop waits on is loads. */
 __attribute__((target("avx2,fma")))
 static void vertical8_avx2(const uint8_t *const *window, int window_rows, const int32_t *first, const int16_t *weights, int pairs,
-                           int32_t bias, int16_t *scratch, int16_t *out, int width) {
+                           int32_t bias, int16_t *scratch, int16_t *out, int from, int width) {
     const __m256i start = _mm256_set1_epi32(bias);
     __m256i *pairs_of_rows = (__m256i *)(void *)scratch;  /* four vectors per pair of window rows (32 columns) */
-    int x0 = 0;
+    int x0 = from;
     for (; x0 + 32 <= width; x0 += 32) {
         /* The next cache line of every window row is asked for now: the
            rows are the decoder's own (read in place, not copied into a
@@ -522,6 +528,108 @@ static void vertical8_avx2(const uint8_t *const *window, int window_rows, const 
         for (int j = 0; j < 8; j++) _mm256_storeu_si256(o + j, rows[j]);
     }
     vertical8_portable(window, first, weights, pairs, bias, out, x0, width);
+}
+
+/* The vertical pass with AVX-512 VNNI (256-bit vectors): vpdpbusd multiplies
+   four unsigned bytes by four signed bytes and adds the four products to a
+   32-bit sum in one instruction. Source bytes need no widening, only
+   interleaving (four window rows' samples of a column side by side), and
+   each Q14 weight w is split into two bytes, w = hi * 256 + lo with lo in
+   -128...127: two dot products of the same interleaved samples, one with
+   the his and one with the los, make sum(w * x) = 256 * sum(hi * x) +
+   sum(lo * x) exactly, so the integers are the other kernels'. Per 32
+   columns a quad of rows costs four loads and eight dot products (32
+   products each) where pairs of 16-bit taps cost eight loads, eight
+   multiply-add-pairs (16 products each) and eight adds: the pass was bound
+   by its loads. A window then starts on a multiple of four rows (a zero
+   pair in front when it starts on 4k + 2). */
+#define GG_QUADS_MOST 64
+__attribute__((target("avx2,fma,avx512f,avx512bw,avx512vl,avx512vnni")))
+static void vertical8_vnni(const uint8_t *const *window, int window_rows, const int32_t *first, const int16_t *weights, int pairs,
+                           int32_t bias, int16_t *scratch, int16_t *out, int width) {
+    /* Each row's weights as quads of bytes, his and los: row r's quad j
+       covers window rows 4 * (first[r] / 4 + j) + 0...3. */
+    const int quads = (window_rows + 3) / 4, taps = pairs * 2, row_quads_most = (taps + 2 + 3) / 4;
+    if (quads > GG_QUADS_MOST || row_quads_most > GG_QUADS_MOST || width < 32) {
+        vertical8_avx2(window, window_rows, first, weights, pairs, bias, scratch, out, 0, width);
+        return;
+    }
+    int32_t his[8 * GG_QUADS_MOST], los[8 * GG_QUADS_MOST];
+    int count[8], first_quad[8];
+    for (int r = 0; r < 8; r++) {
+        const int phase = first[r] & 3;
+        first_quad[r] = first[r] >> 2;
+        count[r] = (phase + taps + 3) / 4;
+        if (first_quad[r] + count[r] > quads) count[r] = quads - first_quad[r];  /* only zero weights lie past the window */
+        for (int j = 0; j < count[r]; j++) {
+            uint32_t hi = 0, lo = 0;
+            for (int i = 0; i < 4; i++) {
+                const int k = j * 4 + i - phase;
+                const int32_t w = k >= 0 && k < taps ? weights[r * taps + k] : 0;
+                const int32_t h = (w + 128) >> 8, l = w - h * 256;
+                hi |= (uint32_t)(uint8_t)(int8_t)h << (8 * i);
+                lo |= (uint32_t)(uint8_t)(int8_t)l << (8 * i);
+            }
+            his[r * row_quads_most + j] = (int32_t)hi;
+            los[r * row_quads_most + j] = (int32_t)lo;
+        }
+    }
+    const __m256i start = _mm256_set1_epi32(bias);
+    __m256i *interleaved = (__m256i *)(void *)scratch;  /* four vectors per quad of window rows (32 columns) */
+    const uint8_t *last = window[window_rows - 1];
+    int x0 = 0;
+    for (; x0 + 32 <= width; x0 += 32) {
+        for (int q = 0; q < quads; q++) {
+            const int row = q * 4;
+            const uint8_t *ra = window[row], *rb = window[row + 1];
+            const uint8_t *rc = row + 2 < window_rows ? window[row + 2] : last, *rd = row + 3 < window_rows ? window[row + 3] : last;
+            _mm_prefetch((const char *)(ra + x0 + 128), _MM_HINT_T0);
+            _mm_prefetch((const char *)(rb + x0 + 128), _MM_HINT_T0);
+            _mm_prefetch((const char *)(rc + x0 + 128), _MM_HINT_T0);
+            _mm_prefetch((const char *)(rd + x0 + 128), _MM_HINT_T0);
+            const __m256i a = _mm256_loadu_si256((const __m256i *)(ra + x0)), b = _mm256_loadu_si256((const __m256i *)(rb + x0));
+            const __m256i c = _mm256_loadu_si256((const __m256i *)(rc + x0)), d = _mm256_loadu_si256((const __m256i *)(rd + x0));
+            const __m256i ab_lo = _mm256_unpacklo_epi8(a, b), ab_hi = _mm256_unpackhi_epi8(a, b);
+            const __m256i cd_lo = _mm256_unpacklo_epi8(c, d), cd_hi = _mm256_unpackhi_epi8(c, d);
+            /* Columns 0-3 | 16-19, 4-7 | 20-23, 8-11 | 24-27, 12-15 | 28-31. */
+            interleaved[q * 4] = _mm256_unpacklo_epi16(ab_lo, cd_lo);
+            interleaved[q * 4 + 1] = _mm256_unpackhi_epi16(ab_lo, cd_lo);
+            interleaved[q * 4 + 2] = _mm256_unpacklo_epi16(ab_hi, cd_hi);
+            interleaved[q * 4 + 3] = _mm256_unpackhi_epi16(ab_hi, cd_hi);
+        }
+        __m256i left[8], right[8];  /* row r's columns 0-7 | 16-23 and 8-15 | 24-31 */
+        for (int r = 0; r < 8; r++) {
+            const __m256i *s = interleaved + first_quad[r] * 4;
+            const int32_t *h = his + r * row_quads_most, *l = los + r * row_quads_most;
+            __m256i h0 = _mm256_setzero_si256(), h1 = h0, h2 = h0, h3 = h0, l0 = start, l1 = start, l2 = start, l3 = start;
+            for (int j = 0; j < count[r]; j++) {
+                const __m256i wh = _mm256_set1_epi32(h[j]), wl = _mm256_set1_epi32(l[j]);
+                const __m256i s0 = s[j * 4], s1 = s[j * 4 + 1], s2 = s[j * 4 + 2], s3 = s[j * 4 + 3];
+                h0 = _mm256_dpbusd_epi32(h0, s0, wh); l0 = _mm256_dpbusd_epi32(l0, s0, wl);
+                h1 = _mm256_dpbusd_epi32(h1, s1, wh); l1 = _mm256_dpbusd_epi32(l1, s1, wl);
+                h2 = _mm256_dpbusd_epi32(h2, s2, wh); l2 = _mm256_dpbusd_epi32(l2, s2, wl);
+                h3 = _mm256_dpbusd_epi32(h3, s3, wh); l3 = _mm256_dpbusd_epi32(l3, s3, wl);
+            }
+            h0 = _mm256_add_epi32(_mm256_slli_epi32(h0, 8), l0);
+            h1 = _mm256_add_epi32(_mm256_slli_epi32(h1, 8), l1);
+            h2 = _mm256_add_epi32(_mm256_slli_epi32(h2, 8), l2);
+            h3 = _mm256_add_epi32(_mm256_slli_epi32(h3, 8), l3);
+            left[r] = GG_V8_PACK(h0, h1);
+            right[r] = GG_V8_PACK(h2, h3);
+        }
+        /* A pair of columns is 32 bits: transposed, left[j] is pair j (j < 4)
+           or 4 + j (j >= 4) of rows 0-7, right[j] pair 4 + j or 8 + j. */
+        transpose8_avx2(left);
+        transpose8_avx2(right);
+        __m256i *o = (__m256i *)(void *)(out + (size_t)(x0 / 2) * 16);
+        for (int j = 0; j < 4; j++) {
+            _mm256_storeu_si256(o + j, left[j]);
+            _mm256_storeu_si256(o + 4 + j, right[j]);
+            _mm256_storeu_si256(o + 8 + j, left[4 + j]);
+            _mm256_storeu_si256(o + 12 + j, right[4 + j]);
+        }
+    }
+    vertical8_avx2(window, window_rows, first, weights, pairs, bias, scratch, out, x0, width);
 }
 
 /* The horizontal pass: eight output samples in flight, each a chain of
@@ -582,6 +690,7 @@ static void horizontal8_avx2(const int16_t *in, const int32_t *starts, const int
 void gg_resample_load_rgba(int which, const uint8_t *row, int channels, int premultiply, float *out, int width) {
     switch (kernel(which)) {
 #if GG_X86
+    case 4:
     case 3: load_rgba_avx2(row, channels, premultiply, out, width); return;
 #endif
     default: load_rgba_portable(row, channels, premultiply, out, 0, width);
@@ -591,6 +700,7 @@ void gg_resample_load_rgba(int which, const uint8_t *row, int channels, int prem
 void gg_resample_store_rgba(int which, const float *pixels, int premultiplied, uint8_t *out, int width) {
     switch (kernel(which)) {
 #if GG_X86
+    case 4:
     case 3: store_rgba_avx2(pixels, premultiplied, out, width); return;
 #endif
     default: store_rgba_portable(pixels, premultiplied, out, 0, width);
@@ -601,6 +711,7 @@ void gg_resample_horizontal_rgba(int which, const float *row, const int32_t *sta
                                  float *out, int width) {
     switch (kernel(which)) {
 #if GG_X86
+    case 4:
     case 3: horizontal_rgba_avx2(row, starts, weights, taps, out, width); return;
     case 1: horizontal_rgba_sse2(row, starts, weights, taps, out, width); return;
 #endif
@@ -612,7 +723,8 @@ void gg_resample_vertical8(int which, const uint8_t *const *window, int window_r
                            const int16_t *weights, int pairs, int32_t bias, int16_t *scratch, int16_t *out, int width) {
     switch (kernel(which)) {
 #if GG_X86
-    case 3: vertical8_avx2(window, window_rows, first, weights, pairs, bias, scratch, out, width); return;
+    case 4: vertical8_vnni(window, window_rows, first, weights, pairs, bias, scratch, out, width); return;
+    case 3: vertical8_avx2(window, window_rows, first, weights, pairs, bias, scratch, out, 0, width); return;
     case 1: vertical8_sse2(window, window_rows, first, weights, pairs, bias, scratch, out, width); return;
 #endif
     default: (void)window_rows; (void)scratch; vertical8_portable(window, first, weights, pairs, bias, out, 0, width);
@@ -622,6 +734,7 @@ void gg_resample_vertical8(int which, const uint8_t *const *window, int window_r
 void gg_resample_vertical(int which, const float *const *rows, const float *weights, int taps, float *out, int width) {
     switch (kernel(which)) {
 #if GG_X86
+    case 4:
     case 3: vertical_avx2(rows, weights, taps, out, width); return;
     case 1: vertical_sse2(rows, weights, taps, out, width); return;
 #endif
@@ -633,6 +746,7 @@ void gg_resample_horizontal8(int which, const int16_t *in, const int32_t *starts
                              uint8_t *out, long out_stride, int rows, int width) {
     switch (kernel(which)) {
 #if GG_X86
+    case 4:
     case 3: horizontal8_avx2(in, starts, weights, pairs, out, out_stride, rows, width); return;
     case 1: horizontal8_sse2(in, starts, weights, pairs, out, out_stride, rows, width); return;
 #endif

@@ -3,8 +3,8 @@ import Foundation
 import Testing
 @testable import Imaging
 
-/// The resampler's C kernels (AVX2+FMA where the CPU has it, SSE2, portable
-/// C) against the Swift reference loops: the planes' kernels work in fixed
+/// The resampler's C kernels (AVX-512 VNNI and AVX2+FMA where the CPU has
+/// them, SSE2, portable C) against the Swift reference loops: the planes' kernels work in fixed
 /// point and must agree with each other exactly and with the float
 /// reference within ±1 (the reference rounds once, they round their Q14
 /// weights and the passes' results), on sizes that exercise every vector
@@ -30,6 +30,8 @@ import Testing
         (1003, 757, 401, 303), (4000, 48, 1600, 19), (160, 120, 400, 300), (17, 9, 5, 3),
         (1, 1, 1, 1), (300, 2, 7, 1), (33, 65, 33, 64), (96, 96, 95, 97), (90, 1500, 13, 20), (1000, 750, 800, 600),
         (1601, 1203, 281, 211), (2, 3, 1, 1), (1008, 756, 400, 300),
+        // 8.5× down: windows of ~30 quads of rows (the VNNI pass) on a width with every tail.
+        (700, 1700, 330, 200),
     ]
 
     /// Full to limited range (a JPEG's planes into a WebP), none, and limited to full.
@@ -37,7 +39,7 @@ import Testing
 
     @Test func everyKernelMatchesTheSwiftReference() throws {
         #expect(gg_resample_has(1) == 1 && gg_resample_has(2) == 1, "x86-64: SSE2 and portable C")
-        let kernels = ([2, 1, 3] as [Int32]).filter { gg_resample_has($0) == 1 }
+        let kernels = ([2, 1, 3, 4] as [Int32]).filter { gg_resample_has($0) == 1 }
         for (index, c) in Self.cases.enumerated() {
             let source = Self.plane(width: c.sw, height: c.sh, seed: UInt64(index + 1))
             for (scale, offset) in Self.ranges {
@@ -88,7 +90,7 @@ import Testing
         // windows start on even rows), in every kernel and the reference:
         // the rows below are the last one again (its value; the rows
         // before differ, so a wrong row would show).
-        let kernels: [Int32] = [-1, 1, 2] + (gg_resample_has(3) != 0 ? [3] : [])
+        let kernels: [Int32] = [-1, 1, 2] + ([3, 4] as [Int32]).filter { gg_resample_has($0) != 0 }
         for kernel in kernels {
             for rowsGiven in [9, 10] {
                 let short = PlaneResampler(sourceWidth: 67, sourceHeight: 48, width: 33, height: 24, kernel: kernel)
@@ -169,7 +171,7 @@ import Testing
                 }
                 let image = RGBAImage(width: c.0, height: c.1, pixels: plane.samples, hasAlpha: hasAlpha)
                 let expected = LanczosResampler.resize(image, width: c.2, height: c.3, kernel: -1)
-                for kernel in ([1, 2, 3] as [Int32]).filter({ gg_resample_has($0) == 1 }) {
+                for kernel in ([1, 2, 3, 4] as [Int32]).filter({ gg_resample_has($0) == 1 }) {
                     let got = LanczosResampler.resize(image, width: c.2, height: c.3, kernel: kernel)
                     let worst = zip(got.pixels, expected.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
                     #expect(got.pixels.count == expected.pixels.count && worst <= 1, "kernel \(kernel) \(c) alpha \(hasAlpha): off by \(worst)")
@@ -184,7 +186,7 @@ import Testing
         plane.samples.withUnsafeBufferPointer { bytes in
             let pixels = BorrowedPixels(base: bytes.baseAddress!, width: 211, height: 77, rowBytes: 211 * 3, channels: 3, hasAlpha: false)
             let expected = LanczosResampler.resize(pixels, width: 90, height: 31, kernel: -1)
-            for kernel in ([1, 2, 3] as [Int32]).filter({ gg_resample_has($0) == 1 }) {
+            for kernel in ([1, 2, 3, 4] as [Int32]).filter({ gg_resample_has($0) == 1 }) {
                 let got = LanczosResampler.resize(pixels, width: 90, height: 31, kernel: kernel)
                 let worst = zip(got.pixels, expected.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
                 #expect(worst <= 1, "kernel \(kernel): off by \(worst)")
@@ -197,6 +199,8 @@ import Testing
         let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         let flags = cpu.split(separator: "\n").first { $0.hasPrefix("flags") } ?? ""
         let words = Set(flags.split(separator: " ").map(String.init))
-        #expect(name == (words.contains("avx2") && words.contains("fma") ? "avx2+fma" : "sse2"))
+        let avx2 = words.contains("avx2") && words.contains("fma")
+        let vnni = ["avx512f", "avx512bw", "avx512vl", "avx512_vnni"].allSatisfy(words.contains)
+        #expect(name == (avx2 ? (vnni ? "avx512-vnni" : "avx2+fma") : "sse2"))
     }
 }
