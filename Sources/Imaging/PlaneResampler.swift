@@ -2,11 +2,13 @@ import CResample
 
 /// Lanczos-3 for one 8-bit plane, fed a row at a time.
 ///
-/// The loops below run in C (`CResample`: AVX2, SSE2 or portable C, chosen
-/// by the CPU at the first call) in fixed point: Q14 weights in pairs of
-/// taps, because the vector units multiply two 16-bit pairs and add them in
-/// one instruction, twice the products of a float multiply-add and with no
-/// byte-to-float conversion. Every C kernel computes the same integers; the
+/// The loops below run in C (`CResample`: AVX-512 VNNI, AVX2, SSE2 or
+/// portable C, chosen by the CPU at the first call) in fixed point: Q14
+/// weights in pairs of taps, because the vector units multiply two 16-bit
+/// pairs and add them in one instruction, twice the products of a float
+/// multiply-add and with no byte-to-float conversion (with VNNI the vertical
+/// pass multiplies bytes by each weight's two bytes, four rows at a time:
+/// `gg_resample.c`). Every C kernel computes the same integers; the
 /// Swift loops (float) are the reference the tests hold them to (within 1).
 ///
 /// Vertical pass first, eight output rows at a time: source rows wait in a
