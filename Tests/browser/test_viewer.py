@@ -219,6 +219,25 @@ def test_no_layout_shift_while_an_album_loads(browser, server):
     assert severe_errors(browser) == []
 
 
+def test_album_cards_in_a_row_share_one_height(browser, server):
+    # A long album name wraps onto more lines than its neighbours': the
+    # cards of a row still end on one line.
+    browser.get(server + "/index.html")
+    wait(browser, "return document.querySelectorAll('.album-card').length >= 3")
+    heights = browser.execute_script("""
+        document.querySelector('.album-card-title').textContent = 'A long album name that wraps over two or three lines';
+        const rows = {};
+        for (const card of document.querySelectorAll('.album-card')) {
+            const top = Math.round(card.getBoundingClientRect().top);
+            (rows[top] = rows[top] || []).push(Math.round(card.querySelector('a').getBoundingClientRect().height));
+        }
+        return Object.values(rows);
+    """)
+    first = heights[0]
+    assert len(first) >= 3, heights
+    assert len(set(first)) == 1, f"cards of one row differ in height: {heights}"
+
+
 def test_phone_sized_window(phone, server):
     open_album(phone, server)
     phone.find_elements(By.CSS_SELECTOR, ".photo-grid a")[0].click()
