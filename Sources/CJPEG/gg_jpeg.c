@@ -314,9 +314,23 @@ static gg_jpeg_result gg_encode(const gg_encode_input *in, uint8_t **output, siz
             cb_rows[r] = cb_strip + (size_t)r * chroma_padded;
             cr_rows[r] = cr_strip + (size_t)r * chroma_padded;
         }
-        JSAMPARRAY planes[3] = {luma_rows, cb_rows, cr_rows};
+        JSAMPROW luma_in_place[16], cb_in_place[8], cr_in_place[8];
+        JSAMPARRAY planes[3] = {luma_rows, cb_rows, cr_rows}, in_place[3] = {luma_in_place, cb_in_place, cr_in_place};
+        /* Where the width is whole blocks (1600, 2560, 800...) a strip with
+           no row past the bottom is read where it lies: the copy into the
+           padded strip was a memmove of every rendition (1.5 % of a build). */
+        const int whole_blocks = (size_t)in->width == luma_padded;
         while (cinfo.next_scanline < cinfo.image_height) {
             int row = (int)cinfo.next_scanline;
+            if (whole_blocks && row + 16 <= in->height && row / 2 + 8 <= chroma_height) {
+                for (int r = 0; r < 16; r++) luma_in_place[r] = (JSAMPROW)(in->y + (size_t)(row + r) * in->y_stride);
+                for (int r = 0; r < 8; r++) {
+                    cb_in_place[r] = (JSAMPROW)(in->cb + (size_t)(row / 2 + r) * in->c_stride);
+                    cr_in_place[r] = (JSAMPROW)(in->cr + (size_t)(row / 2 + r) * in->c_stride);
+                }
+                jpeg_write_raw_data(&cinfo, in_place, 16);
+                continue;
+            }
             gg_fill_strip(luma_strip, luma_padded, 16, in->y, in->y_stride, in->width, in->height, row);
             gg_fill_strip(cb_strip, chroma_padded, 8, in->cb, in->c_stride, chroma_width, chroma_height, row / 2);
             gg_fill_strip(cr_strip, chroma_padded, 8, in->cr, in->c_stride, chroma_width, chroma_height, row / 2);

@@ -132,6 +132,50 @@ import Testing
         }
     }
 
+    /// The planar encoder reads a strip where it lies when the width is whole
+    /// blocks and no row is past the bottom, and copies it into a padded strip
+    /// otherwise: both give back the planes (a row taken from the wrong place
+    /// would not), at widths of whole blocks and not, heights of whole strips
+    /// and not.
+    @Test(arguments: [PixelSize(width: 64, height: 48), PixelSize(width: 64, height: 41), PixelSize(width: 70, height: 48),
+                      PixelSize(width: 16, height: 16), PixelSize(width: 48, height: 7)])
+    func planesEncodeAndDecodeBack(size: PixelSize) throws {
+        func plane(_ width: Int, _ height: Int, _ seed: Int) -> Plane {
+            // Smooth, different in every row and column: a misplaced row shows.
+            Plane(width: width, height: height, samples: (0..<(width * height)).map { i in
+                let x = Double(i % width), y = Double(i / width)
+                return UInt8(128 + 100 * sin(x / 5 + Double(seed)) * cos(y / 4 - Double(seed)))
+            })
+        }
+        let chroma = YCbCrImage.chromaSize(of: size)
+        let image = YCbCrImage(luma: plane(size.width, size.height, 0), blue: plane(chroma.width, chroma.height, 1),
+                               red: plane(chroma.width, chroma.height, 2), range: .full)
+        let jpeg = try JPEGCodec.encode(image, quality: 95, iccProfile: nil)
+        var planes: [[UInt8]] = [[], [], []]
+        var icc: [UInt8]?
+        var widths: [Int] = []
+        let planar = try jpeg.withUnsafeBytes { bytes in
+            try JPEGCodec.streamPlanes(bytes, scaleDenominator: 1, icc: &icc, start: { layout in
+                widths = layout.planes.map(\.width)
+                return layout.planes.map { _ in 1 }
+            }, row: { plane, samples in
+                planes[plane].append(contentsOf: UnsafeBufferPointer(start: samples, count: widths[plane]))
+            })
+        }
+        #expect(widths == [size.width, chroma.width, chroma.width])
+        #expect(planar)
+        for (index, source) in [image.luma, image.blue, image.red].enumerated() {
+            #expect(planes[index].count == source.samples.count, "plane \(index)")
+            guard planes[index].count == source.samples.count else { continue }
+            let squared = zip(planes[index], source.samples).reduce(0.0) { sum, pair in
+                let d = Double(pair.0) - Double(pair.1)
+                return sum + d * d
+            }
+            let psnr = squared == 0 ? 99 : 10 * log10(255 * 255 * Double(source.samples.count) / squared)
+            #expect(psnr > 38, "\(size) plane \(index): \(psnr) dB")
+        }
+    }
+
     /// The resamplers read a JPEG's rows where the decoder left them, so the
     /// decoder keeps as many of each plane's latest rows intact as `start`
     /// asks: checked at every row against copies taken when each came.
