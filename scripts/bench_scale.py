@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Rebuilds at scale: what a change costs against a no-op, at 100,000 items.
+
+Makes a library of tiny JPEGs (benchlib.tiny_jpeg: 16x16, EXIF dates spread
+over twelve years, 100 photos an album in year folders), builds it with tiny
+renditions (pages, state and planning are what is measured), then:
+
+  cold         the first build into an empty OUT
+  no-op        nothing changed
+  add one      one photo copied into one album
+  caption one  a sidecar title written beside one photo
+  remove one   that photo removed again (and its sidecar)
+
+For each: wall and CPU seconds, peak RSS, the pages rendered (the build's
+"rendered N of M pages"), and the files written and removed in OUT. The floor
+of any no-op is listing the library (`find SOURCE -type f -printf '%s %T@ %p\\n'`),
+timed first; the no-op and add-one are given as multiples of it and of the no-op.
+
+usage: scripts/bench_scale.py [--count 100000] [--work DIR] [--binary PATH] [--jobs N]
+"""
+import argparse
+import datetime
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402
+
+
+def make_library(library, count, per_album=100):
+    """`count` tiny JPEGs in albums of `per_album`, dated over twelve years."""
+    start = datetime.datetime(2014, 1, 1, 8, 0, 0)
+    span = 12 * 365 * 86400
+    albums = max(1, (count + per_album - 1) // per_album)
+    for a in range(albums):
+        first = a * per_album
+        n = min(per_album, count - first)
+        when = start + datetime.timedelta(seconds=span * a // albums)
+        folder = os.path.join(library, str(when.year), f"{when:%m-%d} album {a:05d}")
+        os.makedirs(folder, exist_ok=True)
+        for i in range(n):
+            shot = when + datetime.timedelta(seconds=i * 613)
+            with open(os.path.join(folder, f"IMG_{i:04d}.jpg"), "wb") as f:
+                f.write(benchlib.tiny_jpeg(first + i, shot))
+    with open(os.path.join(library, "gallery.yml"), "w") as f:
+        f.write("title: Scale\nthumbnail_sizes: [32x24]\npreview_sizes: [64x48]\nformat: jpeg\n")
+
+
+def rendered(run):
+    m = re.search(r"rendered ([\d,]+) of ([\d,]+) pages", run.stdout + run.stderr)
+    return (int(m.group(1).replace(",", "")), int(m.group(2).replace(",", ""))) if m else (None, None)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--count", type=int, default=100_000)
+    parser.add_argument("--work", default=None, help="folder for the library and site (default /tmp/gallerygen-scale-COUNT)")
+    parser.add_argument("--binary", default=None, help="gallerygen to measure (default: a release build of this checkout)")
+    parser.add_argument("--jobs", type=int, default=None)
+    args = parser.parse_args()
+
+    work = args.work or f"/tmp/gallerygen-scale-{args.count}"
+    library, out = os.path.join(work, "library"), os.path.join(work, "site")
+    if not os.path.exists(os.path.join(library, "gallery.yml")):
+        print(f"making {args.count:,} tiny JPEGs in {library} …", flush=True)
+        shutil.rmtree(library, ignore_errors=True)
+        make_library(library, args.count)
+    binary = args.binary or benchlib.build_binary()
+    shutil.rmtree(out, ignore_errors=True)
+    state = os.path.join(work, "state")
+    shutil.rmtree(state, ignore_errors=True)
+    build = [binary, "build", library, "-o", out]
+    if args.jobs:
+        build += ["--jobs", str(args.jobs)]
+
+    listing = min((benchlib.run_timed(["find", library, "-type", "f", "-printf", "%s %T@ %p\\n"]) for _ in range(3)),
+                  key=lambda r: r.wall)
+    print(f"listing the library (find -printf, best of 3): {listing.wall:.2f} s wall, {listing.cpu:.2f} s CPU")
+
+    album = sorted(os.path.join(dp, d) for dp, ds, _ in os.walk(library) for d in ds if "album" in d)[len(os.listdir(library)) // 2]
+    added = os.path.join(album, "IMG_9999.jpg")
+    sidecar = os.path.join(album, "IMG_0003.md")
+    steps = [
+        ("cold", lambda: None),
+        ("no-op", lambda: None),
+        ("add one", lambda: open(added, "wb").write(benchlib.tiny_jpeg(args.count + 7, datetime.datetime(2019, 6, 1, 12)))),
+        ("caption one", lambda: open(sidecar, "w").write("Title: A new caption\n\nWritten for the benchmark.\n")),
+        ("remove one", lambda: (os.remove(added), os.remove(sidecar))),
+    ]
+    rows = []
+    for name, change in steps:
+        change()
+        before = benchlib.snapshot(out) if os.path.isdir(out) else {}
+        run = benchlib.run_timed(build)
+        after = benchlib.snapshot(out)
+        written, removed = benchlib.changed_files(before, after)
+        pages, total = rendered(run)
+        rows.append((name, run, pages, total, written, removed))
+        print(f"{name:12s} {run.wall:7.2f} s wall {run.cpu:7.2f} s CPU {run.peak_mb:7.0f} MB  "
+              f"rendered {pages} of {total} pages, {written} files written, {removed} removed", flush=True)
+    noop = rows[1][1]
+    print()
+    print(f"| step ({args.count:,} items) | wall s | CPU s | peak RSS MB | pages rendered | files written | removed |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for name, run, pages, total, written, removed in rows:
+        print(f"| {name} | {run.wall:.2f} | {run.cpu:.2f} | {run.peak_mb:.0f} | {pages} of {total} | {written} | {removed} |")
+    print()
+    print(f"no-op / listing: {noop.wall / listing.wall:.1f}x wall; add one / no-op: {rows[2][1].wall / noop.wall:.2f}x; "
+          f"caption one / no-op: {rows[3][1].wall / noop.wall:.2f}x; remove one / no-op: {rows[4][1].wall / noop.wall:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
