@@ -38,16 +38,20 @@ let package = Package(
         ),
         .target(
             name: "GalleryKit",
-            dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging", "Rendering", "BuildCache", "Configuration", "External", "Archives"]
+            dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging", "Planning", "Rendering", "BuildCache", "Configuration", "External", "Archives"]
         ),
         .target(name: "Configuration", dependencies: ["GalleryCore", .product(name: "Yams", package: "Yams")]),
         .target(name: "GalleryCore"),
         .target(name: "Scanning", dependencies: ["GalleryCore"]),
         .target(name: "Metadata", dependencies: ["GalleryCore", "CExif", "CWebP", "CHEIF", "CRaw", "CPlaces"]),
         .target(name: "Imaging", dependencies: ["GalleryCore", "CJPEG", "CWebP", "CGIF", "CPNG", "CHEIF", "CTIFF", "CRaw", "CResample"]),
+        // The site's plan: albums assembled, the moments timeline, pages cut
+        // and placed, each page's fingerprint. Plain values in, plain values out.
+        .target(name: "Planning", dependencies: ["GalleryCore"]),
+        // Pages from the plan: Rendering reads Planning's values, never the reverse.
         .target(
             name: "Rendering",
-            dependencies: ["GalleryCore"],
+            dependencies: ["GalleryCore", "Planning"],
             plugins: ["EmbedAssets"]
         ),
         .target(name: "BuildCache", dependencies: ["GalleryCore"]),
@@ -78,7 +82,7 @@ let package = Package(
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["EmbedAssetsTool"]),
         .testTarget(
             name: "GalleryTests",
-            dependencies: ["GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Rendering", "BuildCache", "Configuration", "External", "Archives",
+            dependencies: ["GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Planning", "Rendering", "BuildCache", "Configuration", "External", "Archives",
                            .product(name: "Yams", package: "Yams")],
             // Read through #filePath, not as bundle resources.
             exclude: ["Regressions", "JPEGVariants"]

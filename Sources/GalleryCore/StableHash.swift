@@ -51,8 +51,41 @@ public struct StableHash: Sendable {
         bytes.withUnsafeBytes { update($0) }
     }
 
+    /// Feeds a string's UTF-8 bytes and a separator without copying them
+    /// (native strings are read in place): the page planner hashes millions.
+    public mutating func add(_ text: String) {
+        var text = text
+        text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
+        add(UInt64(0xFF))
+    }
+
+    /// Feeds one 64-bit number.
+    public mutating func add(_ value: UInt64) {
+        a = StableHash.mix(a, value, 0x9FB2_1C65_1E98_DF25)
+        b = StableHash.mix(b, value &+ 0x5851_F42D_4C95_7F2D, 0xD6E8_FEB8_6659_FD93)
+        length &+= 8
+    }
+
+    /// Feeds one whole number.
+    public mutating func add(_ value: Int) { add(UInt64(bitPattern: Int64(value))) }
+
+    /// Feeds a flag.
+    public mutating func add(_ value: Bool) { add(UInt64(value ? 0x7E : 0x7F)) }
+
+    /// Feeds another digest.
+    public mutating func add(_ digest: Digest) {
+        add(digest.high)
+        add(digest.low)
+    }
+
     /// The hash as 32 lowercase hex digits.
     public func finalize() -> String {
+        let d = digest()
+        return hex(d.high) + hex(d.low)
+    }
+
+    /// The hash as two numbers (what `finalize` writes as hex).
+    public func digest() -> Digest {
         func avalanche(_ v: UInt64) -> UInt64 {
             var z = v
             z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -61,7 +94,23 @@ public struct StableHash: Sendable {
         }
         let x = avalanche(a ^ length ^ (b << 7 | b >> 57))
         let y = avalanche(b &+ length &+ x)
-        return hex(x) + hex(y)
+        return Digest(high: x, low: y)
+    }
+
+    /// A 128-bit hash value: what a page's fingerprint is made of.
+    public struct Digest: Hashable, Sendable, CustomStringConvertible {
+        public var high: UInt64
+        public var low: UInt64
+        public init(high: UInt64, low: UInt64) {
+            self.high = high
+            self.low = low
+        }
+        /// No digest: what an empty state holds.
+        public static let zero = Digest(high: 0, low: 0)
+        public var description: String {
+            let h = String(high, radix: 16), l = String(low, radix: 16)
+            return String(repeating: "0", count: 16 - h.count) + h + String(repeating: "0", count: 16 - l.count) + l
+        }
     }
 
     private func hex(_ v: UInt64) -> String {

@@ -2,6 +2,7 @@ import Archives
 import BuildCache
 import Foundation
 import GalleryCore
+import Planning
 import Rendering
 
 /// `album_downloads`: a ZIP per album of its own items' published files

@@ -1,6 +1,7 @@
 import Foundation
 import BuildCache
 import GalleryCore
+import Planning
 import Rendering
 
 /// The state one build threads through its steps.

@@ -1,5 +1,6 @@
 import Foundation
 import GalleryCore
+import Planning
 
 /// A photo left out of the site, and why.
 public struct SkippedPhoto: Sendable, Equatable {

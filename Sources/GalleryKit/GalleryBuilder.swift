@@ -1,5 +1,6 @@
 import Foundation
 import GalleryCore
+import Planning
 import Rendering
 
 /// Runs a whole build: check SOURCE and its album sidecars, prepare OUT,

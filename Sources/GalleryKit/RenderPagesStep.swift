@@ -1,6 +1,7 @@
 import BuildCache
 import Foundation
 import GalleryCore
+import Planning
 import Rendering
 import Synchronization
 

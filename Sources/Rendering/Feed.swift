@@ -1,5 +1,6 @@
 import Foundation
 import GalleryCore
+import Planning
 
 /// The site's Atom feed (RFC 4287), `feed.xml`: one entry per album with
 /// items of its own, newest first (by its newest item's capture time), so a

@@ -1,5 +1,6 @@
 import Foundation
 import GalleryCore
+import Planning
 
 /// Renders the site's pages from the theme's templates. Every value reaches the
 /// HTML through the templates' escaping `{{ }}` (only the description, produced by

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Configuration
 @testable import GalleryCore
+@testable import Planning
 @testable import GalleryKit
 
 @Suite struct ConfigurationTests {

@@ -5,6 +5,7 @@ import FoundationXML
 #endif
 import Testing
 @testable import GalleryCore
+@testable import Planning
 @testable import GalleryKit
 @testable import Metadata
 @testable import Rendering

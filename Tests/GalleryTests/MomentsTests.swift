@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import BuildCache
 @testable import GalleryCore
+@testable import Planning
 @testable import GalleryKit
 @testable import Rendering
 

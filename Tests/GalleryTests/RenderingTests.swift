@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryCore
+@testable import Planning
 @testable import Rendering
 
 @Suite struct RenderingTests {

@@ -5,6 +5,7 @@ import FoundationXML
 #endif
 import Testing
 @testable import GalleryCore
+@testable import Planning
 @testable import GalleryKit
 
 /// `base_url`: canonical links, sitemap.xml and robots.txt, only with an

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GalleryCore
+@testable import Planning
 @testable import Rendering
 
 /// A photo record for layout tests (no file behind it).

@@ -1,3 +1,4 @@
+import GalleryCore
 /// A slice of a section placed on one page.
 public struct SectionSlice: Sendable, Equatable {
     /// Index of the section.

@@ -1,3 +1,4 @@
+import GalleryCore
 import Foundation
 
 /// Readable, URL-safe names for folders and files: `Léa 7` → `lea-7`.

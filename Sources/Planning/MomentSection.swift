@@ -1,3 +1,4 @@
+import GalleryCore
 import Foundation
 
 /// One section of the moments timeline: photos from one day (or month, or one

@@ -1,3 +1,4 @@
+import GalleryCore
 import Foundation
 
 /// A folder of the source tree with the photos published from it.
