@@ -50,6 +50,19 @@ public struct CachedPhoto: Codable, Sendable, Equatable {
     }
 }
 
+/// What the previous build knew about one page: the fingerprint of what it
+/// showed, and, for a group of files (the search index, the sitemap), the
+/// files it made (nil: the page is one file, at its id).
+public struct PageRecord: Sendable, Equatable {
+    public var fingerprint: StableHash.Digest
+    public var files: [String]?
+
+    public init(fingerprint: StableHash.Digest, files: [String]? = nil) {
+        self.fingerprint = fingerprint
+        self.files = files
+    }
+}
+
 /// What the previous build knew about a Live Photo's clip (the `.MOV` beside the still).
 public struct CachedClip: Codable, Sendable, Equatable {
     /// File size in bytes.
@@ -80,13 +93,14 @@ public struct CachedClip: Codable, Sendable, Equatable {
 ///   crashed build journaled) are ever deleted, so a user's own files stay.
 /// - `photos`: the per-file cache, keyed by a hash of the source path so the
 ///   published state does not list the library's file names.
-/// - `siteFingerprint`: a hash of everything the pages are made from; when it
-///   matches and every file is present, pages are not even rendered.
+/// - `pages`: each page's fingerprint (a hash of exactly what it shows) and
+///   the files it made; a page whose fingerprint matches and whose files are
+///   all present is not rendered again.
 ///
 /// An unreadable file or another version means a full rebuild, never a wrong site.
-public struct BuildState: Codable, Sendable, Equatable {
+public struct BuildState: Sendable, Equatable {
     /// Format version; bump when the layout or meaning changes.
-    public static let currentVersion = 6
+    public static let currentVersion = 7
     /// The folder in OUT that holds build state.
     public static let folderName = ".gallerygen"
 
@@ -96,15 +110,18 @@ public struct BuildState: Codable, Sendable, Equatable {
     public var files: [String]
     /// Source cache by hashed source path.
     public var photos: [String: CachedPhoto]
-    /// Fingerprint of the page inputs.
-    public var siteFingerprint: String
+    /// Each page's fingerprint and files, by the page's id (its path).
+    public var pages: [String: PageRecord]
+    /// A digest of everything the pages were made from: when a build's
+    /// matches, no page can have changed and the site is not even planned.
+    public var siteInputs: StableHash.Digest = .zero
 
     /// An empty state.
-    public init(files: [String] = [], photos: [String: CachedPhoto] = [:], siteFingerprint: String = "") {
+    public init(files: [String] = [], photos: [String: CachedPhoto] = [:], pages: [String: PageRecord] = [:]) {
         self.version = Self.currentVersion
         self.files = files.sorted()
         self.photos = photos
-        self.siteFingerprint = siteFingerprint
+        self.pages = pages
     }
 
     /// The cache key of a source path.
@@ -137,7 +154,7 @@ public struct BuildState: Codable, Sendable, Equatable {
             }
             var reader = StateReader(UnsafeRawBufferPointer(rebasing: raw[magic.count...]))
             guard try reader.int() == Int64(currentVersion) else { throw StateFormatError(reason: "other version") }
-            let fingerprint = try reader.string()
+            let siteInputs = StableHash.Digest(high: UInt64(bitPattern: try reader.int()), low: UInt64(bitPattern: try reader.int()))
             let fileCount = try reader.count()
             var files: [String] = []
             if withFiles { files.reserveCapacity(fileCount) }
@@ -161,8 +178,23 @@ public struct BuildState: Codable, Sendable, Equatable {
                 entry.shardKey = shardKey
                 photos[key] = entry
             }
+            var pages: [String: PageRecord] = [:]
+            let pageCount = try reader.count()
+            if withFiles { pages.reserveCapacity(pageCount) }
+            for _ in 0..<pageCount {
+                let id = try reader.string()
+                let fingerprint = StableHash.Digest(high: UInt64(bitPattern: try reader.int()), low: UInt64(bitPattern: try reader.int()))
+                var files: [String]? = nil
+                let fileCount = try reader.count()
+                if fileCount > 0 {
+                    files = []
+                    for _ in 0..<fileCount { files!.append(try reader.string()) }
+                }
+                if withFiles { pages[id] = PageRecord(fingerprint: fingerprint, files: files) }
+            }
             guard reader.isAtEnd else { throw StateFormatError(reason: "trailing bytes") }
-            var state = BuildState(files: [], photos: photos, siteFingerprint: fingerprint)
+            var state = BuildState(files: [], photos: photos, pages: pages)
+            state.siteInputs = siteInputs
             state.files = files  // written sorted
             return state
         }
@@ -173,7 +205,8 @@ public struct BuildState: Codable, Sendable, Equatable {
     public func encoded() -> Data {
         var writer = StateWriter()
         writer.int(Int64(Self.currentVersion))
-        writer.string(siteFingerprint)
+        writer.int(Int64(bitPattern: siteInputs.high))
+        writer.int(Int64(bitPattern: siteInputs.low))
         writer.int(files.count)
         for file in files.sorted() { writer.string(file) }
         writer.int(photos.count)
@@ -185,6 +218,15 @@ public struct BuildState: Codable, Sendable, Equatable {
             entry.write(to: &body)
             writer.int(body.bytes.count)
             writer.raw(body.bytes)
+        }
+        writer.int(pages.count)
+        for id in pages.keys.sorted() {
+            let record = pages[id]!
+            writer.string(id)
+            writer.int(Int64(bitPattern: record.fingerprint.high))
+            writer.int(Int64(bitPattern: record.fingerprint.low))
+            writer.int(record.files?.count ?? 0)
+            for file in record.files ?? [] { writer.string(file) }
         }
         return Data(Self.magic + writer.bytes)
     }

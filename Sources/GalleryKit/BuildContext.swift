@@ -28,8 +28,10 @@ public struct BuildContext: Sendable {
     public var photoCache: [String: CachedPhoto] = [:]
     /// Each album's download (`album_downloads`).
     public var downloads: [AlbumPath: AlbumDownload] = [:]
-    /// The page fingerprint this build hands on.
-    public var siteFingerprint = ""
+    /// Each page's fingerprint and files, handed on to the next build.
+    public var pageRecords: [String: PageRecord] = [:]
+    /// The digest of everything the pages were made from, handed on too.
+    public var siteInputs: StableHash.Digest = .zero
     /// Files this build produced (relative to OUT).
     public var producedFiles: Set<String> = []
     /// The report.

@@ -35,8 +35,10 @@ public struct BuildReport: Sendable {
     public var filesWritten: [String] = []
     /// Site files removed because the build no longer produces them.
     public var filesRemoved: [String] = []
-    /// Pages rendered.
+    /// The site's pages (HTML files).
     public var pages = 0
+    /// Pages rendered by this build (the others were up to date).
+    public var pagesRendered = 0
     /// Each step's name and wall-clock seconds, in order.
     public var stepSeconds: [(name: String, seconds: Double)] = []
     /// Rendering work by kind of page (summed over the cores that rendered
@@ -66,7 +68,7 @@ public struct BuildReport: Sendable {
         if videos > 0 { text += " and \(Self.count(videos, "video"))" }
         text += " (\(Self.count(renditionsMade, "rendition")) made, \(renditionsReused) up to date"
         // A part renders no pages; it says how much it left to the others.
-        text += shard == nil ? "), \(Self.count(pages, "page"))" : "; \(Self.count(inOtherParts, "file")) left to the other parts)"
+        text += shard == nil ? "), rendered \(pagesRendered) of \(Self.count(pages, "page"))" : "; \(Self.count(inOtherParts, "file")) left to the other parts)"
         if !skipped.isEmpty { text += "; skipped \(Self.count(skipped.count, "unreadable file"))" }
         if !leftOut.isEmpty { text += "; left out \(leftOut.count) rejected or low-rated" }
         if archivesMade > 0 { text += "; \(Self.count(archivesMade, "album download")) made" }

@@ -11,8 +11,9 @@ struct PruneStep: BuildStep {
     func run(_ context: inout BuildContext) async throws {
         let output = try context.openOutput()
         context.report.filesRemoved = output.prune(owned: context.previousState.files, keeping: context.producedFiles)
-        try output.commit(BuildState(files: Array(context.producedFiles), photos: context.photoCache,
-                                     siteFingerprint: context.siteFingerprint))
+        var state = BuildState(files: Array(context.producedFiles), photos: context.photoCache, pages: context.pageRecords)
+        state.siteInputs = context.siteInputs
+        try output.commit(state)
         context.report.filesWritten = output.writtenPaths
     }
 }

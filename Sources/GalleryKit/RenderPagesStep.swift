@@ -5,53 +5,74 @@ import Planning
 import Rendering
 import Synchronization
 
-/// Assembles albums and writes every page and the theme's static files.
+/// Assembles albums, plans the site and renders the pages whose inputs
+/// changed, then writes the theme's static files.
 ///
-/// Pages are a pure function of their inputs, so the step first hashes those
-/// inputs (photos, sidecars, settings, theme, time zone). If the hash matches
-/// the previous build's and every file it made is still there, nothing is
-/// rendered at all; otherwise every page is rendered and only pages whose
-/// bytes changed are written.
+/// Every page has a fingerprint of exactly what it shows (`SitePlan`); the
+/// build state keeps each page's fingerprint, and a page whose fingerprint
+/// matches the previous build's and whose files are all still in OUT is not
+/// rendered at all. Pages that are rendered are written only when their bytes
+/// changed.
 struct RenderPagesStep: BuildStep {
     let name = "render pages"
 
     /// Bumped whenever the renderer's output changes for the same inputs.
-    static let rendererVersion = 3
+    static let rendererVersion = 4
 
     func run(_ context: inout BuildContext) async throws {
         let theme = context.theme
         let output = try context.openOutput()
-        let gallery = Gallery.assemble(title: context.settings.title, photos: context.items,
-                                       sidecars: context.sidecars, options: context.settings.values)
-        context.gallery = gallery
-        let fingerprint = Self.fingerprint(context, theme: theme)
-        context.siteFingerprint = fingerprint
-
         let previous = context.previousState
         if context.settings.values.baseURL.isEmpty, previous.files.isEmpty {
             // Said on the first build into OUT only: a site kept without an
             // address on purpose should not be nagged at every build.
             context.report.advice.append(Self.baseURLAdvice)
         }
-        if fingerprint == previous.siteFingerprint, !previous.files.isEmpty {
-            // Pages and static files only: every rendition was just checked
-            // for, photo by photo, while planning.
-            let pages = previous.files.filter { !$0.hasPrefix("media/") }
-            if pages.allSatisfy(output.contains) {
-                // Same inputs, same outputs: the previous build's files are this build's.
-                context.producedFiles.formUnion(pages)
-                context.report.pages = pages.filter { $0.hasSuffix(".html") }.count
-                return
-            }
-        }
-
-        let renderer = SiteRenderer(theme: theme, gallery: gallery, options: context.settings.values, downloads: context.downloads)
         // A robots.txt in OUT that no build of ours wrote is the user's: kept.
         let usersOwn: Set<String> = output.contains(SiteRenderer.robotsFile) && !previous.files.contains(SiteRenderer.robotsFile)
             ? [SiteRenderer.robotsFile] : []
-        let rendered = try Self.render(renderer.pageJobs(), workers: context.settings.jobs, output: output, keeping: usersOwn)
-        context.producedFiles.formUnion(rendered.paths)
-        context.report.pages = rendered.paths.count { $0.hasSuffix(".html") }  // the search index's scripts are not pages
+        let seed = Self.seed(context, theme: theme)
+        let inputs = Self.siteInputs(context, seed: seed, usersOwnRobots: !usersOwn.isEmpty)
+        context.siteInputs = inputs
+        if inputs == previous.siteInputs, !previous.pages.isEmpty, Self.reuseAll(previous, &context, output: output) {
+            return
+        }
+
+        let gallery = Gallery.assemble(title: context.settings.title, photos: context.items,
+                                       sidecars: context.sidecars, options: context.settings.values)
+        context.gallery = gallery
+        let plan = SitePlan(gallery: gallery, options: context.settings.values, downloads: context.downloads, seed: seed)
+
+        var records: [String: PageRecord] = [:]
+        records.reserveCapacity(plan.pages.count)
+        var toRender: [PlannedPage] = []
+        var htmlPages = 0
+        for page in plan.pages {
+            if let old = previous.pages[page.id], old.fingerprint == page.fingerprint {
+                let files = old.files ?? [page.id]
+                // The sitemap's group holds robots.txt unless the user has their own.
+                let robotsAsBefore = page.kind != .sitemap || files.contains(SiteRenderer.robotsFile) == usersOwn.isEmpty
+                if robotsAsBefore, files.allSatisfy(output.contains) {
+                    records[page.id] = old
+                    context.producedFiles.formUnion(files)
+                    htmlPages += files.count { $0.hasSuffix(".html") }
+                    continue
+                }
+            }
+            toRender.append(page)
+        }
+
+        let renderer = SiteRenderer(theme: theme, plan: plan, options: context.settings.values, downloads: context.downloads)
+        let rendered = try Self.render(toRender.map(renderer.job), workers: context.settings.jobs, output: output, keeping: usersOwn)
+        var renderedPages = 0
+        for (page, files) in zip(toRender, rendered.paths) {
+            records[page.id] = PageRecord(fingerprint: page.fingerprint, files: files == [page.id] ? nil : files)
+            context.producedFiles.formUnion(files)
+            renderedPages += files.count { $0.hasSuffix(".html") }  // the search index's scripts are not pages
+        }
+        context.pageRecords = records
+        context.report.pages = htmlPages + renderedPages
+        context.report.pagesRendered = renderedPages
         context.report.pageWork = PageJob.Kind.allCases.compactMap { kind in
             rendered.work[kind].map { (kind.rawValue, $0.files, $0.seconds) }
         }
@@ -68,10 +89,11 @@ struct RenderPagesStep: BuildStep {
     /// when the bytes changed) before taking the next job, so memory holds a
     /// few pages, not the site. The first failure stops the others.
     static func render(_ jobs: [PageJob], workers: Int, output: OutputFolder, keeping usersOwn: Set<String> = []) throws
-        -> (paths: [String], work: [PageJob.Kind: (files: Int, seconds: Double)]) {
-        let shared = Mutex(RenderProgress())
+        -> (paths: [[String]], work: [PageJob.Kind: (files: Int, seconds: Double)]) {
+        guard !jobs.isEmpty else { return ([], [:]) }
+        let shared = Mutex(RenderProgress(paths: Array(repeating: [], count: jobs.count)))
         DispatchQueue.concurrentPerform(iterations: max(1, min(workers, jobs.count))) { _ in
-            var paths: [String] = []
+            var paths: [(Int, [String])] = []
             var work: [PageJob.Kind: (files: Int, seconds: Double)] = [:]
             var failure: (any Error)?
             while failure == nil {
@@ -84,10 +106,12 @@ struct RenderPagesStep: BuildStep {
                 let start = ContinuousClock.now
                 do {
                     let pages = try jobs[index].render()
+                    var written: [String] = []
                     for page in pages where !usersOwn.contains(page.path) {
                         try output.writeIfChanged(Array(page.html.utf8), to: page.path)
-                        paths.append(page.path)
+                        written.append(page.path)
                     }
+                    paths.append((index, written))
                     let elapsed = ContinuousClock.now - start
                     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
                     work[jobs[index].kind, default: (0, 0)].files += pages.count
@@ -97,7 +121,7 @@ struct RenderPagesStep: BuildStep {
                 }
             }
             shared.withLock { progress in
-                progress.paths += paths
+                for (index, written) in paths { progress.paths[index] = written }
                 for (kind, done) in work {
                     progress.work[kind, default: (0, 0)].files += done.files
                     progress.work[kind, default: (0, 0)].seconds += done.seconds
@@ -113,38 +137,75 @@ struct RenderPagesStep: BuildStep {
     /// What the rendering threads share.
     struct RenderProgress: @unchecked Sendable {
         var next = 0
-        var paths: [String] = []
+        /// Each job's files.
+        var paths: [[String]]
         var work: [PageJob.Kind: (files: Int, seconds: Double)] = [:]
         var failure: (any Error)?
     }
 
-    /// A hash of everything the pages depend on.
-    static func fingerprint(_ context: BuildContext, theme: Theme) -> String {
+    /// Nothing the pages are made from changed: the previous build's pages
+    /// are this build's, if every one of their files is still there.
+    static func reuseAll(_ previous: BuildState, _ context: inout BuildContext, output: OutputFolder) -> Bool {
+        var files: [String] = []
+        files.reserveCapacity(previous.pages.count)
+        for (id, record) in previous.pages { files += record.files ?? [id] }
+        guard files.allSatisfy(output.contains) else { return false }
+        context.producedFiles.formUnion(files)
+        context.pageRecords = previous.pages
+        context.report.pages = files.count { $0.hasSuffix(".html") }
+        for (path, _) in context.theme.staticFiles { context.producedFiles.insert("static/" + path) }
+        return true
+    }
+
+    /// A digest of everything the pages are made from, cheap to make: the
+    /// seed, the album sidecars, the downloads, and per item its path,
+    /// content, modification time (its metadata is read from the file, which
+    /// the time stamps) and its words (a sidecar's edit). Equal digests mean
+    /// equal pages; a different one means planning the site and comparing
+    /// each page's own fingerprint.
+    static func siteInputs(_ context: BuildContext, seed: StableHash.Digest, usersOwnRobots: Bool) -> StableHash.Digest {
         var hasher = StableHash()
-        hasher.update("renderer \(rendererVersion)")
-        hasher.update(theme.fingerprint)
-        // Every setting that can change the output (titles, paging, rendition
-        // sizes, originals…), in schema order.
-        hasher.update(context.settings.values.canonicalText)
-        // File-time dates are shown in the building machine's zone.
-        hasher.update(TimeZone.current.identifier)
+        hasher.add(seed)
+        hasher.add(usersOwnRobots)
         for (album, download) in context.downloads.sorted(by: { $0.key < $1.key }) {
-            hasher.update("\(album.description) \(download.path) \(download.bytes)")
+            hasher.add(album.description)
+            hasher.add(download.path)
+            hasher.add(Int(download.bytes))
         }
         for (path, settings) in context.sidecars.sorted(by: { $0.key < $1.key }) {
-            hasher.update(path.description)
-            hasher.update(String(describing: settings))
+            hasher.add(path.description)
+            hasher.add(String(describing: settings))
         }
-        for photo in context.items {
-            hasher.update(photo.source.relativePath)
-            hasher.update(photo.contentHash)
-            hasher.update(String(photo.source.modifiedNanoseconds))
-            // What pages show that the image bytes do not decide: the words
-            // (a sidecar edit), and a Live Photo's clip.
-            let words = photo.metadata.words
-            hasher.update("\(words.title ?? "")\u{1}\(words.caption ?? "")\u{1}\(words.keywords.joined(separator: "\u{1}"))\u{1}\(words.rating ?? 0)\u{1}\(words.people.joined(separator: "\u{1}"))")
-            for rendition in photo.renditions where rendition.spec.role == .video { hasher.update(rendition.path) }
+        hasher.add(context.items.count)
+        for item in context.items {
+            hasher.add(item.source.relativePath)
+            hasher.add(item.contentHash)
+            hasher.add(UInt64(bitPattern: item.source.modifiedNanoseconds))
+            hasher.add(UInt64(bitPattern: item.source.livePhotoClip?.modifiedNanoseconds ?? 0))
+            let words = item.metadata.words
+            hasher.add(words.title ?? "\u{1}")
+            hasher.add(words.caption ?? "\u{1}")
+            hasher.add(words.keywords.count)
+            for keyword in words.keywords { hasher.add(keyword) }
+            hasher.add(words.rating ?? -9)
+            hasher.add(words.people.count)
+            for person in words.people { hasher.add(person) }
+            hasher.add(item.metadata.place ?? "\u{1}")
+            hasher.add(item.renditions.count)
+            for rendition in item.renditions { hasher.add(rendition.path) }
         }
-        return hasher.finalize()
+        return hasher.digest()
+    }
+
+    /// What every page shows: the renderer, the theme and its strings, every
+    /// setting that can change the output, the building machine's time zone
+    /// (file-time dates are shown in it). Each page adds its own inputs (`SitePlan`).
+    static func seed(_ context: BuildContext, theme: Theme) -> StableHash.Digest {
+        var hasher = StableHash()
+        hasher.add("renderer \(rendererVersion)")
+        hasher.add(theme.fingerprint)
+        hasher.add(context.settings.values.canonicalText)
+        hasher.add(TimeZone.current.identifier)
+        return hasher.digest()
     }
 }

@@ -32,15 +32,26 @@ public struct MomentSection: Sendable {
 /// Builds the moments timeline.
 public enum MomentSectioner {
     /// One photo per distinct content: a file copied into two albums shows once,
-    /// from the album that sorts first.
+    /// from the album that sorts first (then the file name that does).
+    /// (The result keeps the input's order; `sections` puts it in timeline order.)
     public static func unique(_ photos: [MediaItem]) -> [MediaItem] {
-        var seen: Set<String> = []
-        let ordered = photos.sorted { a, b in
-            a.source.albumPath == b.source.albumPath
-                ? a.source.fileName < b.source.fileName
-                : a.source.albumPath < b.source.albumPath
+        // Only copies need choosing between: no sort of every item (a struct
+        // copied at each move), one dictionary pass.
+        var chosen: [String: Int] = [:]
+        chosen.reserveCapacity(photos.count)
+        var hasCopies = false
+        for (index, photo) in photos.enumerated() {
+            guard let other = chosen[photo.contentHash] else {
+                chosen[photo.contentHash] = index
+                continue
+            }
+            hasCopies = true
+            let a = photo.source, b = photos[other].source
+            let first = a.albumPath == b.albumPath ? a.fileName < b.fileName : a.albumPath < b.albumPath
+            if first { chosen[photo.contentHash] = index }
         }
-        return ordered.filter { seen.insert($0.contentHash).inserted }
+        guard hasCopies else { return photos }
+        return photos.indices.filter { chosen[photos[$0].contentHash] == $0 }.map { photos[$0] }
     }
 
     /// Timeline order within the sections: by instant, then path for ties.

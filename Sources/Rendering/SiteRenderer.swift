@@ -20,13 +20,22 @@ public struct SiteRenderer: Sendable {
     /// The site's words in its language (the theme's).
     public var strings: SiteStrings { theme.strings }
 
-    /// Creates a renderer.
+    /// The plan: every page and its fingerprint.
+    public let plan: SitePlan
+
+    /// Creates a renderer for `gallery`, planning its site here.
     public init(theme: Theme, gallery: Gallery, options: Settings, downloads: [AlbumPath: AlbumDownload] = [:]) {
+        self.init(theme: theme, plan: SitePlan(gallery: gallery, options: options, downloads: downloads), options: options, downloads: downloads)
+    }
+
+    /// Creates a renderer for a planned site.
+    public init(theme: Theme, plan: SitePlan, options: Settings, downloads: [AlbumPath: AlbumDownload] = [:]) {
         self.downloads = downloads
         self.theme = theme
-        self.gallery = gallery
+        self.gallery = plan.gallery
         self.options = options
-        self.map = SiteMap(gallery: gallery, options: options)
+        self.map = plan.map
+        self.plan = plan
     }
 
     /// Every page of the site: album pages, photo pages, moments pages.
@@ -46,53 +55,51 @@ public struct SiteRenderer: Sendable {
 
     /// The site's pages as independent pieces of work, so a build can render
     /// them on every core and never hold all the HTML in memory at once.
-    public func pageJobs() -> [PageJob] {
-        var jobs: [PageJob] = []
-        func add(_ kind: PageJob.Kind, _ path: String, _ render: @escaping @Sendable () throws(ThemeError) -> String) {
-            jobs.append(PageJob(kind: kind) { () throws(ThemeError) in [RenderedPage(path: path, html: try render())] })
+    public func pageJobs() -> [PageJob] { plan.pages.map(job) }
+
+    /// The work of making one planned page (or group of files).
+    public func job(_ page: PlannedPage) -> PageJob {
+        let path = page.id
+        func one(_ kind: PageJob.Kind, _ render: @escaping @Sendable () throws(ThemeError) -> String) -> PageJob {
+            PageJob(kind: kind) { () throws(ThemeError) in [RenderedPage(path: path, html: try render())] }
         }
-        for path in gallery.albums.keys.sorted() {
-            guard let album = gallery.albums[path], let paths = map.albumPages[path] else { continue }
-            // The same for every page of the album: computed once.
-            let everything = gallery.photos(under: path)
-            let summary = (count: count(everything), dates: dateRange(everything))
-            for number in paths.indices {
-                add(.album, paths[number]) { () throws(ThemeError) in try renderAlbumPage(album, number: number, summary: summary) }
+        switch page.kind {
+        case let .album(albumPath, number):
+            return one(.album) { () throws(ThemeError) in
+                // A planned album exists: the plan was made from this gallery.
+                guard let album = gallery.albums[albumPath] else { return "" }
+                let everything = gallery.photos(under: albumPath)
+                return try renderAlbumPage(album, number: number, summary: (count: count(everything), dates: dateRange(everything)))
             }
-            for index in album.photos.indices {
-                let key = album.photos[index].source.relativePath
-                guard let page = map.photoPages[key] else { continue }
-                add(.item, page) { () throws(ThemeError) in try renderPhotoPage(album, index: index, pagePath: page) }
+        case let .item(albumPath, index):
+            return one(.item) { () throws(ThemeError) in
+                guard let album = gallery.albums[albumPath] else { return "" }
+                return try renderPhotoPage(album, index: index, pagePath: path)
             }
-        }
-        for number in map.momentPages.indices {
-            add(.moments, map.momentPages[number]) { () throws(ThemeError) in try renderMomentsPage(number) }
-        }
-        add(.moments, SiteMap.yearsPage) { () throws(ThemeError) in try theme.render("years", yearsPage()) }
-        if let index = map.tagIndexPage {
-            add(.tag, index) { () throws(ThemeError) in try theme.render("tags", tagIndexPage(index)) }
-        }
-        for tag in map.tags {
-            for number in tag.pages.indices {
-                add(.tag, tag.pages[number]) { () throws(ThemeError) in try theme.render("album", tagPage(tag, number: number)) }
+        case let .moments(number):
+            return one(.moments) { () throws(ThemeError) in try renderMomentsPage(number) }
+        case .years:
+            return one(.moments) { () throws(ThemeError) in try theme.render("years", yearsPage()) }
+        case .tagIndex:
+            return one(.tag) { () throws(ThemeError) in try theme.render("tags", tagIndexPage(path)) }
+        case let .tag(t, number):
+            return one(.tag) { () throws(ThemeError) in try theme.render("album", tagPage(map.tags[t], number: number)) }
+        case let .favourites(number):
+            return one(.tag) { () throws(ThemeError) in
+                guard let favourites = map.favourites else { return "" }
+                return try theme.render("album", tagPage(favourites, number: number, section: "favourites"))
             }
-        }
-        if let favourites = map.favourites {
-            for number in favourites.pages.indices {
-                add(.tag, favourites.pages[number]) { () throws(ThemeError) in
-                    try theme.render("album", tagPage(favourites, number: number, section: "favourites"))
-                }
+        case .search:
+            return one(.search) { () throws(ThemeError) in try theme.render("search", searchPage()) }
+        case .searchIndex:
+            return PageJob(kind: .search) { () throws(ThemeError) in
+                searchIndex().files.map { RenderedPage(path: $0.path, html: $0.text) }
             }
+        case .sitemap:
+            return PageJob(kind: .sitemap) { () throws(ThemeError) in sitemapFiles() }
+        case .feed:
+            return PageJob(kind: .sitemap) { () throws(ThemeError) in [feedFile()] }
         }
-        add(.search, Self.searchPage) { () throws(ThemeError) in try theme.render("search", searchPage()) }
-        if !options.baseURL.isEmpty {
-            jobs.append(PageJob(kind: .sitemap) { () throws(ThemeError) in sitemapFiles() })
-        }
-        jobs.append(PageJob(kind: .sitemap) { () throws(ThemeError) in [feedFile()] })
-        jobs.append(PageJob(kind: .search) { () throws(ThemeError) in
-            searchIndex().files.map { RenderedPage(path: $0.path, html: $0.text) }
-        })
-        return jobs
     }
 
     // MARK: Shared pieces

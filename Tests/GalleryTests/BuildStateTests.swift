@@ -17,7 +17,9 @@ import Testing
         return BuildState(files: ["index.html", "media/ab/x.webp", "albums/é/ü.html"],
                           photos: ["k1": CachedPhoto(size: 123, modified: 1_700_000_000_123_456_789, contentHash: "abc", metadata: full),
                                    "k2": CachedPhoto(size: 0, modified: -1, contentHash: "", metadata: bare)],
-                          siteFingerprint: "fp")
+                          pages: ["index.html": PageRecord(fingerprint: StableHash.Digest(high: 1, low: .max)),
+                                  "search/index.js": PageRecord(fingerprint: StableHash.Digest(high: 7, low: 9),
+                                                                files: ["search/index.js", "search/t-ab.js"])])
     }
 
     @Test func roundTripIsExactAndDeterministic() throws {

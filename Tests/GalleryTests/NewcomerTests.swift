@@ -90,7 +90,7 @@ import Configuration
                                                folder.url.appendingPathComponent("out").path,
                                                "--thumbnail-size", "500x400", "--preview-size", "600x500"])
         // One photo smaller than both boxes: one file serves both roles.
-        #expect(run.stderr.contains("Built 1 photo (1 rendition made, 0 up to date), 5 pages in "), "\(run.stderr)")
+        #expect(run.stderr.contains("Built 1 photo (1 rendition made, 0 up to date), rendered 5 of 5 pages in "), "\(run.stderr)")
         #expect(!run.stderr.contains("1 photos"), "\(run.stderr)")
 
         let target = folder.url.appendingPathComponent("new/library")

@@ -1,0 +1,385 @@
+import GalleryCore
+
+/// One page of the site to make (or, for the search index and the sitemap,
+/// one group of files made together), and the fingerprint of exactly what it
+/// shows: a rebuild renders a page only when its fingerprint changed.
+public struct PlannedPage: Sendable {
+    /// What the page is.
+    public enum Kind: Sendable, Hashable {
+        case album(AlbumPath, page: Int)
+        case item(AlbumPath, index: Int)
+        case moments(page: Int)
+        case years
+        case tagIndex
+        case tag(Int, page: Int)
+        case favourites(page: Int)
+        case search
+        case searchIndex
+        case sitemap
+        case feed
+    }
+
+    /// What it is.
+    public let kind: Kind
+    /// Its file, relative to OUT; for a group of files, the group's name
+    /// (`search/index.js`, `sitemap.xml`: the file every group always has).
+    public let id: String
+    /// A hash of everything the page shows.
+    public let fingerprint: StableHash.Digest
+}
+
+/// The site's plan: the albums, where every page lives, and every page with
+/// its fingerprint.
+///
+/// A fingerprint is made from exactly what its page reads: the seed (the
+/// renderer's version, the theme and its strings, every setting, the site's
+/// title, the time zone: whatever every page shows), then the page's own
+/// inputs — its items (each by a digest of everything an item carries but
+/// GPS), the neighbours it links and preloads, its pager, breadcrumbs,
+/// album cards and counts. Each input below mirrors what the renderer reads
+/// for that kind of page; a clean build is the reference, and the tests
+/// compare every incremental build with one.
+public struct SitePlan: Sendable {
+    /// The albums.
+    public let gallery: Gallery
+    /// Where every page lives.
+    public let map: SiteMap
+    /// Every page, in rendering order.
+    public let pages: [PlannedPage]
+
+    /// Plans `gallery`'s site. `seed` is the fingerprint of what every page
+    /// shows; `downloads` are the albums' archives (made before the pages).
+    public init(gallery: Gallery, options: Settings, downloads: [AlbumPath: AlbumDownload] = [:], seed: StableHash.Digest = .zero) {
+        let map = SiteMap(gallery: gallery, options: options)
+        self.gallery = gallery
+        self.map = map
+        var planner = Fingerprinter(gallery: gallery, map: map, options: options, downloads: downloads, seed: seed)
+        pages = planner.pages()
+    }
+}
+
+/// Makes the fingerprints: per-item digests once, then a few hashes per page.
+struct Fingerprinter {
+    let gallery: Gallery
+    let map: SiteMap
+    let options: Settings
+    let downloads: [AlbumPath: AlbumDownload]
+    /// What every page shows (the seed, and the header's links).
+    let chrome: StableHash.Digest
+    /// Each item's digest, by source path.
+    var items: [String: StableHash.Digest] = [:]
+    /// Each album's breadcrumb chain (itself and its ancestors: titles and first pages).
+    var crumbs: [AlbumPath: StableHash.Digest] = [:]
+    /// Each album's count line and date range: every item in it and its listed albums below.
+    var summaries: [AlbumPath: Summary] = [:]
+
+    struct Summary {
+        var items = 0, videos = 0
+        var first: LocalDay?, last: LocalDay?
+        mutating func add(_ other: Summary) {
+            items += other.items
+            videos += other.videos
+            if let f = other.first { first = first.map { min($0, f) } ?? f }
+            if let l = other.last { last = last.map { max($0, l) } ?? l }
+        }
+        func feed(_ h: inout StableHash) {
+            h.add(items)
+            h.add(videos)
+            h.add(first.map(\.description) ?? "-")
+            h.add(last.map(\.description) ?? "-")
+        }
+    }
+
+    init(gallery: Gallery, map: SiteMap, options: Settings, downloads: [AlbumPath: AlbumDownload], seed: StableHash.Digest) {
+        self.gallery = gallery
+        self.map = map
+        self.options = options
+        self.downloads = downloads
+        var h = StableHash()
+        h.add(seed)
+        h.add(gallery.title)
+        h.add(map.tagIndexPage ?? "-")
+        h.add(map.favourites?.pages.first ?? "-")
+        chrome = h.digest()
+    }
+
+    // MARK: Inputs shared by many pages
+
+    /// Everything an item carries that a page can show: its path, content,
+    /// metadata (as the build state keeps it: no GPS, people and places
+    /// only when published) and renditions.
+    static func digest(_ item: MediaItem, options: Settings) -> StableHash.Digest {
+        var h = StableHash()
+        h.add(item.source.relativePath)
+        h.add(item.contentHash)
+        var metadata = item.metadata
+        metadata.gps = nil
+        metadata.motion?.location = nil
+        metadata.livePhotoIdentifier = nil
+        if !options.publishPeople { metadata.words.people = [] }
+        if !options.momentPlaces { metadata.place = nil }
+        h.add(encoding: metadata)
+        h.add(item.renditions.count)
+        for rendition in item.renditions {
+            h.add(rendition.path)
+            h.add(rendition.spec.role.rawValue)
+            h.add(rendition.size.width)
+            h.add(rendition.size.height)
+        }
+        return h.digest()
+    }
+
+    /// An item as a thumbnail or link shows it: its digest and its page.
+    func feedItem(_ item: MediaItem, _ h: inout StableHash) {
+        let key = item.source.relativePath
+        h.add(items[key] ?? .zero)
+        h.add(map.photoPages[key] ?? "-")
+    }
+
+    func title(_ path: AlbumPath) -> String {
+        path.isRoot ? gallery.title : (gallery.albums[path]?.title ?? path.name)
+    }
+
+    mutating func prepare() {
+        for album in gallery.albums.values {
+            for item in album.photos where items[item.source.relativePath] == nil {
+                items[item.source.relativePath] = Self.digest(item, options: options)
+            }
+        }
+        for path in gallery.albums.keys {
+            var h = StableHash()
+            var current: AlbumPath? = path
+            while let p = current {
+                h.add(gallery.albums[p]?.title ?? p.name)
+                h.add(map.albumPages[p]?.first ?? "index.html")
+                current = p.parent
+            }
+            crumbs[path] = h.digest()
+        }
+        // Every album, hidden ones and those below them included: they have pages too.
+        for path in gallery.albums.keys { _ = summary(path) }
+    }
+
+    /// The count line and date range of `path` and its listed albums, as album pages and cards show them.
+    mutating func summary(_ path: AlbumPath) -> Summary {
+        if let known = summaries[path] { return known }
+        var s = Summary()
+        for item in gallery.albums[path]?.photos ?? [] {
+            s.items += 1
+            if item.kind == .video { s.videos += 1 }
+            let day = item.metadata.captureDate.localDay
+            s.first = s.first.map { min($0, day) } ?? day
+            s.last = s.last.map { max($0, day) } ?? day
+        }
+        for child in gallery.listedChildren(of: path) { s.add(summary(child)) }
+        summaries[path] = s
+        return s
+    }
+
+    func page(_ kind: PlannedPage.Kind, _ id: String, _ body: (inout StableHash) -> Void) -> PlannedPage {
+        var h = StableHash()
+        h.add(chrome)
+        h.add(id)
+        body(&h)
+        return PlannedPage(kind: kind, id: id, fingerprint: h.digest())
+    }
+
+    func pager(_ pages: [String], _ h: inout StableHash) {
+        h.add(pages.count)
+        for page in pages { h.add(page) }
+    }
+
+    /// Counts and months of the whole timeline: the year → month index every
+    /// moments page and the years page carry.
+    func timelineDigest() -> StableHash.Digest {
+        var h = StableHash()
+        h.add(map.timelineItems.count)
+        h.add(map.timelineVideoCount)
+        h.add(map.moments.contains { !$0.places.isEmpty })
+        for year in map.timelineYears {
+            h.add(year.year)
+            for month in year.months {
+                h.add(month.items)
+                h.add(month.videos)
+                if month.items > 0 {
+                    h.add(map.momentPages[map.momentSectionPage[month.firstSection]])
+                    h.add(map.momentAnchors[month.firstSection])
+                }
+            }
+        }
+        return h.digest()
+    }
+
+    /// Everything at all: what the search index, sitemap and feed are made from.
+    func everythingDigest() -> StableHash.Digest {
+        var h = StableHash()
+        for path in gallery.albums.keys.sorted() {
+            guard let album = gallery.albums[path] else { continue }
+            h.add(path.description)
+            h.add(title(path))
+            h.add(album.description ?? "-")
+            h.add(gallery.isHidden(path))
+            h.add(album.coverFileName ?? "-")
+            h.add(album.children.count)
+            for child in album.children { h.add(child.description) }
+            pager(map.albumPages[path] ?? [], &h)
+            h.add(album.photos.count)
+            for item in album.photos {
+                feedItem(item, &h)
+                h.add(map.photoAnchors[item.source.relativePath] ?? "-")
+            }
+        }
+        h.add(timelineDigest())
+        pager(map.momentPages, &h)
+        for tag in map.tags { h.add(tag.name); pager(tag.pages, &h) }
+        pager(map.favourites?.pages ?? [], &h)
+        return h.digest()
+    }
+
+    // MARK: The pages
+
+    mutating func pages() -> [PlannedPage] {
+        prepare()
+        var pages: [PlannedPage] = []
+        for path in gallery.albums.keys.sorted() {
+            guard let album = gallery.albums[path], let paths = map.albumPages[path] else { continue }
+            let cover = gallery.cover(of: path)
+            for number in paths.indices {
+                pages.append(albumPage(album, paths: paths, number: number, cover: cover))
+            }
+            for index in album.photos.indices {
+                guard let page = map.photoPages[album.photos[index].source.relativePath] else { continue }
+                pages.append(itemPage(album, paths: paths, index: index, page: page))
+            }
+        }
+        let timeline = timelineDigest()
+        for number in map.momentPages.indices {
+            pages.append(momentsPage(number, timeline: timeline))
+        }
+        pages.append(page(.years, SiteMap.yearsPage) { h in
+            h.add(timeline)
+            for year in map.timelineYears { if let cover = year.cover { feedItem(cover, &h) } else { h.add("-") } }
+        })
+        if let index = map.tagIndexPage {
+            pages.append(page(.tagIndex, index) { h in
+                for tag in map.tags { tagSummary(tag, &h) }
+            })
+        }
+        for (t, tag) in map.tags.enumerated() {
+            for number in tag.pages.indices { pages.append(tagPage(.tag(t, page: number), tag, number: number)) }
+        }
+        if let favourites = map.favourites {
+            for number in favourites.pages.indices { pages.append(tagPage(.favourites(page: number), favourites, number: number)) }
+        }
+        pages.append(page(.search, "search/index.html") { _ in })
+        let everything = everythingDigest()
+        pages.append(page(.searchIndex, "search/index.js") { h in h.add(everything) })
+        if !options.baseURL.isEmpty {
+            pages.append(page(.sitemap, "sitemap.xml") { h in h.add(everything) })
+        }
+        pages.append(page(.feed, "feed.xml") { h in h.add(everything) })
+        return pages
+    }
+
+    func albumPage(_ album: Album, paths: [String], number: Int, cover: MediaItem?) -> PlannedPage {
+        let path = album.path
+        return page(.album(path, page: number), paths[number]) { h in
+            h.add(path.isRoot)
+            h.add(title(path))
+            h.add(album.description ?? "-")
+            summaries[path, default: Summary()].feed(&h)
+            if let cover { feedItem(cover, &h) } else { h.add("-") }
+            h.add(path.parent.flatMap { crumbs[$0] } ?? .zero)
+            pager(paths, &h)
+            let range = map.albumPhotoRanges[path]?[number] ?? 0..<0
+            h.add(range.count)
+            for index in range {
+                feedItem(album.photos[index], &h)
+                h.add(map.photoAnchors[album.photos[index].source.relativePath] ?? "-")
+            }
+            if let download = downloads[path] {
+                h.add(download.path)
+                h.add(Int(download.bytes))
+            } else {
+                h.add("-")
+            }
+            guard number == 0 else { return }
+            for child in gallery.listedChildren(of: path) {
+                h.add(title(child))
+                h.add(map.albumPages[child]?.first ?? "-")
+                summaries[child, default: Summary()].feed(&h)
+                if let cover = gallery.cover(of: child) { feedItem(cover, &h) } else { h.add("-") }
+            }
+        }
+    }
+
+    func itemPage(_ album: Album, paths: [String], index: Int, page id: String) -> PlannedPage {
+        let item = album.photos[index]
+        let key = item.source.relativePath
+        return page(.item(album.path, index: index), id) { h in
+            h.add(items[key] ?? .zero)
+            h.add(title(album.path))
+            h.add(crumbs[album.path] ?? .zero)
+            h.add(paths[min(paths.count - 1, map.photoAlbumPage[key] ?? 0)])
+            h.add(map.photoAnchors[key] ?? "-")
+            for keyword in item.metadata.words.keywords { h.add(map.tagPageByKey[SiteMap.tagKey(keyword)] ?? "-") }
+            // Previous and next are linked; next, previous and after-next preloaded.
+            for i in [index - 1, index + 1, index + 2] {
+                if album.photos.indices.contains(i) { feedItem(album.photos[i], &h) } else { h.add("-") }
+            }
+        }
+    }
+
+    func momentsPage(_ number: Int, timeline: StableHash.Digest) -> PlannedPage {
+        page(.moments(page: number), map.momentPages[number]) { h in
+            h.add(timeline)
+            pager(map.momentPages, &h)
+            for slice in map.momentSlices[number] {
+                let section = map.moments[slice.section]
+                h.add(slice.section)
+                h.add(slice.range.lowerBound)
+                h.add(slice.range.upperBound)
+                h.add(slice.continuesFromPrevious)
+                h.add(slice.continuesOnNext)
+                h.add(map.momentAnchors[slice.section])
+                h.add(section.datetime)
+                h.add(section.firstDay.description)
+                h.add(section.lastDay.description)
+                h.add(section.photos.count)
+                h.add(section.photos.count { $0.kind == .video })
+                h.add(section.places.count)
+                for place in section.places { h.add(place) }
+                h.add(section.albums.count)
+                for album in section.albums {
+                    h.add(title(album))
+                    h.add(map.albumPages[album]?.first ?? "-")
+                }
+                for j in slice.range { feedItem(section.photos[j], &h) }
+            }
+        }
+    }
+
+    func tagSummary(_ tag: SiteMap.TagPages, _ h: inout StableHash) {
+        h.add(tag.name)
+        h.add(tag.pages.first ?? "-")
+        h.add(tag.items.count)
+        h.add(tag.items.count { $0.kind == .video })
+        if let first = tag.items.first { feedItem(first, &h) } else { h.add("-") }
+    }
+
+    func tagPage(_ kind: PlannedPage.Kind, _ tag: SiteMap.TagPages, number: Int) -> PlannedPage {
+        page(kind, tag.pages[number]) { h in
+            tagSummary(tag, &h)
+            pager(tag.pages, &h)
+            var first: LocalDay?, last: LocalDay?
+            for item in tag.items {
+                let day = item.metadata.captureDate.localDay
+                first = first.map { min($0, day) } ?? day
+                last = last.map { max($0, day) } ?? day
+            }
+            h.add(first.map(\.description) ?? "-")
+            h.add(last.map(\.description) ?? "-")
+            for index in tag.ranges[number] { feedItem(tag.items[index], &h) }
+        }
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+@testable import BuildCache
+@testable import GalleryCore
+@testable import GalleryKit
+@testable import Planning
+
+/// Page-level incrementality: a rebuild renders only the pages whose
+/// fingerprint changed, and after any sequence of edits the site is byte for
+/// byte the clean build of the same SOURCE.
+@Suite(.serialized) struct PageIncrementalityTests {
+    /// SplitMix64: the same sequence of edits on every machine.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
+        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+    }
+
+    static let albums = ["", "Home", "Trips/Alps", "Trips/Coast", "Trips/Coast/Boats", "Zoo"]
+    static let keywords = ["sea", "Sea", "snow", "boat", "family", "Zürich"]
+
+    /// A library being edited: which photos exist, and the next photo number.
+    final class Library {
+        let folder: TemporaryFolder
+        var settings: BuildSettings
+        var photos: [String] = []  // relative paths under src/
+        var next = 0
+
+        init() throws {
+            folder = try TemporaryFolder()
+            settings = BuildSettings(source: folder.url.appendingPathComponent("src"), output: folder.url.appendingPathComponent("out"),
+                                     thumbnailBoxes: [PixelSize(width: 32, height: 24)], previewBoxes: [PixelSize(width: 64, height: 48)],
+                                     jobs: 2)
+            settings.values.photosPerPage = 3
+        }
+
+        var source: URL { settings.source }
+
+        func add(_ random: inout Random) throws {
+            next += 1
+            let album = random.pick(PageIncrementalityTests.albums)
+            let path = (album.isEmpty ? "" : album + "/") + "p\(next).jpg"
+            let day = 1 + random.below(27), month = 1 + random.below(3), hour = 8 + random.below(12)
+            let date = String(format: "2024:%02d:%02d %02d:%02d:00", month, day, hour, random.below(60))
+            try folder.write("src/" + path, try IncrementalTests.photo(next, exif: IncrementalTests.exif(date)))
+            photos.append(path)
+        }
+
+        func sidecar(of path: String) -> URL {
+            source.appendingPathComponent(String(path.dropLast(4)) + ".xmp")
+        }
+
+        func remove(_ random: inout Random) throws {
+            guard !photos.isEmpty else { return }
+            let path = photos.remove(at: random.below(photos.count))
+            try FileManager.default.removeItem(at: source.appendingPathComponent(path))
+            try? FileManager.default.removeItem(at: sidecar(of: path))
+        }
+
+        func move(_ random: inout Random) throws {
+            guard !photos.isEmpty else { return }
+            let index = random.below(photos.count)
+            let old = photos[index]
+            let album = random.pick(PageIncrementalityTests.albums)
+            next += 1
+            let new = (album.isEmpty ? "" : album + "/") + "moved\(next).jpg"
+            let fm = FileManager.default
+            try fm.createDirectory(at: source.appendingPathComponent(new).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try fm.moveItem(at: source.appendingPathComponent(old), to: source.appendingPathComponent(new))
+            if fm.fileExists(atPath: sidecar(of: old).path) { try fm.moveItem(at: sidecar(of: old), to: sidecar(of: new)) }
+            photos[index] = new
+        }
+
+        /// Title, keywords and rating in an XMP sidecar (a rating of -1 rejects the photo).
+        func words(_ random: inout Random) throws {
+            guard !photos.isEmpty else { return }
+            let path = random.pick(photos)
+            let title = random.below(3) == 0 ? "" : "<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">Title \(random.below(100)) & co</rdf:li></rdf:Alt></dc:title>"
+            let chosen = (0..<random.below(3)).map { _ in "<rdf:li>\(random.pick(PageIncrementalityTests.keywords))</rdf:li>" }.joined()
+            let rating = random.pick([-1, 0, 2, 4, 5])
+            let xmp = """
+                <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+                <rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="\(rating)">\
+                \(title)<dc:subject><rdf:Bag>\(chosen)</rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta>
+                """
+            try Data(xmp.utf8).write(to: sidecar(of: path))
+        }
+
+        func albumSidecar(_ random: inout Random) throws {
+            let album = random.pick(PageIncrementalityTests.albums.filter { !$0.isEmpty })
+            let folder = source.appendingPathComponent(album)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var lines = ["title: \"Album \(random.below(50))\""]
+            if random.below(2) == 0 { lines.append("description: \"Days by the **water**\"") }
+            if random.below(4) == 0 { lines.append("hidden: true") }
+            if random.below(2) == 0 { lines.append("sort: " + random.pick(["date", "name"])) }
+            if random.below(2) == 0 { lines.append("order: " + random.pick(["ascending", "descending"])) }
+            let own = photos.filter { ($0 as NSString).deletingLastPathComponent == album }
+            if let cover = own.last, random.below(2) == 0 { lines.append("cover: " + (cover as NSString).lastPathComponent) }
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: folder.appendingPathComponent("album.yml"))
+        }
+
+        func setting(_ random: inout Random) {
+            switch random.below(6) {
+            case 0: settings.values.photosPerPage = random.pick([2, 3, 5, 120])
+            case 1: settings.values.momentGroupBy = random.pick([.day, .month, .gap])
+            case 2: settings.values.favourites.toggle()
+            case 3: settings.values.title = random.pick(["Photos", "Our year", "Ünïcode & <friends>"])
+            case 4: settings.values.albumSort = random.pick([.date, .name])
+            default: settings.values.momentOrder = random.pick([.ascending, .descending])
+            }
+        }
+    }
+
+    /// Every file of a site but the build state: path → bytes.
+    static func files(_ output: URL) throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        for relative in try FileManager.default.subpathsOfDirectory(atPath: output.path) where !relative.hasPrefix(BuildState.folderName) {
+            let url = output.appendingPathComponent(relative)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            result[relative] = try Data(contentsOf: url)
+        }
+        return result
+    }
+
+    func build(_ settings: BuildSettings) async throws -> BuildReport {
+        try await GalleryBuilder().build(settings: settings, quiet: true)
+    }
+
+    /// The site `library` builds into a fresh OUT.
+    func cleanSite(_ library: Library) async throws -> [String: Data] {
+        var clean = library.settings
+        clean.output = library.folder.url.appendingPathComponent("clean-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: clean.output) }
+        _ = try await build(clean)
+        return try Self.files(clean.output)
+    }
+
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func randomEditsGiveTheCleanSite(seed: UInt64) async throws {
+        var random = Random(state: seed)
+        let library = try Library()
+        for _ in 0..<14 { try library.add(&random) }
+        _ = try await build(library.settings)
+        for step in 0..<12 {
+            let operation = random.below(7)
+            switch operation {
+            case 0, 1: try library.add(&random)
+            case 2: try library.remove(&random)
+            case 3: try library.move(&random)
+            case 4: try library.words(&random)
+            case 5: try library.albumSidecar(&random)
+            default: library.setting(&random)
+            }
+            let report = try await build(library.settings)
+            let incremental = try Self.files(library.settings.output)
+            let clean = try await cleanSite(library)
+            let differing = Set(incremental.keys).union(clean.keys).filter { incremental[$0] != clean[$0] }.sorted()
+            #expect(differing.isEmpty, "seed \(seed), step \(step) (operation \(operation)): \(differing.prefix(8))")
+            #expect(report.pagesRendered <= report.pages)
+            // Nothing changed since: nothing is rendered.
+            let again = try await build(library.settings)
+            #expect(again.pagesRendered == 0 && again.filesWritten.isEmpty, "seed \(seed), step \(step): a no-op rendered \(again.pagesRendered)")
+        }
+    }
+
+    @Test func aCaptionEditRendersOnlyThePagesThatShowTheItem() async throws {
+        var random = Random(state: 9)
+        let library = try Library()
+        library.settings.values.photosPerPage = 120
+        for _ in 0..<30 { try library.add(&random) }
+        let first = try await build(library.settings)
+        #expect(first.pagesRendered == first.pages)
+        let target = library.photos.first { $0.hasPrefix("Zoo/") }!
+        let xmp = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+            <rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:description><rdf:Alt>\
+            <rdf:li xml:lang="x-default">A new caption</rdf:li></rdf:Alt></dc:description></rdf:Description></rdf:RDF></x:xmpmeta>
+            """
+        try Data(xmp.utf8).write(to: library.sidecar(of: target))
+        let report = try await build(library.settings)
+        // The item's page, its neighbours' (they preload it), its album's page and
+        // the moments page that shows it: not the other albums' items.
+        #expect(report.pagesRendered >= 3 && report.pagesRendered <= 6, "rendered \(report.pagesRendered) of \(report.pages)")
+        #expect(report.filesWritten.contains { $0.hasPrefix("albums/zoo/") })
+        #expect(!report.filesWritten.contains { $0.hasPrefix("albums/home/") })
+        #expect(try Self.files(library.settings.output) == (try await cleanSite(library)))
+    }
+
+    @Test func aPageFileDeletedFromOUTIsMadeAgain() async throws {
+        var random = Random(state: 5)
+        let library = try Library()
+        for _ in 0..<6 { try library.add(&random) }
+        _ = try await build(library.settings)
+        try FileManager.default.removeItem(at: library.settings.output.appendingPathComponent("moments/index.html"))
+        let report = try await build(library.settings)
+        #expect(report.pagesRendered == 1)
+        #expect(try Self.files(library.settings.output) == (try await cleanSite(library)))
+    }
+}
