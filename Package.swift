@@ -1,21 +1,29 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layout: the CLI calls GalleryKit (the pipeline), which composes the
-// feature modules (Scanning, Metadata, Imaging, Rendering, BuildCache,
-// Configuration); they share only GalleryCore's value types and never import
-// each other. C libraries are reached only from Metadata (headers: libexif,
-// libwebp's demuxer, libheif, libraw; the place-name table) or Imaging (pixels, and the resampler's C
-// kernels). Benchmarking (the codec floor)
-// is used by the CLI's hidden `codec-floor` command, not by the pipeline.
-// Every edge below is one the code uses.
+// Layout, in pipeline order (README → Layout, docs/architecture.md):
+//
+//   gallerygen (CLI) → GalleryKit (the build: named steps over one context)
+//     Scanning → Metadata → Imaging → Planning → Rendering → SiteOutput
+//     beside them: Configuration (gallery.yml, album.yml), Video (ffmpeg and
+//     ffprobe, the one module that runs programs), Archives (album ZIPs)
+//   Containers: byte-level readers of file containers (HEIF boxes), shared by
+//     Metadata and Imaging
+//   GalleryCore: plain values (settings, items, metadata, renditions, hashes)
+//
+// Stages never import each other, with one exception that runs downstream:
+// Rendering reads Planning's plan. C libraries are reached only from Metadata
+// (headers: libexif, libwebp's demuxer, libheif, libraw; the place table) or
+// Imaging (pixels, and the resampler's C kernels). Benchmarking (the codec
+// floor) is used by the CLI's hidden `codec-floor` command, not by the
+// pipeline. Every edge below is one the code uses.
 let package = Package(
     name: "gallerygen",
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "gallerygen", targets: ["gallerygen"]),
         // The parsing and decoding engine, for the fuzz targets in Fuzz/.
-        .library(name: "GalleryEngine", targets: ["GalleryCore", "Metadata", "Imaging"]),
+        .library(name: "GalleryEngine", targets: ["GalleryCore", "Containers", "Metadata", "Imaging"]),
     ],
     dependencies: [
         // CLI flags, --help and --version.
@@ -38,13 +46,13 @@ let package = Package(
         ),
         .target(
             name: "GalleryKit",
-            dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging", "Planning", "Rendering", "BuildCache", "Configuration", "External", "Archives"]
+            dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging", "Planning", "Rendering", "SiteOutput", "Configuration", "Video", "Archives"]
         ),
         .target(name: "Configuration", dependencies: ["GalleryCore", .product(name: "Yams", package: "Yams")]),
         .target(name: "GalleryCore"),
         .target(name: "Scanning", dependencies: ["GalleryCore"]),
-        .target(name: "Metadata", dependencies: ["GalleryCore", "CExif", "CWebP", "CHEIF", "CRaw", "CPlaces"]),
-        .target(name: "Imaging", dependencies: ["GalleryCore", "CJPEG", "CWebP", "CGIF", "CPNG", "CHEIF", "CTIFF", "CRaw", "CResample"]),
+        .target(name: "Metadata", dependencies: ["GalleryCore", "Containers", "CExif", "CWebP", "CHEIF", "CRaw", "CPlaces"]),
+        .target(name: "Imaging", dependencies: ["GalleryCore", "Containers", "CJPEG", "CWebP", "CGIF", "CPNG", "CHEIF", "CTIFF", "CRaw", "CResample"]),
         // The site's plan: albums assembled, the moments timeline, pages cut
         // and placed, each page's fingerprint. Plain values in, plain values out.
         .target(name: "Planning", dependencies: ["GalleryCore"]),
@@ -54,12 +62,15 @@ let package = Package(
             dependencies: ["GalleryCore", "Planning"],
             plugins: ["EmbedAssets"]
         ),
-        .target(name: "BuildCache", dependencies: ["GalleryCore"]),
+        // The one owner of OUT: checks, lock, journal, atomic writes, the build state, pruning.
+        .target(name: "SiteOutput", dependencies: ["GalleryCore"]),
         // Album downloads: the one module that writes ZIP archives.
         .target(name: "Archives", dependencies: ["GalleryCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        // The one module that starts other programs (ffprobe, ffmpeg), with
-        // wall-clock limits and failures named like a bad file's.
-        .target(name: "External", dependencies: ["GalleryCore"]),
+        // Videos: the one module that starts other programs (ffprobe, ffmpeg),
+        // with wall-clock and memory limits and failures named like a bad file's.
+        .target(name: "Video", dependencies: ["GalleryCore"]),
+        // Container parsers both Metadata and Imaging read (HEIF boxes, bounded byte reading).
+        .target(name: "Containers", dependencies: ["GalleryCore"]),
         .target(name: "Benchmarking", dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging"]),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // The resampler's inner loops: AVX2+FMA / SSE2 / portable C, chosen by the CPU at run time (Imaging only).
@@ -82,7 +93,7 @@ let package = Package(
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["EmbedAssetsTool"]),
         .testTarget(
             name: "GalleryTests",
-            dependencies: ["GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Planning", "Rendering", "BuildCache", "Configuration", "External", "Archives",
+            dependencies: ["GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Containers", "Planning", "Rendering", "SiteOutput", "Configuration", "Video", "Archives",
                            .product(name: "Yams", package: "Yams")],
             // Read through #filePath, not as bundle resources.
             exclude: ["Regressions", "JPEGVariants"]

@@ -1,5 +1,5 @@
 import Archives
-import BuildCache
+import SiteOutput
 import Foundation
 import GalleryCore
 import Planning

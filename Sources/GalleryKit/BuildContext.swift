@@ -1,5 +1,5 @@
 import Foundation
-import BuildCache
+import SiteOutput
 import GalleryCore
 import Planning
 import Rendering

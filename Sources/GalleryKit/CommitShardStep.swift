@@ -1,4 +1,4 @@
-import BuildCache
+import SiteOutput
 import Foundation
 
 /// The last step of one part of a sharded build: its state (the files it

@@ -1,5 +1,5 @@
 import Dispatch
-import External
+import Video
 import Foundation
 
 /// What Ctrl-C (SIGINT) and a `kill` or a scheduler's stop (SIGTERM) do to

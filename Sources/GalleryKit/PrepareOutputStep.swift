@@ -1,5 +1,5 @@
 import Foundation
-import BuildCache
+import SiteOutput
 
 /// Opens OUT (see `OutputFolder.open`) before anything is written, and reads
 /// what the previous build left: the whole build's state, and the states of

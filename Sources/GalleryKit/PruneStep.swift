@@ -1,4 +1,4 @@
-import BuildCache
+import SiteOutput
 import Foundation
 
 /// Removes files an earlier build made that this build no longer produces,

@@ -1,4 +1,4 @@
-import BuildCache
+import SiteOutput
 import Foundation
 import GalleryCore
 import Planning

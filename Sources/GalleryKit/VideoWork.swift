@@ -1,5 +1,5 @@
-import BuildCache
-import External
+import SiteOutput
+import Video
 import Foundation
 import GalleryCore
 import Scanning

@@ -1,6 +1,7 @@
 import CHEIF
 import Foundation
 import GalleryCore
+import Containers
 
 /// Decodes the primary image of a HEIF/AVIF file with libheif.
 ///

@@ -1,4 +1,5 @@
 import GalleryCore
+import Containers
 
 /// The hash that names a photo's renditions and tells duplicates apart.
 ///

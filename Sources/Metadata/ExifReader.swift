@@ -1,5 +1,6 @@
 import CExif
 import GalleryCore
+import Containers
 
 /// The EXIF facts gallerygen uses, read through libexif from a TIFF block.
 struct ExifFacts {

@@ -1,4 +1,5 @@
 import GalleryCore
+import Containers
 
 /// Tells the format from the first bytes, so a PNG named `.jpg` is still read
 /// right. The name decides only where the bytes cannot: many RAW formats (NEF,

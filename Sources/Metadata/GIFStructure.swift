@@ -1,4 +1,5 @@
 import GalleryCore
+import Containers
 
 /// A GIF's logical screen and frame count, found by walking its blocks without
 /// decompressing any image data.

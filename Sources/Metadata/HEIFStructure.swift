@@ -1,6 +1,7 @@
 import CHEIF
 import Foundation
 import GalleryCore
+import Containers
 
 /// A HEIF/AVIF file's primary image, read through libheif without decoding
 /// pixels: its size as shown (the stored `ispe` size with the HEIF transforms

@@ -1,4 +1,5 @@
 import GalleryCore
+import Containers
 
 /// What the JPEG marker segments say, found by walking them up to the first scan.
 struct JPEGStructure {

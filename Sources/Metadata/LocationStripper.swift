@@ -1,4 +1,5 @@
 import GalleryCore
+import Containers
 
 /// Removes where a photo was taken from a copy of the file, losslessly: the
 /// pixels and every other tag stay byte for byte. Used when originals are

@@ -1,5 +1,6 @@
 import Foundation
 import GalleryCore
+import Containers
 
 /// Finds the MP4 clip an Android "Motion Photo" carries inside its still:
 ///

@@ -1,4 +1,5 @@
 import GalleryCore
+import Containers
 
 /// What a PNG's chunks say: size from IHDR, EXIF from eXIf, frames from acTL.
 struct PNGStructure {

@@ -1,4 +1,5 @@
 import GalleryCore
+import Containers
 
 /// The first directory of a TIFF-shaped file (TIFF, and the RAW formats built
 /// on it: NEF, ARW, DNG, PEF, CR2, …), read with bounds checks and no pixels.

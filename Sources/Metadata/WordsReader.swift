@@ -1,5 +1,6 @@
 import Foundation
 import GalleryCore
+import Containers
 
 /// Reads the photographer's words from XMP packets and IPTC-IIM blocks.
 /// Both are untrusted: every string is cleaned and bounded, an XMP packet

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BuildCache
+@testable import SiteOutput
 @testable import GalleryCore
 
 /// The binary state file: what is written reads back equal, and damaged

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import BuildCache
-import External
+@testable import SiteOutput
+import Video
 @testable import GalleryCore
 @testable import GalleryKit
 @testable import Scanning

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BuildCache
+@testable import SiteOutput
 @testable import GalleryCore
 @testable import GalleryKit
 

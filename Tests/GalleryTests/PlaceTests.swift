@@ -1,6 +1,6 @@
 import Foundation
 import GalleryCore
-@testable import External
+@testable import Video
 @testable import Metadata
 import Testing
 @testable import Rendering

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Yams
-@testable import BuildCache
+@testable import SiteOutput
 @testable import GalleryCore
 @testable import GalleryKit
 @testable import Scanning

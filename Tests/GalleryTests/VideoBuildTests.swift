@@ -1,7 +1,7 @@
-import BuildCache
+import SiteOutput
 import Foundation
 import Testing
-@testable import External
+@testable import Video
 @testable import GalleryCore
 @testable import GalleryKit
 @testable import Metadata

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import External
+@testable import Video
 @testable import GalleryCore
 
 /// ffprobe through the one runner: facts, dates, rotation, and every way a

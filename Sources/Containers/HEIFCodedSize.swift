@@ -1,3 +1,4 @@
+import GalleryCore
 /// The picture sizes the HEVC streams of a HEIF declare (the SPS in each
 /// `hvcC`), read with bounds checks. (An AVIF's `av1C` rarely carries its
 /// sequence header; there libheif's own size limit, which the decoder caps

@@ -1,3 +1,4 @@
+import GalleryCore
 /// How much larger than its header a HEIF's coded pictures may be, one rule
 /// for the metadata read (which refuses a lying stream) and the decoder
 /// (which caps libheif's own size limit with it).

@@ -1,3 +1,4 @@
+import GalleryCore
 /// Bounds-checked big/little-endian reads over a byte buffer: every container
 /// walker uses it so no hostile length can read past the end.
 public struct ByteReader {
