@@ -120,7 +120,11 @@ public enum HEIFCodedSize {
         var edges: [Int: [(to: Int, type: String)]] = [:]
         var offset = iref.lowerBound + 4
         var references = 0
-        while references < 65_536, let box = box(at: offset, in: iref, r) {
+        // A reference box whose size runs past `iref` is read up to iref's
+        // end, as libheif 1.15 reads it (found by FuzzHEIF: a `dimg` of item 2
+        // to item 2 declaring 171 bytes in an iref of 40 went unseen by a
+        // strict walk, and libheif followed it until the stack overflowed).
+        while references < 65_536, let box = referenceBox(at: offset, in: iref, r) {
             var typeBytes: [UInt8] = []
             for i in 0..<4 { if let byte = r.u8(box.type + i) { typeBytes.append(UInt8(byte)) } }
             let type = String(decoding: typeBytes, as: UTF8.self)
@@ -160,6 +164,14 @@ public enum HEIFCodedSize {
             }
         }
         return nil
+    }
+
+    /// A box of `iref`: as `box`, but one whose size overruns `range` ends
+    /// with `range`, as libheif reads it.
+    static func referenceBox(at offset: Int, in range: Range<Int>, _ r: ByteReader) -> (type: Int, payload: Range<Int>)? {
+        if let whole = box(at: offset, in: range, r) { return whole }
+        guard offset >= range.lowerBound, offset + 8 <= range.upperBound, let size32 = r.u32be(offset), size32 >= 8 else { return nil }
+        return (offset + 4, (offset + 8)..<range.upperBound)
     }
 
     /// The payload range of the first box of `type` among the boxes in `range`.

@@ -35,6 +35,14 @@ import Testing
             #expect(throws: (any Error).self) { try MetadataReader.read(raw, modificationDate: Date()) }
             #expect(throws: (any Error).self) { try HEIFCodec.withDecoded(raw, maximumPixels: 1 << 22) { _, _ in } }
         }
+        // A reference box that claims more bytes than its iref holds: libheif
+        // still reads its references, so the check must too.
+        let overrun = try [UInt8](Data(contentsOf: Self.folder.appendingPathComponent("heif-reference-box-longer-than-iref.heic")))
+        try overrun.withUnsafeBytes { raw in
+            let reason = try #require(HEIFCodedSize.violation(raw))
+            #expect(reason.contains("item 2 is built from itself"))
+            #expect(throws: (any Error).self) { try HEIFCodec.withDecoded(raw, maximumPixels: 1 << 22) { _, _ in } }
+        }
         // The same file with a box of 64-bit size before `meta` (legal ISO BMFF,
         // and what libheif reads): the check must walk past it, not give up.
         let ftypSize = Int(bytes[3])
