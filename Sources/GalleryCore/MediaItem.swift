@@ -20,8 +20,8 @@ public struct MediaItem: Hashable, Sendable {
     public var source: SourceFile
     /// Hash of the file's bytes: equal hashes mean the same photo.
     public var contentHash: String
-    /// What the file says about itself.
-    public var metadata: PhotoMetadata
+    /// What the file says about itself (out of line: items are copied often).
+    @OutOfLine public var metadata: PhotoMetadata
     /// Published renditions, thumbnails first, each role ordered by width.
     public var renditions: [Rendition]
 

@@ -11,7 +11,7 @@ public struct CachedPhoto: Codable, Sendable, Equatable {
     /// Content hash of the bytes.
     public var contentHash: String
     /// Metadata, without GPS: the state lives in OUT, which is published.
-    public var metadata: PhotoMetadata
+    @OutOfLine public var metadata: PhotoMetadata
     /// A Live Photo still's clip, as it was when last read.
     public var clip: CachedClip?
     /// The sidecars' names, sizes and times, hashed ("" without sidecars):
