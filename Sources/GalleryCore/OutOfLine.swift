@@ -13,6 +13,13 @@ public struct OutOfLine<Value> {
 
     public init(wrappedValue: Value) { box = Box(wrappedValue) }
 
+    /// The holder itself (`item.$metadata`): assigning one holder's to
+    /// another's shares the box instead of copying the value into a new one.
+    public var projectedValue: OutOfLine<Value> {
+        get { self }
+        set { self = newValue }
+    }
+
     public var wrappedValue: Value {
         get { box.value }
         set {

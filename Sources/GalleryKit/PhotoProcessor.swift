@@ -97,7 +97,8 @@ struct PhotoProcessor: Sendable {
         // A video needs ffmpeg for anything missing: without it, it is read (and skipped) again.
         let plan = plan(contentHash: cached.contentHash, metadata: cached.metadata, clipHash: cached.clip?.contentHash)
         guard plan.jobs.isEmpty, plan.originalPath == nil, plan.videoPath == nil else { return .incomplete(cached, plan) }
-        let photo = MediaItem(source: file, contentHash: cached.contentHash, metadata: cached.metadata, renditions: plan.renditions)
+        var photo = MediaItem(source: file, contentHash: cached.contentHash, metadata: cached.metadata, renditions: plan.renditions)
+        photo.$metadata = cached.$metadata  // one box for both, not two copies of 600 bytes
         let detached = cached.clip?.belongsToStill == false ? file.livePhotoClip : nil
         return .unchanged(.published(photo, made: 0, reused: plan.reused, cache: cached, note: plan.note, detachedClip: detached))
     }

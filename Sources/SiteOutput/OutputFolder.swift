@@ -208,7 +208,7 @@ public final class OutputFolder: @unchecked Sendable {
 
     /// Writes a state file (the whole build's or a part's) through the same
     /// temporary-name-and-rename as every file of the site.
-    private func writeState(_ data: Data, to location: URL) throws(OutputError) {
+    private func writeState(_ data: [UInt8], to location: URL) throws(OutputError) {
         let result: Result<Void, OutputError> = data.withUnsafeBytes { raw in
             Result { () throws(OutputError) in try AtomicFile.write(raw, to: location) }
         }
@@ -290,7 +290,7 @@ public final class OutputFolder: @unchecked Sendable {
     /// merges it.
     public func commitShard(_ state: BuildState) throws(OutputError) {
         guard let shard else { return }
-        try writeState(state.encoded(), to: Self.shardsFolder(url).appendingPathComponent(shard.fileName + ".bin"))
+        try writeState(state.encodedBytes(), to: Self.shardsFolder(url).appendingPathComponent(shard.fileName + ".bin"))
         journal.finish()
         shardLock?.release()
         lock?.release()
@@ -303,8 +303,10 @@ public final class OutputFolder: @unchecked Sendable {
         let location = BuildState.location(in: url)
         // The JSON state of earlier versions is superseded.
         unlink(location.deletingLastPathComponent().appendingPathComponent("state.json").path)
-        let data = state.encoded()
-        if let existing = try? Data(contentsOf: location), existing == data {
+        let data = state.encodedBytes()
+        let existing = try? Data(contentsOf: location, options: .alwaysMapped)
+        if let existing, existing.count == data.count,
+           existing.withUnsafeBytes({ old in data.withUnsafeBytes { new in memcmp(old.baseAddress!, new.baseAddress!, new.count) == 0 } }) {
             // Unchanged.
         } else {
             try writeState(data, to: location)

@@ -12,6 +12,8 @@ struct StateFormatError: Error {
 struct StateWriter {
     private(set) var bytes: [UInt8] = []
 
+    mutating func reserve(_ count: Int) { bytes.reserveCapacity(count) }
+
     mutating func int(_ value: Int64) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
