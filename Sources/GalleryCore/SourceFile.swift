@@ -2,8 +2,26 @@ import Foundation
 
 /// A photo or video file found in the source tree, before it is read.
 public struct SourceFile: Hashable, Sendable {
+    /// Where it is: a whole URL, or its folder's (the scanner's files: a URL
+    /// made for each of 100,000 files was a tenth of a no-op build, and most
+    /// are never opened).
+    private enum Location: Hashable, Sendable {
+        case whole(URL)
+        case inFolder(URL)
+    }
+
+    private var location: Location
+
     /// Absolute path on disk.
-    public var url: URL
+    public var url: URL {
+        get {
+            switch location {
+            case .whole(let url): return url
+            case .inFolder(let folder): return folder.appendingPathComponent(fileName)
+            }
+        }
+        set { location = .whole(newValue) }
+    }
     /// The path's exact bytes, NUL-terminated: a name that is not valid UTF-8
     /// cannot survive a round trip through `String`, so files are opened by these.
     public var rawPath: [CChar]
@@ -36,12 +54,23 @@ public struct SourceFile: Hashable, Sendable {
     /// Creates a record.
     public init(url: URL, relativeComponents: [String], byteCount: Int64, modificationDate: Date, modifiedNanoseconds: Int64? = nil,
                 rawPath: [CChar]? = nil) {
-        self.url = url
+        self.location = .whole(url)
         self.rawPath = rawPath ?? url.path.utf8CString.map { $0 }
         self.relativeComponents = relativeComponents
         self.byteCount = byteCount
         self.modificationDate = modificationDate
         self.modifiedNanoseconds = modifiedNanoseconds ?? Int64(modificationDate.timeIntervalSince1970 * 1e9)
+    }
+
+    /// Creates a record of a file found in `folder` (its URL is made when asked for).
+    public init(inFolder folder: URL, relativeComponents: [String], byteCount: Int64, modificationDate: Date, modifiedNanoseconds: Int64,
+                rawPath: [CChar]) {
+        self.location = .inFolder(folder)
+        self.rawPath = rawPath
+        self.relativeComponents = relativeComponents
+        self.byteCount = byteCount
+        self.modificationDate = modificationDate
+        self.modifiedNanoseconds = modifiedNanoseconds
     }
 
     /// The album (folder) path: every component but the file name.

@@ -122,7 +122,6 @@ public struct SourceScanner: Sendable {
         for entry in visible.sorted(by: { NaturalOrder.less($0.name, $1.name) }) {
             let childRaw = raw + [47] + entry.raw
             let childC = childRaw.map { CChar(bitPattern: $0) } + [0]
-            let childURL = url.appendingPathComponent(entry.name)
             var info = stat()
             guard lstat(childC, &info) == 0 else { continue }
             var kind = info.st_mode & S_IFMT
@@ -136,6 +135,7 @@ public struct SourceScanner: Sendable {
             }
             let relative = (components + [entry.name]).joined(separator: "/")
             if kind == S_IFDIR {
+                let childURL = url.appendingPathComponent(entry.name)
                 if !excluded.contains(childURL.standardizedFileURL.path) { folders.append((entry.name, childRaw, childURL)) }
                 continue
             } else if kind != S_IFREG || foldersOnly {
@@ -144,7 +144,7 @@ public struct SourceScanner: Sendable {
             let isVideo = SourceFileTypes.isVideo(entry.name)
             let nanoseconds = FileTime.nanoseconds(info.st_mtim)
             let modified = FileTime.date(nanoseconds: nanoseconds)
-            let file = SourceFile(url: childURL, relativeComponents: components + [entry.name], byteCount: Int64(info.st_size),
+            let file = SourceFile(inFolder: url, relativeComponents: components + [entry.name], byteCount: Int64(info.st_size),
                                   modificationDate: modified, modifiedNanoseconds: nanoseconds, rawPath: childC)
             if !isVideo && !SourceFileTypes.isPhoto(entry.name) {
                 if SourceLayout.isToolFile(entry.name, inRoot: components.isEmpty) { continue }

@@ -215,7 +215,9 @@ public struct BuildState: Sendable, Equatable {
         writer.int(Int64(bitPattern: siteInputs.high))
         writer.int(Int64(bitPattern: siteInputs.low))
         writer.int(files.count)
-        for file in files.sorted() { writer.string(file) }
+        // Kept sorted by init and decode: sorted again only if changed since.
+        let ordered = zip(files, files.dropFirst()).allSatisfy { $0 <= $1 } ? files : files.sorted()
+        for file in ordered { writer.string(file) }
         writer.int(photos.count)
         for key in photos.keys.sorted() {
             writer.string(key)
