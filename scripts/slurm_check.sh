@@ -1,9 +1,10 @@
 #!/bin/bash
 # Runs deploy/slurm for real: starts a single-node Slurm (munge, slurmctld,
 # slurmd, all in a scratch folder on their own ports), submits the array of
-# parts and the dependent page step with deploy/slurm/submit.sh over the
-# Examples library, waits, and checks the site is byte for byte a single
-# build's and the page step made no rendition again. Needs root (the
+# media parts, the dependent array of page parts and the last step with
+# deploy/slurm/submit.sh over the Examples library, waits, and checks the
+# site is byte for byte a single build's, the last step made no rendition
+# and rendered no page again. Needs root (the
 # daemons); installs Debian's slurm-wlm and munge when missing.
 #
 #   bash scripts/slurm_check.sh .build/release/gallerygen
@@ -73,19 +74,21 @@ for _ in $(seq 60); do
 done
 sinfo -h -o %t | grep -q idle || { echo "slurm check: the node never came up"; tail -5 "$work/slurmctld.log" "$work/slurmd.log"; exit 1; }
 
-# The array of three parts, then the page step, as a user submits them.
+# The array of three media parts, two page parts, then the last step, as a user submits them.
 cd "$work"
-export SOURCE="$root/Examples" OUTPUT="$work/site" GALLERYGEN="$binary"
+export SOURCE="$root/Examples" OUTPUT="$work/site" GALLERYGEN="$binary" PAGE_ARRAY=0-1
 bash "$root/deploy/slurm/submit.sh" --array=0-2 --mem=1G
 for _ in $(seq 300); do
   [ -z "$(squeue -h)" ] && break
   sleep 1
 done
 [ -z "$(squeue -h)" ] || { echo "slurm check: jobs still queued after 300 s"; squeue; exit 1; }
-pages_log="$(ls "$work"/gallerygen-pages-*.log)"
-cat "$work"/gallerygen-shards-*.log "$pages_log"
-grep -q "(0 renditions made, " "$pages_log" || { echo "slurm check: the page step made renditions again"; exit 1; }
+site_log="$(ls "$work"/gallerygen-site-*.log)"
+cat "$work"/gallerygen-shards-*.log "$work"/gallerygen-pages-*.log "$site_log"
+[ "$(ls "$work"/gallerygen-pages-*.log | wc -l)" = 2 ] || { echo "slurm check: expected two page parts"; exit 1; }
+grep -q "(0 renditions made, " "$site_log" || { echo "slurm check: the last step made renditions again"; exit 1; }
+grep -q "rendered 0 of " "$site_log" || { echo "slurm check: the last step rendered pages the page parts had made"; exit 1; }
 "$binary" build "$SOURCE" --output "$work/single" --quiet
 diff -r -x .gallerygen "$work/site" "$work/single" >/dev/null \
   || { echo "slurm check: the site differs from a single build"; diff -rq -x .gallerygen "$work/site" "$work/single" | head; exit 1; }
-echo "slurm check: a real Slurm array of 3 parts and its dependent page step gave the single build's site, byte for byte"
+echo "slurm check: a real Slurm array of 3 media parts, 2 page parts and the last step gave the single build's site, byte for byte"

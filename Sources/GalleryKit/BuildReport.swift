@@ -63,6 +63,13 @@ public struct BuildReport: Sendable {
 
     /// The closing summary: one line, plus one accounting for ignored files.
     public var summary: String {
+        if let shard, shard.phase == .pages {
+            var text = "Part \(shard) of a sharded page build: rendered \(pagesRendered) of its \(Self.count(pages, "page"))"
+            if inOtherParts > 0 { text += " (\(Self.count(inOtherParts, "item")) not ready yet: left to the last build)" }
+            text += String(format: " in %.1f s", seconds)
+            text += "\nOnce every part is done, `gallerygen build` without --pages writes the rest of the site."
+            return text
+        }
         var text = shard.map { "Part \($0) of a sharded build: made the media of " } ?? "Built "
         text += Self.count(published - videos, "photo")
         if videos > 0 { text += " and \(Self.count(videos, "video"))" }

@@ -17,13 +17,25 @@ public struct GalleryBuilder: Sendable {
     /// One part of a sharded build: its media's renditions and its state, no pages.
     static let shardSteps: [any BuildStep] = [CheckSourceStep(), PrepareOutputStep(), ProcessMediaStep(), CommitShardStep()]
 
+    /// One part of a sharded page build (after every media part): its share
+    /// of the pages, planned from the whole site, and its state; the site-wide
+    /// files (search index, sitemap, feed), static files and pruning are the
+    /// last whole build's.
+    static let pageShardSteps: [any BuildStep] = [CheckSourceStep(), PrepareOutputStep(), ProcessMediaStep(), RenderPagesStep(), CommitShardStep()]
+
     /// Builds the site and returns the report. Unreadable photos are skipped and
     /// listed in the report; only problems with SOURCE, OUT or settings throw.
     public func build(_ resolved: ResolvedBuild, quiet: Bool = false, shard: Shard? = nil) async throws -> BuildReport {
         let started = Date()
         var context = BuildContext(settings: resolved.settings, theme: resolved.theme, quiet: quiet, shard: shard)
         context.report.shard = shard
-        for step in shard == nil ? steps : Self.shardSteps {
+        let chosen: [any BuildStep]
+        switch shard?.phase {
+        case nil: chosen = steps
+        case .media: chosen = Self.shardSteps
+        case .pages: chosen = Self.pageShardSteps
+        }
+        for step in chosen {
             let stepStarted = Date()
             try await step.run(&context)
             context.report.stepSeconds.append((step.name, Date().timeIntervalSince(stepStarted)))

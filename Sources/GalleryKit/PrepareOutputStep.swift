@@ -12,9 +12,13 @@ struct PrepareOutputStep: BuildStep {
         let output = try OutputFolder.open(context.settings.output, source: context.settings.source, shard: context.shard)
         context.output = output
         var state = output.loadState()
-        let parts = context.shard == nil ? output.loadShardStates() : (output.loadOwnShardState().map { [$0] } ?? [])
+        // A whole build merges every finished part; so does a page part (it
+        // plans the whole site from every media part's photos, and takes the
+        // pages other page parts made as made); a media part reads its own.
+        let parts = context.shard?.phase == .media ? (output.loadOwnShardState().map { [$0] } ?? []) : output.loadShardStates()
         for part in parts {
             state.photos.merge(part.photos) { _, part in part }
+            state.pages.merge(part.pages) { _, part in part }
             state.files += part.files  // owned: kept if produced, pruned if not
         }
         context.previousState = state

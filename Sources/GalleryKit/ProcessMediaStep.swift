@@ -31,7 +31,7 @@ struct ProcessMediaStep: BuildStep {
             scanner.walk(ScanOptions(followSymlinks: settings.followSymlinks, pairRaw: settings.rawPairs == .preferJPEG)) { event in
                 switch event {
                 case .media(let file):
-                    if let shard {
+                    if let shard, shard.phase == .media {
                         guard shard.owns(key: SourceFileReader.shardKey(of: file)) else {
                             otherParts.add()
                             return
@@ -113,6 +113,14 @@ struct ProcessMediaStep: BuildStep {
                 case .incomplete(let cached, let plan): known = (cached, plan)
                 case .unknown: known = nil
                 }
+                // A page part makes no media: an item the media parts have
+                // not finished is left to the last whole build, which plans
+                // the site again and renders every page that comes out otherwise.
+                if shard?.phase == .pages {
+                    progress.photoDone()
+                    otherParts.add()
+                    return
+                }
                 if inFlight >= settings.jobs, let outcome = await group.next() {
                     record(outcome)
                     inFlight -= 1
@@ -141,7 +149,10 @@ struct ProcessMediaStep: BuildStep {
         report.ignored = ignored.paths
         report.pairedRaw = ignored.pairedRaw
         context.report = report
-        for item in items { context.producedFiles.formUnion(item.renditions.map(\.path)) }
+        // A page part claims its pages only: the media are the media parts'.
+        if shard?.phase != .pages {
+            for item in items { context.producedFiles.formUnion(item.renditions.map(\.path)) }
+        }
     }
 }
 

@@ -23,7 +23,9 @@ struct RenderPagesStep: BuildStep {
         let theme = context.theme
         let output = try context.openOutput()
         let previous = context.previousState
-        if context.settings.values.baseURL.isEmpty, previous.files.isEmpty {
+        // A part of a sharded page build (`--pages I/N`) renders its share.
+        let part = context.shard?.phase == .pages ? context.shard : nil
+        if part == nil, context.settings.values.baseURL.isEmpty, previous.files.isEmpty {
             // Said on the first build into OUT only: a site kept without an
             // address on purpose should not be nagged at every build.
             context.report.advice.append(Self.baseURLAdvice)
@@ -34,7 +36,7 @@ struct RenderPagesStep: BuildStep {
         let seed = Self.seed(context, theme: theme)
         let inputs = Self.siteInputs(context, seed: seed, usersOwnRobots: !usersOwn.isEmpty)
         context.siteInputs = inputs
-        if inputs == previous.siteInputs, !previous.pages.isEmpty, Self.reuseAll(previous, &context, output: output) {
+        if part == nil, inputs == previous.siteInputs, !previous.pages.isEmpty, Self.reuseAll(previous, &context, output: output) {
             return
         }
 
@@ -48,6 +50,7 @@ struct RenderPagesStep: BuildStep {
         var toRender: [PlannedPage] = []
         var htmlPages = 0
         for page in plan.pages {
+            if let part, !Self.owns(page, part) { continue }
             if let old = previous.pages[page.id], old.fingerprint == page.fingerprint {
                 let files = old.files ?? [page.id]
                 // The sitemap's group holds robots.txt unless the user has their own.
@@ -71,6 +74,11 @@ struct RenderPagesStep: BuildStep {
             renderedPages += files.count { $0.hasSuffix(".html") }  // the search index's scripts are not pages
         }
         context.pageRecords = records
+        guard part == nil else {
+            context.report.pages = htmlPages + renderedPages
+            context.report.pagesRendered = renderedPages
+            return
+        }
         context.report.pages = htmlPages + renderedPages
         context.report.pagesRendered = renderedPages
         context.report.pageWork = PageJob.Kind.allCases.compactMap { kind in
@@ -141,6 +149,20 @@ struct RenderPagesStep: BuildStep {
         var paths: [[String]]
         var work: [PageJob.Kind: (files: Int, seconds: Double)] = [:]
         var failure: (any Error)?
+    }
+
+    /// The pages part `part` of a sharded page build renders: its share of
+    /// every page by a hash of the page's path, never the files made from
+    /// the whole site (the search index, the sitemap, the feed), which the
+    /// last whole build writes.
+    static func owns(_ page: PlannedPage, _ part: Shard) -> Bool {
+        switch page.kind {
+        case .searchIndex, .sitemap, .feed: return false
+        default:
+            var hasher = StableHash()
+            hasher.add(page.id)
+            return Int(hasher.digest().low % UInt64(part.count)) == part.index
+        }
     }
 
     /// Nothing the pages are made from changed: the previous build's pages

@@ -245,7 +245,10 @@ public final class OutputFolder: @unchecked Sendable {
         // touches stay the file's (the kernel can drop them), not the heap's.
         guard let data = try? Data(contentsOf: BuildState.location(in: url), options: .alwaysMapped) else { return BuildState() }
         // A part needs only its own photos' entries, and none of the files.
-        if let shard { return (try? BuildState.decode(data, keeping: { shard.owns(key: $0) }, withFiles: false)) ?? BuildState() }
+        // A media part reads only its own photos' entries; a page part needs them all, and the pages.
+        if let shard, shard.phase == .media {
+            return (try? BuildState.decode(data, keeping: { shard.owns(key: $0) }, withFiles: false)) ?? BuildState()
+        }
         return (try? BuildState.decode(data)) ?? BuildState()
     }
 

@@ -42,6 +42,12 @@ struct BuildCommand: AsyncParsableCommand {
         valueName: "part"))
     var shard: String?
 
+    @Option(help: ArgumentHelp(
+        "Render one part of the pages, after every --shard part is done: I/N, auto/N or auto, as --shard.",
+        discussion: "Writes no media and no site-wide files: once every page part is done, a build without --pages merges them and writes the search index, sitemap and feed.",
+        valueName: "part"))
+    var pages: String?
+
     func run() async throws {
         func resolve() throws(ConfigError) -> ResolvedBuild {
             try BuildConfiguration.resolve(
@@ -50,8 +56,11 @@ struct BuildCommand: AsyncParsableCommand {
         }
         do {
             let resolved = try resolve()
-            let part = try shard.map { (text) throws(Shard.ParseError) in try Shard.parse(text, environment: ProcessInfo.processInfo.environment) }
-            if part != nil, watch { throw ValidationFailure(message: "--shard and --watch cannot be used together") }
+            let environment = ProcessInfo.processInfo.environment
+            if shard != nil, pages != nil { throw ValidationFailure(message: "--shard and --pages are two phases: run them one after the other") }
+            let part = try shard.map { (text) throws(Shard.ParseError) in try Shard.parse(text, environment: environment) }
+                ?? pages.map { (text) throws(Shard.ParseError) in try Shard.parse(text, environment: environment, flag: "--pages", phase: .pages) }
+            if part != nil, watch { throw ValidationFailure(message: "\(shard != nil ? "--shard" : "--pages") and --watch cannot be used together") }
             let watcher = watch ? try SourceWatcher(root: resolved.settings.source) : nil
             try await buildOnce(resolved, shard: part)
             while let watcher {

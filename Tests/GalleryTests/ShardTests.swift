@@ -263,13 +263,21 @@ import Metadata
         let all = files.values.reduce(into: Set<String>()) { $0.formUnion($1) }
         #expect(files.values.reduce(0) { $0 + $1.count } == all.count, "two parts made the same file")
 
-        // The page step, as Slurm runs it after the array.
+        // The page array (two tasks), then the last step, as Slurm runs them after the array.
+        for id in 0..<2 {
+            let (status, said) = try FaultTests.runCapturing(
+                [script.appendingPathComponent("gallerygen-pages.sbatch").path], executable: URL(fileURLWithPath: "/bin/bash"),
+                environment: ["SOURCE": source.path, "OUTPUT": output.path, "GALLERYGEN": IncrementalTests.executable.path,
+                              "SLURM_ARRAY_TASK_ID": "\(id)", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "2",
+                              "SLURM_CPUS_PER_TASK": "2"])
+            #expect(status == 0 && said.contains("of a sharded page build"), "\(said)")
+        }
         let (status, said) = try FaultTests.runCapturing(
-            [script.appendingPathComponent("gallerygen-pages.sbatch").path], executable: URL(fileURLWithPath: "/bin/bash"),
+            [script.appendingPathComponent("gallerygen-site.sbatch").path], executable: URL(fileURLWithPath: "/bin/bash"),
             environment: ["SOURCE": source.path, "OUTPUT": output.path, "GALLERYGEN": IncrementalTests.executable.path,
                           "SLURM_CPUS_PER_TASK": "2"])
         #expect(status == 0, "\(said)")
-        #expect(said.contains("(0 renditions made, "), "\(said)")
+        #expect(said.contains("(0 renditions made, ") && said.contains("rendered 0 of "), "\(said)")
         let single = try Self.singleBuild(source, in: folder)
         let sharded = try FaultTests.site(output)
         #expect(Set(single.keys) == Set(sharded.keys), "extra: \(Set(sharded.keys).subtracting(single.keys)), missing: \(Set(single.keys).subtracting(sharded.keys))")
@@ -296,9 +304,96 @@ import Metadata
         #expect(command[shardAt + 1] == "auto/\(completions)", "--shard auto/N with N = completions")
         let mounts = (container["volumeMounts"] as? [[String: Any]] ?? []).compactMap { $0["mountPath"] as? String }
         #expect(command.contains(mounts.first { $0 == "/site" } ?? "?") && command.contains("/photos"))
+        // The page parts: an Indexed Job too, its N the --pages part count.
         let pages = try #require(try Yams.load(yaml: String(contentsOf: folder.appendingPathComponent("pages-job.yaml"), encoding: .utf8)) as? [String: Any])
-        let pageCommand = ((((pages["spec"] as? [String: Any])?["template"] as? [String: Any])?["spec"] as? [String: Any])?["containers"] as? [[String: Any]])?
+        let pageSpec = try #require(pages["spec"] as? [String: Any])
+        #expect(pageSpec["completionMode"] as? String == "Indexed")
+        let pageCompletions = try #require(pageSpec["completions"] as? Int)
+        let pageCommand = try #require((((pageSpec["template"] as? [String: Any])?["spec"] as? [String: Any])?["containers"] as? [[String: Any]])?
+            .first?["command"] as? [String])
+        let pagesAt = try #require(pageCommand.firstIndex(of: "--pages"))
+        #expect(pageCommand[pagesAt + 1] == "auto/\(pageCompletions)" && !pageCommand.contains("--shard"))
+        // The last step: one pod, a whole build.
+        let site = try #require(try Yams.load(yaml: String(contentsOf: folder.appendingPathComponent("site-job.yaml"), encoding: .utf8)) as? [String: Any])
+        let siteCommand = ((((site["spec"] as? [String: Any])?["template"] as? [String: Any])?["spec"] as? [String: Any])?["containers"] as? [[String: Any]])?
             .first?["command"] as? [String]
-        #expect(pageCommand != nil && pageCommand?.contains("--shard") == false)
+        #expect(siteCommand != nil && siteCommand?.contains("--shard") == false && siteCommand?.contains("--pages") == false)
+    }
+
+    /// The page phase: after the media parts, three page parts at once (one
+    /// killed once it has written a page, then run again), then the last
+    /// step, which renders no page a part made; the site is the single
+    /// machine's byte for byte.
+    @Test func pagePartsWithAKilledOneThenTheLastStepGiveTheSingleMachineSite() async throws {
+        let folder = try TemporaryFolder()
+        let source = try Self.library(folder, photos: 36)
+        let output = folder.url.appendingPathComponent("site")
+        for index in 0..<2 {
+            let part = try FaultTests.runCapturing(["build", source.path, "--output", output.path, "--shard", "\(index)/2", "--quiet"])
+            #expect(part.status == 0, "\(part)")
+        }
+        func pagePart(_ index: Int) throws -> (Process, Pipe) {
+            try Self.start(["build", source.path, "--output", output.path, "--pages", "auto/3", "--jobs", "1"],
+                           environment: ["JOB_COMPLETION_INDEX": "\(index)"])
+        }
+        // Part 1, killed as soon as it has journaled a page.
+        let (victim, _) = try pagePart(1)
+        let journal = output.appendingPathComponent(".gallerygen/shards/pages-1-of-3.journal")
+        var waited = 0
+        while victim.isRunning, Fixtures.size(of: journal) == 0, waited < 40_000 {
+            usleep(250)
+            waited += 1
+        }
+        kill(victim.processIdentifier, SIGKILL)
+        victim.waitUntilExit()
+        #expect(victim.terminationReason == .uncaughtSignal, "page part 1 was killed mid-way (it had finished)")
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(".gallerygen/shards/pages-1-of-3.bin").path))
+        // The three parts at once (part 1 run again).
+        var said: [String] = []
+        for (process, pipe) in try (0..<3).map(pagePart) {
+            said.append(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(said.last!)")
+        }
+        #expect(said.allSatisfy { $0.contains("of a sharded page build: rendered") }, "\(said)")
+        // Disjoint shares of the pages; nothing site-wide, no media.
+        let shards = output.appendingPathComponent(".gallerygen/shards")
+        var owned: [Set<String>] = []
+        for index in 0..<3 {
+            let state = try BuildState.decode(try Data(contentsOf: shards.appendingPathComponent("pages-\(index)-of-3.bin")))
+            owned.append(Set(state.pages.keys))
+            #expect(state.photos.isEmpty && !state.files.contains { $0.hasPrefix("media/") })
+        }
+        #expect(owned.allSatisfy { !$0.isEmpty })
+        #expect(owned[0].isDisjoint(with: owned[1]) && owned[0].isDisjoint(with: owned[2]) && owned[1].isDisjoint(with: owned[2]))
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("search/index.js").path))
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("index.html").path) == owned.contains { $0.contains("index.html") })
+
+        // The last step: the site-wide files, no page again, no rendition.
+        let last = try FaultTests.runCapturing(["build", source.path, "--output", output.path])
+        #expect(last.status == 0, "\(last)")
+        #expect(last.standardError.contains("(0 renditions made, ") && last.standardError.contains("rendered 0 of "), "\(last.standardError)")
+        let single = try Self.singleBuild(source, in: folder)
+        let sharded = try FaultTests.site(output)
+        #expect(Set(single.keys) == Set(sharded.keys), "extra: \(Set(sharded.keys).subtracting(single.keys)), missing: \(Set(single.keys).subtracting(sharded.keys))")
+        #expect(single == sharded)
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: shards.path))?
+            .filter { $0.hasSuffix(".bin") || $0.hasSuffix(".journal") }.isEmpty == true, "merged parts are cleared")
+        // A no-op afterwards renders nothing.
+        let again = try FaultTests.runCapturing(["build", source.path, "--output", output.path])
+        #expect(again.standardError.contains("rendered 0 of "), "\(again.standardError)")
+    }
+
+    @Test func pagesAndShardAreTwoPhases() throws {
+        #expect(try Shard.parse("2/3", environment: [:], flag: "--pages", phase: .pages) == Shard(index: 2, count: 3, phase: .pages))
+        #expect(Shard(index: 2, count: 3, phase: .pages).fileName == "pages-2-of-3")
+        do {
+            _ = try Shard.parse("3/3", environment: [:], flag: "--pages", phase: .pages)
+            Issue.record("3/3 was taken")
+        } catch {
+            #expect(error.description.contains("--pages 3/3"))
+        }
+        let both = try FaultTests.runCapturing(["build", "/tmp", "--output", "/tmp/x", "--shard", "0/2", "--pages", "0/2"])
+        #expect(both.status != 0 && both.standardError.contains("two phases"), "\(both)")
     }
 }
