@@ -11,9 +11,10 @@ import Planning
 /// resolve against the feed's own address), and nothing absolute is made up.
 /// Ids are `urn:uuid:`s derived from the album's path, so they never change
 /// when the site moves or `base_url` is set later.
-extension SiteRenderer {
+struct FeedWriter: PageBuilding {
+    let inputs: PageInputs
+
     /// Where the feed lives.
-    public static let feedFile = "feed.xml"
 
     /// How many albums the feed lists: a reader only shows the newest.
     static let feedEntryLimit = 30

@@ -112,7 +112,7 @@ import Testing
         for i in items.indices { items[i].metadata.place = i < 2 ? "Kyoto" : (i < 3 ? "Osaka" : nil) }
         items[3].metadata.place = "Nara"
         let off = try Self.site(items)
-        let offHTML = try off.renderMomentsPage(0) + off.renderPhotoPage(off.gallery.albums[AlbumPath(components: ["a"])]!, index: 0, pagePath: "albums/a/x.html")
+        let offHTML = try off.renderMomentsPage(0) + ItemPageBuilder(inputs: off.inputs).render(off.gallery.albums[AlbumPath(components: ["a"])]!, index: 0, pagePath: "albums/a/x.html")
         for word in ["Kyoto", "Osaka", "Nara", "GeoNames"] { #expect(!offHTML.contains(word), "\(word) published with moment_places off") }
         let on = try Self.site(items) { $0.momentPlaces = true }
         let html = try on.renderMomentsPage(0)
@@ -122,9 +122,9 @@ import Testing
         #expect(html.contains(">May 10, 2025</time>"), "no GPS: no name")
         #expect(html.contains("https://www.geonames.org/"), "GeoNames is credited where its names are shown")
         // Places are words of the search index only when published.
-        let indexed = on.searchIndex().files.map(\.text).joined()
+        let indexed = SearchIndexWriter(inputs: on.inputs).searchIndex().files.map(\.text).joined()
         #expect(indexed.contains("kyoto") || indexed.contains("Kyoto"))
-        #expect(!off.searchIndex().files.map(\.text).joined().lowercased().contains("kyoto"))
+        #expect(!SearchIndexWriter(inputs: off.inputs).searchIndex().files.map(\.text).joined().lowercased().contains("kyoto"))
     }
 
     @Test func daysAndMonthsAreISO() {

@@ -1,0 +1,50 @@
+import Foundation
+import GalleryCore
+import Planning
+
+/// An album's pages: its cover card line, breadcrumbs, sub-album cards and a
+/// grid of its items, paged.
+struct AlbumPageBuilder: PageBuilding {
+    let inputs: PageInputs
+
+    func albumPage(_ album: Album, number: Int, summary: (count: String, dates: String?)) -> AlbumPageModel {
+        let path = album.path
+        let pagePath = map.albumPages[path]![number]
+        var chrome = chrome(pagePath, title: path.isRoot ? gallery.title : album.title, section: "albums")
+        chrome.isHome = path.isRoot
+        chrome.share = shareCard(pagePath, headline: chrome.title,
+                                 summary: Self.shareSummary(album.description ?? ([summary.count] + (summary.dates.map { [$0] } ?? [])).joined(separator: " · ")),
+                                 item: gallery.cover(of: path))
+        let crumbs = path.isRoot ? [] : breadcrumbs(to: path, from: pagePath, includingSelf: false)
+        let range = map.albumPhotoRanges[path]?[number] ?? 0..<0
+        let pager = pager(map.albumPages[path]!, current: number, from: pagePath)
+        chrome.relLinks = relLinks(pager)
+        var model = AlbumPageModel(
+            chrome: chrome, photoCountLabel: summary.count, dateRange: summary.dates,
+            breadcrumbs: crumbs, hasBreadcrumbs: !crumbs.isEmpty,
+            photos: range.compactMap { thumbnail(album.photos[$0], from: pagePath, position: $0 - range.lowerBound, albumAnchor: true) },
+            hasPhotos: !range.isEmpty, pager: pager)
+        if let download = downloads[path] {
+            model.download = AlbumPageModel.Download(url: URLPath.relative(from: pagePath, to: download.path),
+                                                     fileName: Slug.downloadName(path.isRoot ? gallery.title : album.title) + ".zip",
+                                                     size: strings.fileSize(download.bytes))
+        }
+        if number == 0 {
+            model.descriptionHTML = album.description.map { Markdown.render($0, allowHTML: options.allowHTML) }
+            let cards = gallery.listedChildren(of: path).compactMap { child -> AlbumCard? in
+                guard let page = map.albumPages[child]?.first, let childAlbum = gallery.albums[child] else { return nil }
+                let items = gallery.photos(under: child)
+                return AlbumCard(title: childAlbum.title, url: URLPath.relative(from: pagePath, to: page),
+                                 countLabel: count(items), dateRange: dateRange(items) ?? "",
+                                 cover: gallery.cover(of: child).flatMap { thumbnail($0, from: pagePath, position: 0) })
+            }
+            model.albums = cards
+            model.hasAlbums = !cards.isEmpty
+        }
+        return model
+    }
+
+    func render(_ album: Album, number: Int, summary: (count: String, dates: String?)) throws(ThemeError) -> String {
+        try theme.render(album.path.isRoot ? "index" : "album", albumPage(album, number: number, summary: summary))
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import GalleryCore
+import Planning
+
+/// An item's own page: the picture or player, its facts and words, the way
+/// back to its album, previous and next, and the neighbours preloaded.
+struct ItemPageBuilder: PageBuilding {
+    let inputs: PageInputs
+
+    func photoPage(_ album: Album, index: Int, pagePath: String) -> PhotoPageModel {
+        let item = album.photos[index]
+        let key = item.source.relativePath
+        var chrome = chrome(pagePath, title: Self.pageTitle(item), section: "albums")
+        chrome.share = shareCard(pagePath, headline: Self.pageTitle(item),
+                                 summary: Self.shareSummary(item.metadata.words.caption ?? alt(item) + " · " + (album.path.isRoot ? gallery.title : album.title)),
+                                 item: item, type: "article")
+        let previews = item.renditions(.preview)
+        var preview: PhotoPageModel.Preview?
+        if let largest = previews.last, let smallest = previews.first {
+            preview = PhotoPageModel.Preview(
+                image: ImageAttributes(src: URLPath.relative(from: pagePath, to: previews[previews.count > 1 ? 1 : 0].path),
+                                       srcset: srcset(previews, from: pagePath), sizes: previewSizes(largest.size),
+                                       width: smallest.size.width, height: smallest.size.height, alt: alt(item)),
+                animated: item.kind == .animation,
+                poster: item.renditions(.poster).last.map { URLPath.relative(from: pagePath, to: $0.path) })
+        }
+        let pages = map.albumPages[album.path] ?? ["index.html"]
+        let albumPage = pages[min(pages.count - 1, map.photoAlbumPage[key] ?? 0)]
+        var model = PhotoPageModel(
+            chrome: chrome, breadcrumbs: breadcrumbs(to: album.path, from: pagePath, includingSelf: true), hasBreadcrumbs: true,
+            photo: preview, facts: PhotoFacts.list(item, strings: strings, people: options.publishPeople, place: options.momentPlaces).map { PhotoPageModel.Fact(label: $0.label, value: $0.value) },
+            original: item.renditions(.original).first.map {
+                PhotoPageModel.Download(url: URLPath.relative(from: pagePath, to: $0.path), name: item.source.fileName)
+            },
+            datetime: HumanDate.machine(item.metadata.captureDate),
+            caption: item.metadata.words.caption,
+            keywords: item.metadata.words.keywords.map { keyword in
+                KeywordLink(name: keyword, url: map.tagPageByKey[SiteMap.tagKey(keyword)].map { URLPath.relative(from: pagePath, to: $0) })
+            },
+            hasKeywords: !item.metadata.words.keywords.isEmpty,
+            back: TitledLink(title: album.path.isRoot ? gallery.title : album.title,
+                             url: URLPath.relative(from: pagePath, to: albumPage) + "#" + (map.photoAnchors[key] ?? "")))
+        if let playback = item.renditions(.video).first {
+            if item.kind == .video, let poster = previews.dropFirst(previews.count > 1 ? 1 : 0).first {
+                // The middle preview: sharp on a laptop, and what the neighbours' preloads fetched.
+                model.video = PhotoPageModel.Player(src: URLPath.relative(from: pagePath, to: playback.path),
+                                                    poster: URLPath.relative(from: pagePath, to: poster.path),
+                                                    width: playback.size.width, height: playback.size.height)
+                model.photo = nil
+            } else if item.kind == .motionStill {
+                model.motion = PhotoPageModel.Motion(src: URLPath.relative(from: pagePath, to: playback.path),
+                                                     width: playback.size.width, height: playback.size.height)
+            }
+        }
+        func neighbour(_ i: Int) -> MediaItem? { album.photos.indices.contains(i) ? album.photos[i] : nil }
+        if let prev = neighbour(index - 1), let page = map.photoPages[prev.source.relativePath] {
+            model.prev = PlainLink(url: URLPath.relative(from: pagePath, to: page))
+            chrome.relLinks.append(PageChrome.RelLink(rel: "prev", url: URLPath.relative(from: pagePath, to: page)))
+        }
+        if let next = neighbour(index + 1), let page = map.photoPages[next.source.relativePath] {
+            model.next = PlainLink(url: URLPath.relative(from: pagePath, to: page))
+            chrome.relLinks.append(PageChrome.RelLink(rel: "next", url: URLPath.relative(from: pagePath, to: page)))
+        }
+        // Next first (the likely step), then previous, then the one after next.
+        for i in [index + 1, index - 1, index + 2] {
+            guard let other = neighbour(i) else { continue }
+            let renditions = other.renditions(.preview)
+            guard let middle = renditions.dropFirst(renditions.count > 1 ? 1 : 0).first, let largest = renditions.last else { continue }
+            chrome.preloads.append(PageChrome.Preload(href: URLPath.relative(from: pagePath, to: middle.path),
+                                                      srcset: srcset(renditions, from: pagePath), sizes: previewSizes(largest.size)))
+        }
+        model.chrome = chrome
+        return model
+    }
+
+    func render(_ album: Album, index: Int, pagePath: String) throws(ThemeError) -> String {
+        try theme.render("photo", photoPage(album, index: index, pagePath: pagePath))
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import GalleryCore
+import Planning
+
+/// The moments timeline's pages, the year → month index they carry and
+/// the years page.
+struct MomentsPageBuilder: PageBuilding {
+    let inputs: PageInputs
+
+    /// Days with at most this many items are "quiet": two or more in a row
+    /// share one justified grid instead of a block each.
+    static let quietDayItems = 6
+
+    func momentsPage(_ number: Int) -> MomentsPageModel {
+        let pagePath = map.momentPages[number]
+        var chrome = chrome(pagePath, title: strings.text("moments.title"), section: "moments")
+        let places = options.momentPlaces
+        var position = 0
+        var blocks: [MomentBlock] = []
+        var monthsHere: Set<String> = []
+        let slices = map.momentSlices[number]
+        func quiet(_ i: Int) -> Bool { slices.indices.contains(i) && map.moments[slices[i].section].photos.count <= Self.quietDayItems }
+        for (i, slice) in slices.enumerated() {
+            let section = map.moments[slice.section]
+            let place = places ? placeLabel(section.places) : nil
+            let month = section.photos[slice.range.lowerBound].metadata.captureDate.localDay.monthDescription
+            for j in slice.range { monthsHere.insert(section.photos[j].metadata.captureDate.localDay.monthDescription) }
+            let anchor = slice.continuesFromPrevious ? nil : map.momentAnchors[slice.section]
+            var photos = slice.range.compactMap { j -> Thumbnail? in
+                defer { position += 1 }
+                return thumbnail(section.photos[j], from: pagePath, position: position)
+            }
+            let dateText: String
+            switch options.momentGrouping {
+            case .day: dateText = strings.day(section.firstDay)
+            case .month: dateText = strings.month(section.firstDay)
+            case .gap: dateText = strings.range(section.firstDay, section.lastDay)
+            }
+            let heading = place.map { $0 + " · " + dateText } ?? strings.heading(dateText)
+            let countLabel = count(section.photos)
+            if quiet(i), quiet(i - 1) || quiet(i + 1), !photos.isEmpty {
+                // A quiet day among quiet days: its photos join the run's grid,
+                // the first one carrying the day's name.
+                let shortDate: String
+                switch options.momentGrouping {
+                case .day: shortDate = strings.short(section.firstDay)
+                case .month: shortDate = strings.month(section.firstDay)
+                case .gap: shortDate = strings.shortRange(section.firstDay, section.lastDay)
+                }
+                let span = slice.range.reduce(0.0) { total, j in total + (Double(thumbnailAspect(section.photos[j])) ) }
+                photos[0].dayLabel = DayLabel(anchor: anchor, datetime: section.datetime,
+                                              text: (place.map { $0 + " · " + shortDate } ?? strings.heading(shortDate)) + (slice.continuesFromPrevious ? " " + strings.text("moments.continued") : ""),
+                                              title: heading + ", " + countLabel, month: month, span: String(format: "%.3f", span))
+                if let last = blocks.indices.last, blocks[last].run != nil {
+                    blocks[last].run!.photos += photos
+                } else {
+                    blocks.append(MomentBlock(run: MomentRunModel(photos: photos)))
+                }
+                continue
+            }
+            let albums = section.albums.map { album in
+                TitledLink(title: album.isRoot ? gallery.title : (gallery.albums[album]?.title ?? album.name),
+                           url: URLPath.relative(from: pagePath, to: map.albumPages[album]?.first ?? "index.html"))
+            }
+            blocks.append(MomentBlock(section: MomentSectionModel(
+                datetime: section.datetime, heading: heading, countLabel: countLabel,
+                albums: albums, continued: slice.continuesFromPrevious, continues: slice.continuesOnNext,
+                photos: photos, anchor: anchor, month: month)))
+        }
+        let pager = pager(map.momentPages, current: number, from: pagePath)
+        chrome.relLinks = relLinks(pager)
+        chrome.share = shareCard(pagePath, headline: strings.text("moments.title"),
+                                 summary: strings.text("moments.meta", ["photoCountLabel": count(items: map.timelineItems.count, videos: map.timelineVideoCount)]),
+                                 item: slices.first.map { map.moments[$0.section].photos[$0.range.lowerBound] })
+        let here = slices.first.map { strings.heading(strings.month(map.moments[$0.section].photos[$0.range.lowerBound].metadata.captureDate.localDay)) } ?? ""
+        return MomentsPageModel(chrome: chrome, photoCountLabel: count(items: map.timelineItems.count, videos: map.timelineVideoCount),
+                                blocks: blocks, pager: pager,
+                                years: yearIndex(from: pagePath, current: monthsHere, covers: false),
+                                yearsURL: URLPath.relative(from: pagePath, to: SiteMap.yearsPage),
+                                hereLabel: here,
+                                placesCredit: places && map.moments.contains { !$0.places.isEmpty })
+    }
+
+    /// An item's thumbnail aspect ratio (width / height), as its grid cell grows.
+    func thumbnailAspect(_ item: MediaItem) -> Double {
+        guard let first = item.renditions(.thumbnail).first else { return 1 }
+        return Double(first.size.width) / Double(max(1, first.size.height))
+    }
+
+    /// The year → month index as seen from `pagePath`: every year, its twelve
+    /// months (links to the page and anchor where each month's first section
+    /// starts), `current` months marked and their years unfolded.
+    func yearIndex(from pagePath: String, current: Set<String>, covers: Bool) -> [YearIndexEntry] {
+        map.timelineYears.map { year in
+            var entry = YearIndexEntry(year: String(year.year), countLabel: strings.grouped(year.items),
+                                       fullCountLabel: count(items: year.items, videos: year.videos), url: "", open: false, months: [])
+            for (m, month) in year.months.enumerated() {
+                let key = LocalDay(year: year.year, month: m + 1, day: 1).monthDescription
+                var link = YearIndexEntry.Month(name: strings.shortMonthName(m + 1), label: strings.heading(strings.month(LocalDay(year: year.year, month: m + 1, day: 1))),
+                                                countLabel: "", href: nil, key: key)
+                if month.items > 0 {
+                    link.countLabel = strings.grouped(month.items)
+                    link.label += ": " + count(items: month.items, videos: month.videos)
+                    let page = map.momentPages[map.momentSectionPage[month.firstSection]]
+                    link.href = URLPath.relative(from: pagePath, to: page) + "#" + map.momentAnchors[month.firstSection]
+                    link.current = current.contains(key)
+                    if entry.url.isEmpty || options.momentOrder == .descending { entry.url = link.href! }
+                }
+                entry.open = entry.open || link.current
+                entry.months.append(link)
+            }
+            if covers { entry.cover = year.cover.flatMap { thumbnail($0, from: pagePath, position: 0) } }
+            return entry
+        }
+    }
+
+    func yearsPage() -> YearsPageModel {
+        let pagePath = SiteMap.yearsPage
+        var chrome = chrome(pagePath, title: strings.text("years.title"), section: "moments")
+        chrome.relLinks = []
+        let years = map.timelineYears.count
+        return YearsPageModel(chrome: chrome,
+                              countLabel: strings.text("count.in_years", ["count": count(items: map.timelineItems.count, videos: map.timelineVideoCount),
+                                                                          "years": strings.count("count.years", years)]),
+                              years: yearIndex(from: pagePath, current: [], covers: true))
+    }
+
+    func renderMomentsPage(_ number: Int) throws(ThemeError) -> String {
+        try theme.render("moments", momentsPage(number))
+    }
+}

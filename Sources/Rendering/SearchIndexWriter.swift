@@ -1,0 +1,48 @@
+import Foundation
+import GalleryCore
+import Planning
+
+/// The search page and the search index's files.
+struct SearchIndexWriter: PageBuilding {
+    let inputs: PageInputs
+
+    func searchPage() -> SearchPageModel {
+        SearchPageModel(chrome: chrome(Self.searchPage, title: strings.text("search.title"), section: "search"),
+                        searchScript: URLPath.relative(from: Self.searchPage, to: "static/search.js"),
+                        indexScript: URLPath.relative(from: Self.searchPage, to: "search/index.js"))
+    }
+
+    /// The index of every item in the timeline (listed albums, each once):
+    /// what a result shows, and the words that find it.
+    func searchIndex() -> SearchIndex {
+        let items = map.timelineItems
+        return SearchIndex(items: items, document: { item in
+            let key = item.source.relativePath
+            let thumbs = item.renditions(.thumbnail), previews = item.renditions(.preview)
+            let first = thumbs.first, largest = previews.last
+            return [map.photoPages[key] ?? "", srcset(thumbs, from: "index.html"),
+                    first?.size.width ?? 1, first?.size.height ?? 1, srcset(previews, from: "index.html"),
+                    largest?.size.width ?? 1, largest?.size.height ?? 1, alt(item), Self.captionLine(item.metadata.words) ?? "",
+                    item.renditions(.video).first?.path ?? "", item.kind == .motionStill ? 1 : 0]
+        }, words: { item in
+            let m = item.metadata
+            var words = [m.words.title, m.words.caption, m.camera.cameraName].compactMap { $0 } + m.words.keywords
+            if options.publishPeople { words += m.words.people }
+            if options.momentPlaces, let place = m.place { words.append(place) }
+            var album: AlbumPath? = item.source.albumPath
+            while let path = album, !path.isRoot {
+                words.append(gallery.albums[path]?.title ?? path.name)
+                album = path.parent
+            }
+            let name = item.source.fileName
+            words.append(name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name)
+            if m.captureDate.source != .fileTime {
+                let day = m.captureDate.localDay
+                words.append(strings.month(day))
+            }
+            // What it is, in the site's language ("vidéo", "Live Photo"); a plain photo needs no word.
+            if item.kind != .still { words.append(strings.text(PhotoFacts.kindKey(item))) }
+            return words
+        })
+    }
+}
