@@ -29,7 +29,7 @@ public struct SearchIndex: Sendable {
 
     /// Builds the index of `items` (timeline order) using `document` for what
     /// each result shows and `words` for what finds it.
-    public init(items: [MediaItem], document: (MediaItem) -> [Any], words: (MediaItem) -> [String]) {
+    public init(items: [MediaItem], document: (MediaItem) -> SearchDocument, words: (MediaItem) -> [String]) {
         var postings: [String: [Int]] = [:]
         for (number, item) in items.enumerated() {
             var seen: Set<String> = []
@@ -43,16 +43,16 @@ public struct SearchIndex: Sendable {
         }
         var files: [(String, String)] = []
         let shardNames = shards.keys.sorted()
-        files.append(("search/index.js", "gallerygenSearch.manifest(" + Self.json(["count": items.count, "chunk": Self.chunkSize,
-                                                                                   "shards": shardNames.map(Self.hex)]) + ");\n"))
+        let manifest = SearchManifest(count: items.count, chunk: Self.chunkSize, shards: shardNames.map(Self.hex))
+        files.append(("search/index.js", "gallerygenSearch.manifest(" + CompactJSON.string(manifest) + ");\n"))
         for key in shardNames {
-            files.append(("search/t-\(Self.hex(key)).js", "gallerygenSearch.tokens(" + Self.json(Self.hex(key)) + ","
-                          + Self.json(shards[key]!) + ");\n"))
+            files.append(("search/t-\(Self.hex(key)).js", "gallerygenSearch.tokens(" + CompactJSON.string(Self.hex(key)) + ","
+                          + CompactJSON.string(shards[key]!) + ");\n"))
         }
         for start in stride(from: 0, to: items.count, by: Self.chunkSize) {
             let chunk = items[start..<min(items.count, start + Self.chunkSize)].map(document)
             files.append(("search/d-\(start / Self.chunkSize).js", "gallerygenSearch.docs(\(start / Self.chunkSize),"
-                          + Self.json(chunk) + ");\n"))
+                          + CompactJSON.string(chunk) + ");\n"))
         }
         self.files = files
     }
@@ -88,47 +88,44 @@ public struct SearchIndex: Sendable {
             return String(number - previous, radix: 36)
         }.joined(separator: ",")
     }
+}
 
-    /// Compact JSON, keys sorted (a rebuild writes identical bytes), of what
-    /// the index holds: strings, integers, arrays and string-keyed
-    /// dictionaries (anything else is null, and an assertion in debug
-    /// builds). Written here: JSONSerialization made a Foundation object of
-    /// every value first, a tenth of rendering 3,000 item pages' worth of index.
-    static func json(_ value: Any) -> String {
-        var out = ""
-        appendJSON(value, to: &out)
-        return out
-    }
+/// The manifest `search.js` loads first: how many items, how many to a
+/// `d-<n>.js` file, and which token files exist.
+struct SearchManifest: Encodable {
+    let count: Int
+    let chunk: Int
+    let shards: [String]
+}
 
-    private static func appendJSON(_ value: Any, to out: inout String) {
-        switch value {
-        case let text as String:
-            PhotoFacts.appendJSONString(text, to: &out)
-        case let flag as Bool:
-            out += flag ? "true" : "false"
-        case let number as Int:
-            out += String(number)
-        case let list as [Any]:
-            out += "["
-            for (index, element) in list.enumerated() {
-                if index > 0 { out += "," }
-                appendJSON(element, to: &out)
-            }
-            out += "]"
-        case let object as [String: Any]:
-            out += "{"
-            for (index, key) in object.keys.sorted().enumerated() {
-                if index > 0 { out += "," }
-                PhotoFacts.appendJSONString(key, to: &out)
-                out += ":"
-                appendJSON(object[key]!, to: &out)
-            }
-            out += "}"
-        default:
-            // Only a new kind of value in `init`'s documents gets here: the
-            // tests' debug builds stop on it rather than publish null.
-            assertionFailure("SearchIndex.json writes no \(type(of: value))")
-            out += "null"
-        }
+/// What a search result shows of one item: written as a JSON array in the
+/// order `search.js` reads it (`d[0]` the page … `d[10]` a Live Photo).
+public struct SearchDocument: Encodable, Sendable {
+    public var page: String
+    public var thumbnailSrcset: String
+    public var thumbnailWidth: Int
+    public var thumbnailHeight: Int
+    public var previewSrcset: String
+    public var previewWidth: Int
+    public var previewHeight: Int
+    public var alt: String
+    public var caption: String
+    /// The playback file ("" for a still).
+    public var video: String
+    public var live: Bool
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = encoder.unkeyedContainer()
+        try fields.encode(page)
+        try fields.encode(thumbnailSrcset)
+        try fields.encode(thumbnailWidth)
+        try fields.encode(thumbnailHeight)
+        try fields.encode(previewSrcset)
+        try fields.encode(previewWidth)
+        try fields.encode(previewHeight)
+        try fields.encode(alt)
+        try fields.encode(caption)
+        try fields.encode(video)
+        try fields.encode(live ? 1 : 0)
     }
 }

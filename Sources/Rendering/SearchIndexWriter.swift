@@ -20,10 +20,12 @@ struct SearchIndexWriter: PageBuilding {
             let key = item.source.relativePath
             let thumbs = item.renditions(.thumbnail), previews = item.renditions(.preview)
             let first = thumbs.first, largest = previews.last
-            return [map.photoPages[key] ?? "", srcset(thumbs, from: "index.html"),
-                    first?.size.width ?? 1, first?.size.height ?? 1, srcset(previews, from: "index.html"),
-                    largest?.size.width ?? 1, largest?.size.height ?? 1, alt(item), Self.captionLine(item.metadata.words) ?? "",
-                    item.renditions(.video).first?.path ?? "", item.kind == .motionStill ? 1 : 0]
+            return SearchDocument(page: map.photoPages[key] ?? "", thumbnailSrcset: srcset(thumbs, from: "index.html"),
+                                  thumbnailWidth: first?.size.width ?? 1, thumbnailHeight: first?.size.height ?? 1,
+                                  previewSrcset: srcset(previews, from: "index.html"),
+                                  previewWidth: largest?.size.width ?? 1, previewHeight: largest?.size.height ?? 1,
+                                  alt: alt(item), caption: Self.captionLine(item.metadata.words) ?? "",
+                                  video: item.renditions(.video).first?.path ?? "", live: item.kind == .motionStill)
         }, words: { item in
             let m = item.metadata
             var words = [m.words.title, m.words.caption, m.camera.cameraName].compactMap { $0 } + m.words.keywords
