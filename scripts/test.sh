@@ -7,8 +7,16 @@
 #      deploy/slurm's array and page step (root only; installs slurm-wlm);
 #   4. a fuzz smoke run: each libFuzzer target for FUZZ_SECONDS (default 20);
 #   5. the Swift suite again under AddressSanitizer (a build of its own in .build-asan).
+#
+#   bash scripts/test.sh --quick   the Swift suite only (1.), about a minute: the loop while working
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = --quick ]; then
+  bash scripts/deps.sh build
+  swift build --build-tests
+  swift test --skip-build
+  exit 0
+fi
 bash scripts/deps.sh test
 swift build --build-tests
 swift test --skip-build
