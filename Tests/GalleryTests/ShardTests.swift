@@ -135,6 +135,17 @@ import Metadata
         return (process, pipe)
     }
 
+    /// Kills `process` (SIGKILL) as soon as its journal holds a file, or once it ends.
+    static func killOnceJournaled(_ process: Process, _ journal: URL) {
+        var waited = 0
+        while process.isRunning, Fixtures.size(of: journal) == 0, waited < 40_000 {
+            usleep(250)
+            waited += 1
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     /// Each part's state: the files it made.
     static func partFiles(_ output: URL) throws -> [String: Set<String>] {
         let folder = output.appendingPathComponent(".gallerygen/shards")
@@ -239,13 +250,7 @@ import Metadata
         // Task 2, killed as soon as it has journaled its first file.
         let (victim, _) = try task(2)
         let journal = output.appendingPathComponent(".gallerygen/shards/2-of-4.journal")
-        var waited = 0
-        while victim.isRunning, Fixtures.size(of: journal) == 0, waited < 20_000 {
-            usleep(500)
-            waited += 1
-        }
-        kill(victim.processIdentifier, SIGKILL)
-        victim.waitUntilExit()
+        Self.killOnceJournaled(victim, journal)
         #expect(victim.terminationReason == .uncaughtSignal, "task 2 was killed mid-way (it had finished)")
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(".gallerygen/shards/2-of-4.bin").path))
         #expect(Fixtures.size(of: journal) > 0, "its journal is left for the retry")
@@ -338,14 +343,7 @@ import Metadata
         }
         // Part 1, killed as soon as it has journaled a page.
         let (victim, _) = try pagePart(1)
-        let journal = output.appendingPathComponent(".gallerygen/shards/pages-1-of-3.journal")
-        var waited = 0
-        while victim.isRunning, Fixtures.size(of: journal) == 0, waited < 40_000 {
-            usleep(250)
-            waited += 1
-        }
-        kill(victim.processIdentifier, SIGKILL)
-        victim.waitUntilExit()
+        Self.killOnceJournaled(victim, output.appendingPathComponent(".gallerygen/shards/pages-1-of-3.journal"))
         #expect(victim.terminationReason == .uncaughtSignal, "page part 1 was killed mid-way (it had finished)")
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(".gallerygen/shards/pages-1-of-3.bin").path))
         // The three parts at once (part 1 run again).
