@@ -1,3 +1,4 @@
+import Foundation
 import GalleryCore
 
 /// One page of the site to make (or, for the search index and the sitemap,
@@ -59,7 +60,7 @@ public struct SitePlan: Sendable {
 }
 
 /// Makes the fingerprints: per-item digests once, then a few hashes per page.
-struct Fingerprinter {
+struct Fingerprinter: Sendable {
     let gallery: Gallery
     let map: SiteMap
     let options: Settings
@@ -73,7 +74,7 @@ struct Fingerprinter {
     /// Each album's count line and date range: every item in it and its listed albums below.
     var summaries: [AlbumPath: Summary] = [:]
 
-    struct Summary {
+    struct Summary: Sendable {
         var items = 0, videos = 0
         var first: LocalDay?, last: LocalDay?
         mutating func add(_ other: Summary) {
@@ -141,10 +142,13 @@ struct Fingerprinter {
     }
 
     mutating func prepare() {
-        for album in gallery.albums.values {
-            for item in album.photos where items[item.source.relativePath] == nil {
-                items[item.source.relativePath] = Self.digest(item, options: options)
-            }
+        // Digests on every core: a hundred thousand items' metadata hashed.
+        let options = self.options
+        let all = gallery.albums.values.flatMap(\.photos)
+        let digests = parallelMap(all) { Self.digest($0, options: options) }
+        items.reserveCapacity(all.count)
+        for (item, digest) in zip(all, digests) where items[item.source.relativePath] == nil {
+            items[item.source.relativePath] = digest
         }
         for path in gallery.albums.keys {
             var h = StableHash()
@@ -240,18 +244,22 @@ struct Fingerprinter {
 
     mutating func pages() -> [PlannedPage] {
         prepare()
-        var pages: [PlannedPage] = []
-        for path in gallery.albums.keys.sorted() {
-            guard let album = gallery.albums[path], let paths = map.albumPages[path] else { continue }
-            let cover = gallery.cover(of: path)
+        // Each album's pages and its items' pages, albums on every core, in path order.
+        let planner = self
+        let albumPages = parallelMap(gallery.albums.keys.sorted()) { path -> [PlannedPage] in
+            guard let album = planner.gallery.albums[path], let paths = planner.map.albumPages[path] else { return [] }
+            var pages: [PlannedPage] = []
+            let cover = planner.gallery.cover(of: path)
             for number in paths.indices {
-                pages.append(albumPage(album, paths: paths, number: number, cover: cover))
+                pages.append(planner.albumPage(album, paths: paths, number: number, cover: cover))
             }
             for index in album.photos.indices {
-                guard let page = map.photoPages[album.photos[index].source.relativePath] else { continue }
-                pages.append(itemPage(album, paths: paths, index: index, page: page))
+                guard let page = planner.map.photoPages[album.photos[index].source.relativePath] else { continue }
+                pages.append(planner.itemPage(album, paths: paths, index: index, page: page))
             }
+            return pages
         }
+        var pages = albumPages.flatMap { $0 }
         let timeline = timelineDigest()
         for number in map.momentPages.indices {
             pages.append(momentsPage(number, timeline: timeline))
@@ -382,4 +390,26 @@ struct Fingerprinter {
             for index in tag.ranges[number] { feedItem(tag.items[index], &h) }
         }
     }
+}
+
+/// `transform` of every element, in order, computed on every core (each
+/// worker takes whole runs of elements and writes its own slots).
+func parallelMap<Element: Sendable, Result: Sendable>(_ input: [Element], _ transform: @Sendable (Element) -> Result) -> [Result] {
+    guard input.count > 64 else { return input.map(transform) }
+    var results = [Result?](repeating: nil, count: input.count)
+    let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    let runs = min(input.count, workers * 8)
+    results.withUnsafeMutableBufferPointer { slots in
+        let base = Slots(pointer: slots.baseAddress!)
+        DispatchQueue.concurrentPerform(iterations: runs) { run in
+            let start = input.count * run / runs, end = input.count * (run + 1) / runs
+            for index in start..<end { base.pointer[index] = transform(input[index]) }
+        }
+    }
+    return results.map { $0! }
+}
+
+/// The results' storage: each worker writes only its own slots.
+private struct Slots<Result>: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<Result?>
 }
