@@ -326,8 +326,11 @@ struct PhotoProcessor: Sendable {
                 metadata.motion = nil
             }
         }
-        let photo = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: renditions)
+        var photo = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: renditions)
         var cached = cacheEntry(file, contentHash: contentHash, metadata: metadata, clip: clip, shardKey: SourceFileReader.shardKey(of: bytes))
+        // From here the item needs only what the state keeps (no GPS; people
+        // and places when published): one box for both, as a no-op build has.
+        photo.$metadata = cached.$metadata
         if metadata.motion == nil, plan.videoPath != nil {
             // Not cached as done: a later build (with ffmpeg back) tries the motion again.
             cached.size = -1
@@ -411,8 +414,9 @@ struct PhotoProcessor: Sendable {
         // hash) may be of another version (they are pruned with this build).
         guard let now = SourceFileReader.stamp(file) else { throw SourceChangedError(path: file.displayPath, removed: true) }
         guard now.matches(file) else { throw SourceChangedError(path: file.displayPath, removed: false) }
-        let item = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: plan.renditions)
+        var item = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: plan.renditions)
         let cached = cacheEntry(file, contentHash: contentHash, metadata: metadata, shardKey: SourceFileReader.shardKey(of: file))
+        item.$metadata = cached.$metadata  // as for stills: the state's metadata, one box
         return .published(item, made: plan.jobs.count + (plan.videoPath == nil ? 0 : 1), reused: plan.reused, cache: cached, note: nil)
     }
 }
