@@ -32,6 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench import run_timed  # noqa: E402  (the one timer both benchmarks use)
+import benchlib  # noqa: E402  (what the benchmarks share: a site removed with its build state)
 
 
 def timed(cmd, **kwargs):
@@ -169,7 +170,7 @@ def main():
         source = os.path.join(work, fmt)
         out = tempfile.mkdtemp(prefix="gg-formats-")
         wall, cpu, rss, text = timed([args.binary, "build", source, "-o", out, "--quiet", "--jobs", str(args.jobs)])
-        shutil.rmtree(out)
+        benchlib.remove_site(out)
         if "skipped" in text:
             print(text, file=sys.stderr)
         print(row(f"gallerygen {fmt}", len(files), wall, cpu, rss))

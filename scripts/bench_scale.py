@@ -69,9 +69,7 @@ def main():
         shutil.rmtree(library, ignore_errors=True)
         make_library(library, args.count)
     binary = args.binary or benchlib.build_binary()
-    shutil.rmtree(out, ignore_errors=True)
-    state = os.path.join(work, "state")
-    shutil.rmtree(state, ignore_errors=True)
+    benchlib.remove_site(out)
     build = [binary, "build", library, "-o", out]
     if args.jobs:
         build += ["--jobs", str(args.jobs)]

@@ -8,6 +8,7 @@ of them take seconds to write. No Pillow, ffmpeg or exiftool needed.
 """
 import base64
 import os
+import shutil
 import struct
 import subprocess
 import tempfile
@@ -102,6 +103,18 @@ def run_timed(cmd, cwd=None, env=None, check=True):
     if check and run.returncode != 0:
         raise SystemExit(f"{' '.join(map(str, cmd))} failed ({run.returncode}):\n{run.stderr[-2000:]}")
     return run
+
+
+def state_folder(out):
+    """Where gallerygen keeps the build state of a build into `out` (beside it)."""
+    out = os.path.abspath(out)
+    return os.path.join(os.path.dirname(out), "." + os.path.basename(out) + ".gallerygen")
+
+
+def remove_site(out):
+    """Removes a built site and its build state, so the next build is cold."""
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.rmtree(state_folder(out), ignore_errors=True)
 
 
 def snapshot(folder):

@@ -19,6 +19,10 @@ public enum ConfigFile {
                 settings.theme = URL(fileURLWithPath: theme, relativeTo: url.deletingLastPathComponent()).standardizedFileURL.path
             }
         }
+        // So is the state folder.
+        if case .file = settings.origin(ofKey: SettingsSchema.shared.state.key), !settings.state.isEmpty {
+            settings.state = URL(fileURLWithPath: settings.state, relativeTo: url.deletingLastPathComponent()).standardizedFileURL.path
+        }
     }
 
     /// Parses YAML text into `settings` (keys not in the text keep their values).

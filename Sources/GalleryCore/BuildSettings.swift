@@ -18,6 +18,19 @@ public struct BuildSettings: Sendable {
         self.values = values
     }
 
+    /// Where the build state lives: the `state` setting, else a hidden folder
+    /// beside OUT (`site` → `.site.gallerygen`), never inside OUT, which is
+    /// published whole.
+    public var stateFolder: URL {
+        values.state.isEmpty ? Self.defaultStateFolder(for: output) : URL(fileURLWithPath: values.state).standardizedFileURL
+    }
+
+    /// The state folder of a build into `output` when none is set.
+    public static func defaultStateFolder(for output: URL) -> URL {
+        let out = output.standardizedFileURL
+        return out.deletingLastPathComponent().appendingPathComponent("." + out.lastPathComponent + ".gallerygen")
+    }
+
     /// A setting's value, through the schema (`settings.quality`).
     public subscript<Value>(dynamicMember path: KeyPath<SettingsSchema, Setting<Value>>) -> Value {
         get { values[dynamicMember: path] }

@@ -35,6 +35,9 @@ public struct SettingsSchema: Sendable {
                                                    flag: "preview-size", help: "Preview bounding boxes; each is one srcset candidate (phone, laptop, large screen).")
     public let jobs = Setting<Int>("jobs", .integer(1...256), default: ProcessInfo.processInfo.activeProcessorCount, flag: "jobs",
                                    defaultNote: "all cores", affectsOutput: false, help: "Photos processed at once.")
+    public let state = Setting<String>("state", .text, default: "", flag: "state", defaultNote: "beside OUT: .NAME.gallerygen",
+                                       affectsOutput: false,
+                                       help: "Where the build state is kept (what the build made, what each file held): a folder outside OUT, which is published, and outside SOURCE; on the shared volume for sharded builds (relative to gallery.yml).")
     public let maxMegapixels = Setting<Double>("max_megapixels", .number(1...10_000), default: 100,
                                                help: "Photos larger than this (in megapixels) are refused before decoding (decompression bombs).")
     public let maxAnimationMegapixels = Setting<Double>("max_animation_megapixels", .number(1...100_000), default: 400,

@@ -9,7 +9,8 @@ struct PrepareOutputStep: BuildStep {
     let name = "prepare output"
 
     func run(_ context: inout BuildContext) async throws {
-        let output = try OutputFolder.open(context.settings.output, source: context.settings.source, shard: context.shard)
+        let output = try OutputFolder.open(context.settings.output, source: context.settings.source, state: context.settings.stateFolder,
+                                           shard: context.shard)
         context.output = output
         var state = output.loadState()
         // A whole build merges every finished part; so does a page part (it

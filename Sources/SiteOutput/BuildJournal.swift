@@ -1,19 +1,19 @@
 import Foundation
 
 /// An append-only list of files a running build is about to write
-/// (`OUT/.gallerygen/journal`). If the build is killed, the next one finds the
+/// (`STATE/journal`). If the build is killed, the next one finds the
 /// journal, counts those files as its own (so it may prune them), and removes
 /// leftover temporary files; a finished build deletes the journal after
 /// committing its state.
 public final class BuildJournal: @unchecked Sendable {
     private let lock = NSLock()
-    /// Where it is (`OUT/.gallerygen/journal`, or a part's own).
+    /// Where it is (`STATE/journal`, or a part's own).
     let url: URL
     private var handle: FileHandle?
 
-    /// The journal of OUT.
-    public convenience init(output: URL) {
-        self.init(url: output.appendingPathComponent(BuildState.folderName).appendingPathComponent("journal"))
+    /// The journal of a build whose state folder is `state`.
+    public convenience init(state: URL) {
+        self.init(url: state.appendingPathComponent("journal"))
     }
 
     /// A journal at `url` (each part of a sharded build keeps its own).

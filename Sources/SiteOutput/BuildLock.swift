@@ -8,7 +8,7 @@ public struct BuildLockError: Error, Sendable, CustomStringConvertible {
     public var description: String { "another gallerygen build is already running on '\(output)'" }
 }
 
-/// An exclusive `flock` on `OUT/.gallerygen/lock`, held for the whole build.
+/// An exclusive `flock` on `STATE/lock`, held for the whole build.
 /// The kernel releases it when the process ends, even by SIGKILL, so a crash
 /// never leaves a stale lock behind.
 public final class BuildLock: @unchecked Sendable {
@@ -17,9 +17,8 @@ public final class BuildLock: @unchecked Sendable {
     /// Takes OUT's lock or throws at once if another build holds it. The
     /// parts of a sharded build take it `shared` (they run side by side); a
     /// whole build takes it alone.
-    public convenience init(output: URL, shared: Bool = false) throws {
-        let folder = output.appendingPathComponent(BuildState.folderName)
-        try self.init(file: folder.appendingPathComponent("lock"), output: output, shared: shared)
+    public convenience init(output: URL, state: URL, shared: Bool = false) throws {
+        try self.init(file: state.appendingPathComponent("lock"), output: output, shared: shared)
     }
 
     /// Takes the lock on `file` (one part of a sharded build runs once at a time).

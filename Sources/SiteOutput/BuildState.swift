@@ -85,7 +85,7 @@ public struct CachedClip: Codable, Sendable, Equatable {
 }
 
 /// Everything a build remembers between runs, in one versioned file:
-/// `OUT/.gallerygen/state.bin` (a flat little-endian layout, see
+/// `STATE/state.bin` (a folder beside OUT by default, never inside it) (a flat little-endian layout, see
 /// `StateCoding.swift`: it is read on every build, and for 30,000 photos JSON
 /// decoding alone took a second).
 ///
@@ -101,8 +101,9 @@ public struct CachedClip: Codable, Sendable, Equatable {
 public struct BuildState: Sendable, Equatable {
     /// Format version; bump when the layout or meaning changes.
     public static let currentVersion = 7
-    /// The folder in OUT that holds build state.
-    public static let folderName = ".gallerygen"
+    /// The folder in OUT that held the build state before it moved out of
+    /// OUT (OUT is published whole): migrated once, then removed.
+    public static let legacyFolderName = ".gallerygen"
 
     /// Version read from disk.
     public var version: Int
@@ -131,14 +132,14 @@ public struct BuildState: Sendable, Equatable {
         return String(hasher.finalize().prefix(24))
     }
 
-    /// The state file's name inside `folderName`.
+    /// The state file's name inside the state folder.
     public static let fileName = "state.bin"
     /// The first bytes of every state file.
     static let magic = Array("gallerygen-state\n".utf8)
 
-    /// Where the state of a build into `output` lives.
-    public static func location(in output: URL) -> URL {
-        output.appendingPathComponent(folderName).appendingPathComponent(fileName)
+    /// Where the state file lives in the state folder `state`.
+    public static func location(in state: URL) -> URL {
+        state.appendingPathComponent(fileName)
     }
 
     /// Decodes a state file's bytes. `keeping` reads only the photo entries

@@ -7,6 +7,10 @@ public enum OutputError: Error, Sendable, CustomStringConvertible {
     case insideSource(output: String, source: String)
     /// OUT cannot be created or written.
     case notWritable(String, reason: String)
+    /// The state folder is inside OUT (it would be published) or SOURCE.
+    case stateInside(state: String, folder: String, what: String)
+    /// The state folder cannot be created or written.
+    case stateNotWritable(String, reason: String)
     /// Another build holds OUT's lock.
     case locked(String)
     /// A file of the site could not be written.
@@ -23,6 +27,10 @@ public enum OutputError: Error, Sendable, CustomStringConvertible {
         case .insideSource(let output, let source):
             return "output folder '\(output)' is inside the source folder '\(source)'; choose a folder outside it"
         case .notWritable(let path, let reason): return "cannot write to output folder '\(path)': \(reason)"
+        case .stateInside(let state, let folder, let what):
+            return "the build state folder '\(state)' is inside '\(folder)' (\(what)); set state: in gallery.yml (or --state) to a folder outside it"
+        case .stateNotWritable(let path, let reason):
+            return "cannot write the build state folder '\(path)': \(reason); set state: in gallery.yml (or --state) to a folder you can write"
         case .locked(let path): return "another gallerygen build is already running on '\(path)'"
         case .writeFailed(let path, let reason): return "cannot write '\(path)': \(reason)"
         case .fault(let path, let code):

@@ -11,6 +11,8 @@ import Synchronization
 public final class OutputFolder: @unchecked Sendable {
     /// OUT.
     public let url: URL
+    /// The build state's folder (outside OUT: OUT is published whole).
+    public let stateFolder: URL
     /// OUT's path with a trailing slash: building a URL per existence check is
     /// measurable on a no-op rebuild of tens of thousands of photos.
     private let prefix: String
@@ -51,22 +53,23 @@ public final class OutputFolder: @unchecked Sendable {
         return code.map { POSIXError(POSIXErrorCode(rawValue: $0) ?? .EIO) }
     }
 
-    private init(url: URL, shard: Shard?) {
+    private init(url: URL, state: URL, shard: Shard?) {
         self.url = url
+        self.stateFolder = state
         self.shard = shard
         self.prefix = url.path.hasSuffix("/") ? url.path : url.path + "/"
-        self.journal = shard.map { BuildJournal(url: Self.shardsFolder(url).appendingPathComponent($0.fileName + ".journal")) }
-            ?? BuildJournal(output: url)
+        self.journal = shard.map { BuildJournal(url: Self.shardsFolder(state).appendingPathComponent($0.fileName + ".journal")) }
+            ?? BuildJournal(state: state)
     }
 
-    /// `OUT/.gallerygen/shards`: each part's state, journal and lock.
-    static func shardsFolder(_ output: URL) -> URL {
-        output.appendingPathComponent(BuildState.folderName).appendingPathComponent("shards")
+    /// `STATE/shards`: each part's state, journal and lock.
+    static func shardsFolder(_ state: URL) -> URL {
+        state.appendingPathComponent("shards")
     }
 
     /// The files in the shards folder ending in `suffix`.
     private func shardFiles(_ suffix: String) -> [URL] {
-        let folder = Self.shardsFolder(url)
+        let folder = Self.shardsFolder(stateFolder)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { $0.hasSuffix(suffix) }.sorted().map { folder.appendingPathComponent($0) }
     }
@@ -78,10 +81,11 @@ public final class OutputFolder: @unchecked Sendable {
     /// `shard`, OUT is opened for one part of a sharded build: the parts
     /// share OUT's lock (a whole build waits for none of them: it fails),
     /// each holds its own, and keeps its own journal and state.
-    public static func open(_ output: URL, source: URL, shard: Shard? = nil) throws(OutputError) -> OutputFolder {
+    public static func open(_ output: URL, source: URL, state: URL? = nil, shard: Shard? = nil) throws(OutputError) -> OutputFolder {
         let fm = FileManager.default
         let source = source.standardizedFileURL.resolvingSymlinksInPath()
         let output = output.standardizedFileURL
+        let state = (state ?? BuildSettings.defaultStateFolder(for: output)).standardizedFileURL
         // Resolve symlinks of the part of OUT that exists, so a link cannot hide
         // that OUT is really inside SOURCE.
         var existing = output
@@ -111,11 +115,27 @@ public final class OutputFolder: @unchecked Sendable {
         guard access(output.path, W_OK) == 0 else {
             throw .notWritable(output.path, reason: OutputError.reason(errno))
         }
-        let folder = OutputFolder(url: output, shard: shard)
+        // The state is never published: not in OUT, and SOURCE is never written to.
+        let statePath = state.resolvingSymlinksInPath().path
+        let outputPath = output.resolvingSymlinksInPath().path
+        if statePath == outputPath || statePath.hasPrefix(outputPath + "/") {
+            throw .stateInside(state: state.path, folder: output.path, what: "OUT, which is published whole")
+        }
+        if statePath == source.path || statePath.hasPrefix(sourcePath) {
+            throw .stateInside(state: state.path, folder: source.path, what: "SOURCE, which is never written to")
+        }
         do {
-            folder.lock = try BuildLock(output: output, shared: shard != nil)
+            try fm.createDirectory(at: state, withIntermediateDirectories: true)
+        } catch {
+            throw .stateNotWritable(state.path, reason: OutputError.reason(error))
+        }
+        guard access(state.path, W_OK) == 0 else { throw .stateNotWritable(state.path, reason: OutputError.reason(errno)) }
+        migrateLegacyState(from: output, to: state)
+        let folder = OutputFolder(url: output, state: state, shard: shard)
+        do {
+            folder.lock = try BuildLock(output: output, state: state, shared: shard != nil)
             if let shard {
-                folder.shardLock = try BuildLock(file: shardsFolder(output).appendingPathComponent(shard.fileName + ".lock"), output: output)
+                folder.shardLock = try BuildLock(file: shardsFolder(state).appendingPathComponent(shard.fileName + ".lock"), output: output)
             }
         } catch {
             throw .locked(output.path)
@@ -243,7 +263,7 @@ public final class OutputFolder: @unchecked Sendable {
     public func loadState() -> BuildState {
         // Mapped, not read: a part steps over most of it, and the pages it
         // touches stay the file's (the kernel can drop them), not the heap's.
-        guard let data = try? Data(contentsOf: BuildState.location(in: url), options: .alwaysMapped) else { return BuildState() }
+        guard let data = try? Data(contentsOf: BuildState.location(in: stateFolder), options: .alwaysMapped) else { return BuildState() }
         // A part needs only its own photos' entries, and none of the files.
         // A media part reads only its own photos' entries; a page part needs them all, and the pages.
         if let shard, shard.phase == .media {
@@ -280,7 +300,7 @@ public final class OutputFolder: @unchecked Sendable {
     /// A part's state, if this part finished before (a rerun then makes nothing).
     public func loadOwnShardState() -> BuildState? {
         guard let shard else { return nil }
-        return Self.readState(Self.shardsFolder(url).appendingPathComponent(shard.fileName + ".bin"))
+        return Self.readState(Self.shardsFolder(stateFolder).appendingPathComponent(shard.fileName + ".bin"))
     }
 
     /// A part's state file, or nil when it is missing or unreadable.
@@ -293,7 +313,7 @@ public final class OutputFolder: @unchecked Sendable {
     /// merges it.
     public func commitShard(_ state: BuildState) throws(OutputError) {
         guard let shard else { return }
-        try writeState(state.encodedBytes(), to: Self.shardsFolder(url).appendingPathComponent(shard.fileName + ".bin"))
+        try writeState(state.encodedBytes(), to: Self.shardsFolder(stateFolder).appendingPathComponent(shard.fileName + ".bin"))
         journal.finish()
         shardLock?.release()
         lock?.release()
@@ -303,9 +323,7 @@ public final class OutputFolder: @unchecked Sendable {
     /// holds these bytes, as after a no-op build), closes the journal and
     /// releases the lock: the build is complete.
     public func commit(_ state: BuildState) throws(OutputError) {
-        let location = BuildState.location(in: url)
-        // The JSON state of earlier versions is superseded.
-        unlink(location.deletingLastPathComponent().appendingPathComponent("state.json").path)
+        let location = BuildState.location(in: stateFolder)
         let data = state.encodedBytes()
         let existing = try? Data(contentsOf: location, options: .alwaysMapped)
         if let existing, existing.count == data.count,
@@ -318,6 +336,28 @@ public final class OutputFolder: @unchecked Sendable {
         for file in shardFiles(".bin") + shardFiles(".journal") { unlink(file.path) }
         journal.finish()
         lock?.release()
+    }
+
+    /// Moves the state an earlier version kept in `OUT/.gallerygen` (where it
+    /// was published with the site) to `state`, unless `state` already has
+    /// one, and removes that folder from OUT. Once: afterwards there is none.
+    static func migrateLegacyState(from output: URL, to state: URL) {
+        let fm = FileManager.default
+        let legacy = output.appendingPathComponent(BuildState.legacyFolderName)
+        var isFolder: ObjCBool = false
+        guard fm.fileExists(atPath: legacy.path, isDirectory: &isFolder), isFolder.boolValue else { return }
+        if !fm.fileExists(atPath: BuildState.location(in: state).path) {
+            // The state, a killed build's journal, and finished parts' states and journals.
+            for name in [BuildState.fileName, "journal", "shards"] {
+                let from = legacy.appendingPathComponent(name), to = state.appendingPathComponent(name)
+                guard fm.fileExists(atPath: from.path) else { continue }
+                if rename(from.path, to.path) != 0 {
+                    // Another file system: copy, then the folder goes below.
+                    try? fm.copyItem(at: from, to: to)
+                }
+            }
+        }
+        try? fm.removeItem(at: legacy)
     }
 
     /// Deletes the temporary files an interrupted write leaves.

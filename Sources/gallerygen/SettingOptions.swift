@@ -20,6 +20,7 @@ struct BuildSettingOptions: ParsableArguments {
     @Option(name: flagName(\.jobs), help: flagHelp(\.jobs)) var jobs: String?
     @Option(name: flagName(\.theme), help: flagHelp(\.theme)) var theme: String?
     @Option(name: flagName(\.language), help: flagHelp(\.language)) var language: String?
+    @Option(name: flagName(\.state), help: flagHelp(\.state)) var state: String?
 }
 
 /// `--flag` of a setting.

@@ -53,7 +53,7 @@ import Video
         #expect(!error.description.contains("\n"), "one line")
         // Nothing more was attempted than the photos already in flight.
         #expect(writes.withLock { $0 } <= 3 + 2 * 2, "writes after the fault: \(writes.withLock { $0 })")
-        #expect(!FileManager.default.fileExists(atPath: settings.output.appendingPathComponent(".gallerygen/state.bin").path),
+        #expect(!FileManager.default.fileExists(atPath: BuildState.location(in: settings.stateFolder).path),
                 "no state committed by a stopped build")
 
         let report = try await GalleryBuilder().build(settings: settings, quiet: true)
@@ -68,8 +68,8 @@ import Video
             let (folder, settings) = try IncrementalTests.library()
             var stopped: OutputError?
             do {
-                _ = try await OutputFolder.withInjectedFaults(under: settings.output, { path in
-                    path.hasSuffix("/.gallerygen/" + target) ? ENOSPC : nil
+                _ = try await OutputFolder.withInjectedFaults(under: settings.stateFolder, { path in
+                    path.hasSuffix("/" + target) ? ENOSPC : nil
                 }) {
                     try await GalleryBuilder().build(settings: settings, quiet: true)
                 }

@@ -16,7 +16,7 @@ import Testing
     static func snapshot(_ output: URL) throws -> [String: FileState] {
         var result: [String: FileState] = [:]
         let fm = FileManager.default
-        for relative in try fm.subpathsOfDirectory(atPath: output.path) where !relative.hasPrefix(BuildState.folderName) {
+        for relative in try fm.subpathsOfDirectory(atPath: output.path) {
             var info = stat()
             let path = output.appendingPathComponent(relative).path
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
@@ -60,7 +60,7 @@ import Testing
         defer { withExtendedLifetime(folder) {} }
         _ = try await build(settings)
         let before = try Self.snapshot(settings.output)
-        let statePath = settings.output.appendingPathComponent(".gallerygen/state.bin").path
+        let statePath = BuildState.location(in: settings.stateFolder).path
         let stateBefore = try FileManager.default.attributesOfItem(atPath: statePath)[.modificationDate] as? Date
         let report = try await build(settings)
         #expect(report.renditionsMade == 0 && report.filesWritten.isEmpty && report.filesRemoved.isEmpty)
@@ -179,7 +179,7 @@ import Testing
         defer { withExtendedLifetime(folder) {} }
         _ = try await build(settings)
         let clean = try Self.snapshot(settings.output)
-        try Data("{not json".utf8).write(to: settings.output.appendingPathComponent(".gallerygen/state.bin"))
+        try Data("{not json".utf8).write(to: BuildState.location(in: settings.stateFolder))
         _ = try await build(settings)
         #expect(try Self.snapshot(settings.output).mapValues(\.bytes) == clean.mapValues(\.bytes))
     }
@@ -188,7 +188,7 @@ import Testing
         let (folder, settings) = try Self.library()
         defer { withExtendedLifetime(folder) {} }
         try FileManager.default.createDirectory(at: settings.output, withIntermediateDirectories: true)
-        let held = try BuildLock(output: settings.output)
+        let held = try BuildLock(output: settings.output, state: settings.stateFolder)
         await #expect(throws: OutputError.self) { try await build(settings) }
         held.release()
         _ = try await build(settings)

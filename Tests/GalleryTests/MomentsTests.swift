@@ -180,7 +180,7 @@ import Testing
         let page = try String(contentsOf: moments, encoding: .utf8)
         #expect(page.contains("Kyoto &amp; Osaka · Saturday, May 3, 2025"))
         #expect(try String(contentsOf: folder.url.appendingPathComponent("out/albums/japan/p0.html"), encoding: .utf8).contains("<dd>Kyoto</dd>"))
-        let state = try Data(contentsOf: folder.url.appendingPathComponent("out/.gallerygen/state.bin"))
+        let state = try Data(contentsOf: BuildState.location(in: BuildSettings.defaultStateFolder(for: folder.url.appendingPathComponent("out"))))
         let site = try everything()
         for coordinate in ["35.03", "135.72", "34.68"] { #expect(!site.contains(coordinate), "\(coordinate) published") }
         #expect(!String(decoding: state, as: UTF8.self).contains("35.03"))

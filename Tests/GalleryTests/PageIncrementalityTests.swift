@@ -122,7 +122,7 @@ import Testing
     /// Every file of a site but the build state: path → bytes.
     static func files(_ output: URL) throws -> [String: Data] {
         var result: [String: Data] = [:]
-        for relative in try FileManager.default.subpathsOfDirectory(atPath: output.path) where !relative.hasPrefix(BuildState.folderName) {
+        for relative in try FileManager.default.subpathsOfDirectory(atPath: output.path) {
             let url = output.appendingPathComponent(relative)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }

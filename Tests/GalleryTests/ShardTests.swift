@@ -85,7 +85,7 @@ import Metadata
         let output = folder.url.appendingPathComponent("site")
         let whole = try FaultTests.runCapturing(["build", source.path, "--output", output.path, "--quiet"])
         #expect(whole.status == 0)
-        let everything = try BuildState.decode(try Data(contentsOf: BuildState.location(in: output)))
+        let everything = try BuildState.decode(try Data(contentsOf: BuildState.location(in: BuildSettings.defaultStateFolder(for: output))))
         #expect(everything.photos.count == 26 && everything.photos.values.allSatisfy { $0.shardKey != 0 })
         var seen: [String: CachedPhoto] = [:]
         for index in 0..<3 {
@@ -148,7 +148,7 @@ import Metadata
 
     /// Each part's state: the files it made.
     static func partFiles(_ output: URL) throws -> [String: Set<String>] {
-        let folder = output.appendingPathComponent(".gallerygen/shards")
+        let folder = BuildSettings.defaultStateFolder(for: output).appendingPathComponent("shards")
         var result: [String: Set<String>] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".bin") {
             let state = try BuildState.decode(try Data(contentsOf: folder.appendingPathComponent(name)))
@@ -202,7 +202,7 @@ import Metadata
         #expect(single == sharded)
         let media = Set(single.keys.filter { $0.hasPrefix("media/") })
         #expect(media.isSubset(of: all) && all.subtracting(media).count == 2, "the parts made the site's media (and the deleted photo's two)")
-        #expect((try? FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(".gallerygen/shards").path))?
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: BuildSettings.defaultStateFolder(for: output).appendingPathComponent("shards").path))?
             .filter { $0.hasSuffix(".bin") || $0.hasSuffix(".journal") }.isEmpty == true, "merged parts are cleared")
     }
 
@@ -249,10 +249,10 @@ import Metadata
         }
         // Task 2, killed as soon as it has journaled its first file.
         let (victim, _) = try task(2)
-        let journal = output.appendingPathComponent(".gallerygen/shards/2-of-4.journal")
+        let journal = BuildSettings.defaultStateFolder(for: output).appendingPathComponent("shards/2-of-4.journal")
         Self.killOnceJournaled(victim, journal)
         #expect(victim.terminationReason == .uncaughtSignal, "task 2 was killed mid-way (it had finished)")
-        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(".gallerygen/shards/2-of-4.bin").path))
+        #expect(!FileManager.default.fileExists(atPath: BuildSettings.defaultStateFolder(for: output).appendingPathComponent("shards/2-of-4.bin").path))
         #expect(Fixtures.size(of: journal) > 0, "its journal is left for the retry")
 
         // The array: tasks 0, 1, 3 and the requeued 2, at once.
@@ -308,7 +308,9 @@ import Metadata
         let shardAt = try #require(command.firstIndex(of: "--shard"))
         #expect(command[shardAt + 1] == "auto/\(completions)", "--shard auto/N with N = completions")
         let mounts = (container["volumeMounts"] as? [[String: Any]] ?? []).compactMap { $0["mountPath"] as? String }
-        #expect(command.contains(mounts.first { $0 == "/site" } ?? "?") && command.contains("/photos"))
+        // The site in a folder of the site volume, so its state (beside it) is on the shared volume too.
+        let out = try #require(command.firstIndex(of: "--output").map { command[$0 + 1] })
+        #expect(mounts.contains("/site") && out.hasPrefix("/site/") && command.contains("/photos"))
         // The page parts: an Indexed Job too, its N the --pages part count.
         let pages = try #require(try Yams.load(yaml: String(contentsOf: folder.appendingPathComponent("pages-job.yaml"), encoding: .utf8)) as? [String: Any])
         let pageSpec = try #require(pages["spec"] as? [String: Any])
@@ -343,9 +345,9 @@ import Metadata
         }
         // Part 1, killed as soon as it has journaled a page.
         let (victim, _) = try pagePart(1)
-        Self.killOnceJournaled(victim, output.appendingPathComponent(".gallerygen/shards/pages-1-of-3.journal"))
+        Self.killOnceJournaled(victim, BuildSettings.defaultStateFolder(for: output).appendingPathComponent("shards/pages-1-of-3.journal"))
         #expect(victim.terminationReason == .uncaughtSignal, "page part 1 was killed mid-way (it had finished)")
-        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(".gallerygen/shards/pages-1-of-3.bin").path))
+        #expect(!FileManager.default.fileExists(atPath: BuildSettings.defaultStateFolder(for: output).appendingPathComponent("shards/pages-1-of-3.bin").path))
         // The three parts at once (part 1 run again).
         var said: [String] = []
         for (process, pipe) in try (0..<3).map(pagePart) {
@@ -355,7 +357,7 @@ import Metadata
         }
         #expect(said.allSatisfy { $0.contains("of a sharded page build: rendered") }, "\(said)")
         // Disjoint shares of the pages; nothing site-wide, no media.
-        let shards = output.appendingPathComponent(".gallerygen/shards")
+        let shards = BuildSettings.defaultStateFolder(for: output).appendingPathComponent("shards")
         var owned: [Set<String>] = []
         for index in 0..<3 {
             let state = try BuildState.decode(try Data(contentsOf: shards.appendingPathComponent("pages-\(index)-of-3.bin")))
