@@ -36,7 +36,11 @@ struct RenderPagesStep: BuildStep {
         let seed = Self.seed(context, theme: theme)
         let inputs = Self.siteInputs(context, seed: seed, usersOwnRobots: !usersOwn.isEmpty)
         context.siteInputs = inputs
-        if part == nil, inputs == previous.siteInputs, !previous.pages.isEmpty, Self.reuseAll(previous, &context, output: output) {
+        // A file a killed build journaled may hold what that build rendered,
+        // not what its recorded fingerprint says: such pages are rendered again.
+        let suspect = output.interruptedFiles
+        if part == nil, suspect.isEmpty, inputs == previous.siteInputs, !previous.pages.isEmpty,
+           Self.reuseAll(previous, &context, output: output) {
             return
         }
 
@@ -55,7 +59,7 @@ struct RenderPagesStep: BuildStep {
                 let files = old.files ?? [page.id]
                 // The sitemap's group holds robots.txt unless the user has their own.
                 let robotsAsBefore = page.kind != .sitemap || files.contains(SiteRenderer.robotsFile) == usersOwn.isEmpty
-                if robotsAsBefore, files.allSatisfy(output.contains) {
+                if robotsAsBefore, files.allSatisfy({ output.contains($0) && !suspect.contains($0) }) {
                     records[page.id] = old
                     context.producedFiles.formUnion(files)
                     htmlPages += files.count { $0.hasSuffix(".html") }

@@ -495,7 +495,14 @@ import Video
         for i in 0..<40 { try folder.write("src/Late/q\(i).jpg", try photo()) }
         let second = try Watcher(source: source, output: settings.output, log: folder.url.appendingPathComponent("watch2.log"),
                                  extra: ["--jobs", "1"])
-        try await Task.sleep(nanoseconds: 150_000_000)
+        // Once the build has journaled its first file (it is running, its
+        // handlers are in place: under AddressSanitizer start-up is slow).
+        let journal = settings.stateFolder.appendingPathComponent("journal")
+        var waited = 0
+        while Fixtures.size(of: journal) == 0, waited < 400 {
+            try await Task.sleep(nanoseconds: 25_000_000)
+            waited += 1
+        }
         #expect(try await second.stop(SIGINT) == 130)
         #expect(second.text.contains("gallerygen: stopped (interrupted)"), "\(second.text)")
         _ = try await GalleryBuilder().build(settings: settings, quiet: true)

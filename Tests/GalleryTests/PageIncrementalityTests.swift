@@ -205,4 +205,28 @@ import Testing
         #expect(report.pagesRendered == 1)
         #expect(try Self.files(library.settings.output) == (try await cleanSite(library)))
     }
+
+    /// A build stopped before it commits its state (here its state cannot be
+    /// written: a full disk) has rewritten pages the state still records with
+    /// their old fingerprints. Undo the change, and those fingerprints match
+    /// again: the journaled pages must be rendered anyway, not trusted.
+    @Test func pagesAStoppedBuildWroteAreNotTrusted() async throws {
+        var random = Random(state: 11)
+        let library = try Library()
+        for _ in 0..<8 { try library.add(&random) }
+        _ = try await build(library.settings)
+        try library.add(&random)
+        let added = library.photos.last!
+        await #expect(throws: (any Error).self) {
+            _ = try await OutputFolder.withInjectedFaults(under: library.settings.stateFolder, { path in
+                path.hasSuffix("/" + BuildState.fileName) ? ENOSPC : nil
+            }) { try await build(library.settings) }
+        }
+        // The change undone: the inputs are the first build's again.
+        try FileManager.default.removeItem(at: library.source.appendingPathComponent(added))
+        library.photos.removeLast()
+        let report = try await build(library.settings)
+        #expect(report.pagesRendered > 0)
+        #expect(try Self.files(library.settings.output) == (try await cleanSite(library)))
+    }
 }
