@@ -47,6 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # benchlib, also when imported from the tests
 import benchlib  # noqa: E402  (what the benchmarks share: a site removed with its build state)
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))

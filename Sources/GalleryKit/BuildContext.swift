@@ -30,6 +30,8 @@ public struct BuildContext: Sendable {
     public var downloads: [AlbumPath: AlbumDownload] = [:]
     /// Each page's fingerprint and files, handed on to the next build.
     public var pageRecords: [String: PageRecord] = [:]
+    /// Faults to fail OUT's writes with (tests); nil in a real build.
+    public var writeFaults: WriteFaults?
     /// The digest of everything the pages were made from, handed on too.
     public var siteInputs: StableHash.Digest = .zero
     /// Files this build produced (relative to OUT).

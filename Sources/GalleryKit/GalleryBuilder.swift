@@ -1,5 +1,6 @@
 import Foundation
 import GalleryCore
+import SiteOutput
 import Planning
 import Rendering
 
@@ -25,9 +26,10 @@ public struct GalleryBuilder: Sendable {
 
     /// Builds the site and returns the report. Unreadable photos are skipped and
     /// listed in the report; only problems with SOURCE, OUT or settings throw.
-    public func build(_ resolved: ResolvedBuild, quiet: Bool = false, shard: Shard? = nil) async throws -> BuildReport {
+    public func build(_ resolved: ResolvedBuild, quiet: Bool = false, shard: Shard? = nil, faults: WriteFaults? = nil) async throws -> BuildReport {
         let started = Date()
         var context = BuildContext(settings: resolved.settings, theme: resolved.theme, quiet: quiet, shard: shard)
+        context.writeFaults = faults
         context.report.shard = shard
         let chosen: [any BuildStep]
         switch shard?.phase {
@@ -46,7 +48,8 @@ public struct GalleryBuilder: Sendable {
 
     /// Builds with the default theme (or `settings.theme`) loaded here: for tests
     /// and tools that set values in code rather than through gallery.yml.
-    public func build(settings: BuildSettings, quiet: Bool = false, shard: Shard? = nil) async throws -> BuildReport {
-        try await build(ResolvedBuild(settings: settings, theme: try BuildConfiguration.loadTheme(settings.values)), quiet: quiet, shard: shard)
+    public func build(settings: BuildSettings, quiet: Bool = false, shard: Shard? = nil, faults: WriteFaults? = nil) async throws -> BuildReport {
+        try await build(ResolvedBuild(settings: settings, theme: try BuildConfiguration.loadTheme(settings.values)), quiet: quiet, shard: shard,
+                        faults: faults)
     }
 }

@@ -10,7 +10,7 @@ struct PrepareOutputStep: BuildStep {
 
     func run(_ context: inout BuildContext) async throws {
         let output = try OutputFolder.open(context.settings.output, source: context.settings.source, state: context.settings.stateFolder,
-                                           shard: context.shard)
+                                           shard: context.shard, faults: context.writeFaults)
         context.output = output
         var state = output.loadState()
         // A whole build merges every finished part; so does a page part (it

@@ -15,8 +15,9 @@ enum AtomicFile {
     }
 
     /// Writes `bytes` to `url`, creating parent folders.
-    static func write(_ bytes: UnsafeRawBufferPointer, to url: URL) throws(OutputError) {
-        if let fault = OutputFolder.injectedFault(url.path) { throw OutputError.failure(writing: url.path, fault) }
+    /// `fault` fails the write as the file system would (tests' `WriteFaults`).
+    static func write(_ bytes: UnsafeRawBufferPointer, to url: URL, fault: (String) -> POSIXError? = { _ in nil }) throws(OutputError) {
+        if let fault = fault(url.path) { throw OutputError.failure(writing: url.path, fault) }
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(temporaryName(for: url.lastPathComponent))
         do {

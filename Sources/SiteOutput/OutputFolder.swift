@@ -1,6 +1,5 @@
 import Foundation
 import GalleryCore
-import Synchronization
 
 /// The one owner of OUT. Every look at, write to and removal from the output
 /// folder goes through it: the checks before a build, the lock, the journal,
@@ -28,33 +27,15 @@ public final class OutputFolder: @unchecked Sendable {
     /// Files a previous, interrupted build journaled: this build owns them too.
     public private(set) var interruptedFiles: Set<String> = []
 
-    /// Tests only: for each registered folder, a rule called with the full
-    /// path of every file OUT's owner writes under it (journal and state
-    /// included); an errno it returns fails that write as the file system
-    /// would. Faults of a full disk, a quota or a read-only mount, without
-    /// needing one; keyed by folder so tests running at once never meet.
-    private static let faultRules = Mutex<[String: @Sendable (String) -> Int32?]>([:])
+    /// Faults to fail writes with, as the file system would (tests); nil in a real build.
+    private let faults: WriteFaults?
 
-    /// Runs `body` with writes under `folder` failed by `rule` (tests).
-    public static func withInjectedFaults<T>(under folder: URL, _ rule: @escaping @Sendable (String) -> Int32?,
-                                             _ body: () async throws -> T) async rethrows -> T {
-        let prefix = folder.standardizedFileURL.path + "/"
-        faultRules.withLock { $0[prefix] = rule }
-        defer { _ = faultRules.withLock { $0.removeValue(forKey: prefix) } }
-        return try await body()
-    }
+    /// The fault `faults` has for writing `path`, if any.
+    func injectedFault(_ path: String) -> POSIXError? { faults?.fault(path) }
 
-    /// The injected errno for writing `path`, if a rule fails it.
-    static func injectedFault(_ path: String) -> POSIXError? {
-        let code: Int32? = faultRules.withLock { rules in
-            if rules.isEmpty { return nil }
-            return rules.first { path.hasPrefix($0.key) }.flatMap { $0.value(path) }
-        }
-        return code.map { POSIXError(POSIXErrorCode(rawValue: $0) ?? .EIO) }
-    }
-
-    private init(url: URL, state: URL, shard: Shard?) {
+    private init(url: URL, state: URL, shard: Shard?, faults: WriteFaults?) {
         self.url = url
+        self.faults = faults
         self.stateFolder = state
         self.shard = shard
         self.prefix = url.path.hasSuffix("/") ? url.path : url.path + "/"
@@ -81,7 +62,8 @@ public final class OutputFolder: @unchecked Sendable {
     /// `shard`, OUT is opened for one part of a sharded build: the parts
     /// share OUT's lock (a whole build waits for none of them: it fails),
     /// each holds its own, and keeps its own journal and state.
-    public static func open(_ output: URL, source: URL, state: URL? = nil, shard: Shard? = nil) throws(OutputError) -> OutputFolder {
+    public static func open(_ output: URL, source: URL, state: URL? = nil, shard: Shard? = nil,
+                            faults: WriteFaults? = nil) throws(OutputError) -> OutputFolder {
         let fm = FileManager.default
         let source = source.standardizedFileURL.resolvingSymlinksInPath()
         let output = output.standardizedFileURL
@@ -131,7 +113,7 @@ public final class OutputFolder: @unchecked Sendable {
         }
         guard access(state.path, W_OK) == 0 else { throw .stateNotWritable(state.path, reason: OutputError.reason(errno)) }
         migrateLegacyState(from: output, to: state)
-        let folder = OutputFolder(url: output, state: state, shard: shard)
+        let folder = OutputFolder(url: output, state: state, shard: shard, faults: faults)
         do {
             folder.lock = try BuildLock(output: output, state: state, shared: shard != nil)
             if let shard {
@@ -177,7 +159,7 @@ public final class OutputFolder: @unchecked Sendable {
     /// written to a temporary name and renamed into place.
     public func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(OutputError) {
         try record(path)
-        try AtomicFile.write(bytes, to: url.appendingPathComponent(path))
+        try AtomicFile.write(bytes, to: url.appendingPathComponent(path), fault: injectedFault)
         mutex.withLock { written.append(path) }
     }
 
@@ -192,7 +174,7 @@ public final class OutputFolder: @unchecked Sendable {
         let folder = target.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(AtomicFile.temporaryName(for: target.lastPathComponent))
         do {
-            if let fault = Self.injectedFault(target.path) { throw fault }
+            if let fault = injectedFault(target.path) { throw fault }
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw OutputError.failure(writing: target.path, error)
@@ -219,7 +201,7 @@ public final class OutputFolder: @unchecked Sendable {
     /// a fault of OUT like any other write.
     private func record(_ path: String) throws(OutputError) {
         do {
-            if let fault = Self.injectedFault(journal.url.path) { throw fault }
+            if let fault = injectedFault(journal.url.path) { throw fault }
             try journal.record(path)
         } catch {
             throw OutputError.failure(writing: journal.url.path, error)
@@ -230,7 +212,7 @@ public final class OutputFolder: @unchecked Sendable {
     /// temporary-name-and-rename as every file of the site.
     private func writeState(_ data: [UInt8], to location: URL) throws(OutputError) {
         let result: Result<Void, OutputError> = data.withUnsafeBytes { raw in
-            Result { () throws(OutputError) in try AtomicFile.write(raw, to: location) }
+            Result { () throws(OutputError) in try AtomicFile.write(raw, to: location, fault: injectedFault) }
         }
         try result.get()
     }

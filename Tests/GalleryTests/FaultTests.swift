@@ -34,15 +34,13 @@ import Video
         let writes = Mutex(0)
         var stopped: OutputError?
         do {
-            _ = try await OutputFolder.withInjectedFaults(under: settings.output, { path in
+            _ = try await GalleryBuilder().build(settings: settings, quiet: true, faults: WriteFaults { path in
                 guard path.contains("/media/") else { return nil }
                 return writes.withLock { count in
                     count += 1
                     return count > 3 ? code : nil
                 }
-            }) {
-                try await GalleryBuilder().build(settings: settings, quiet: true)
-            }
+            })
         } catch let error as OutputError {
             stopped = error
         }
@@ -68,11 +66,9 @@ import Video
             let (folder, settings) = try IncrementalTests.library()
             var stopped: OutputError?
             do {
-                _ = try await OutputFolder.withInjectedFaults(under: settings.stateFolder, { path in
+                _ = try await GalleryBuilder().build(settings: settings, quiet: true, faults: WriteFaults { path in
                     path.hasSuffix("/" + target) ? ENOSPC : nil
-                }) {
-                    try await GalleryBuilder().build(settings: settings, quiet: true)
-                }
+                })
             } catch let error as OutputError {
                 stopped = error
             }

@@ -218,9 +218,9 @@ import Testing
         try library.add(&random)
         let added = library.photos.last!
         await #expect(throws: (any Error).self) {
-            _ = try await OutputFolder.withInjectedFaults(under: library.settings.stateFolder, { path in
+            _ = try await GalleryBuilder().build(settings: library.settings, quiet: true, faults: WriteFaults { path in
                 path.hasSuffix("/" + BuildState.fileName) ? ENOSPC : nil
-            }) { try await build(library.settings) }
+            })
         }
         // The change undone: the inputs are the first build's again.
         try FileManager.default.removeItem(at: library.source.appendingPathComponent(added))
