@@ -47,11 +47,11 @@ public enum CodecFloor {
                     // only the encoder calls are timed.
                     var encodeSeconds = 0.0
                     let made = try? PlanarRenditionMaker.make(bytes, scaleDenominator: denominator, sizes: stored,
-                                                              ranges: specs.map { RenditionEncoder.sampleRange(for: $0.format) },
+                                                              ranges: specs.map { RenditionEncoder.sampleRange(for: $0.encoding) },
                                                               orientation: metadata.orientation) { (index, image, icc) throws(ImagingError) in
                         let encodeStart = cpuSeconds()
                         defer { encodeSeconds += cpuSeconds() - encodeStart }
-                        return try RenditionEncoder.encode(image, format: specs[index].format, quality: specs[index].quality, iccProfile: icc)
+                        return try RenditionEncoder.encode(image, as: specs[index].encoding, iccProfile: icc)
                     }
                     guard made != nil else { return }
                     result.encodeSeconds += encodeSeconds
@@ -62,7 +62,7 @@ public enum CodecFloor {
                     for (spec, size) in zip(specs, stored) {
                         let resized = LanczosResampler.resize(decoded.image, width: size.width, height: size.height)
                         let encodeStart = cpuSeconds()
-                        _ = try RenditionEncoder.encode(resized, format: spec.format, quality: spec.quality, iccProfile: decoded.iccProfile)
+                        _ = try RenditionEncoder.encode(resized, as: spec.encoding, iccProfile: decoded.iccProfile)
                         result.encodeSeconds += cpuSeconds() - encodeStart
                     }
                 }

@@ -31,6 +31,9 @@ public struct BuildSettings: Sendable {
         return out.deletingLastPathComponent().appendingPathComponent("." + out.lastPathComponent + ".gallerygen")
     }
 
+    /// The stills' encoder: `format` at `quality`.
+    public var stillEncoding: Encoding { .still(values.format, quality: values.quality) }
+
     /// A setting's value, through the schema (`settings.quality`).
     public subscript<Value>(dynamicMember path: KeyPath<SettingsSchema, Setting<Value>>) -> Value {
         get { values[dynamicMember: path] }
@@ -50,18 +53,18 @@ public struct BuildSettings: Sendable {
         var posters: [PixelSize] = []
         if let thumbnail = values.thumbnailBoxes.first { posters.append(thumbnail) }
         if let preview = values.previewBoxes.first { posters.append(preview) }
-        return renditionSpecs.map(\.asAnimation) + posters.map { RenditionSpec(role: .poster, box: $0, format: values.format, quality: values.quality) }
+        return renditionSpecs.map(\.asAnimation) + posters.map { RenditionSpec(role: .poster, box: $0, encoding: stillEncoding) }
     }
 
     /// Every rendition each photo gets.
     public var renditionSpecs: [RenditionSpec] {
-        values.thumbnailBoxes.map { RenditionSpec(role: .thumbnail, box: $0, format: values.format, quality: values.quality) }
-            + values.previewBoxes.map { RenditionSpec(role: .preview, box: $0, format: values.format, quality: values.quality) }
+        values.thumbnailBoxes.map { RenditionSpec(role: .thumbnail, box: $0, encoding: stillEncoding) }
+            + values.previewBoxes.map { RenditionSpec(role: .preview, box: $0, encoding: stillEncoding) }
     }
 
     /// The playback file of a video (and of a Live/Motion Photo's motion).
     public var videoSpec: RenditionSpec {
-        RenditionSpec(role: .video, box: values.videoMaxSize, format: .mp4, quality: values.videoQuality, videoPreset: values.videoPreset)
+        RenditionSpec(role: .video, box: values.videoMaxSize, encoding: .h264(crf: values.videoQuality, preset: values.videoPreset))
     }
 
     /// The box a video's poster frame is taken at: the largest preview box,
@@ -74,7 +77,7 @@ public struct BuildSettings: Sendable {
     /// The published original's spec, when originals are published.
     public var originalSpec: RenditionSpec? {
         values.publishOriginals
-            ? RenditionSpec(role: .original, box: PixelSize(width: 0, height: 0), format: values.format, quality: values.quality,
+            ? RenditionSpec(role: .original, box: PixelSize(width: 0, height: 0), encoding: stillEncoding,
                             keepsLocation: values.keepLocation)
             : nil
     }

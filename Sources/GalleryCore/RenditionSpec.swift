@@ -17,6 +17,31 @@ public enum OutputFormat: String, Sendable, Codable, CaseIterable {
     }
 }
 
+/// How a rendition is encoded, each encoder with its own settings: a still's
+/// quality is not an x264 CRF.
+public enum Encoding: Hashable, Sendable, Codable {
+    /// Lossy WebP at quality 1–100.
+    case webp(quality: Int)
+    /// Baseline JPEG at quality 1–100.
+    case jpeg(quality: Int)
+    /// H.264 in MP4 (ffmpeg's libx264): constant rate factor 0–51 and speed preset.
+    case h264(crf: Int, preset: String)
+
+    /// A still encoder (`webp` or `jpeg`) at `quality`.
+    public static func still(_ format: OutputFormat, quality: Int) -> Encoding {
+        format == .webp ? .webp(quality: quality) : .jpeg(quality: quality)
+    }
+
+    /// The file format it makes.
+    public var format: OutputFormat {
+        switch self {
+        case .webp: return .webp
+        case .jpeg: return .jpeg
+        case .h264: return .mp4
+        }
+    }
+}
+
 /// What a rendition is for.
 public enum RenditionRole: String, Sendable, Codable {
     /// Grid thumbnails.
@@ -39,32 +64,33 @@ public struct RenditionSpec: Hashable, Sendable, Codable {
     public var role: RenditionRole
     /// The box the upright image is fitted into.
     public var box: PixelSize
-    /// The encoding.
-    public var format: OutputFormat
-    /// Encoder quality 1–100.
-    public var quality: Int
+    /// The encoder and its settings.
+    public var encoding: Encoding
     /// Every frame re-encoded as an animated WebP (for animated sources).
     public var animated: Bool
     /// For `.original`: publish the file unchanged, location included.
     public var keepsLocation: Bool
-    /// For `.video`: the x264 preset of a transcode (`quality` is its CRF).
-    public var videoPreset: String
 
     /// Creates a spec.
-    public init(role: RenditionRole, box: PixelSize, format: OutputFormat, quality: Int, animated: Bool = false,
-                keepsLocation: Bool = false, videoPreset: String = "") {
+    public init(role: RenditionRole, box: PixelSize, encoding: Encoding, animated: Bool = false, keepsLocation: Bool = false) {
         self.role = role
         self.box = box
-        self.format = format
-        self.quality = quality
+        self.encoding = encoding
         self.animated = animated
         self.keepsLocation = keepsLocation
-        self.videoPreset = videoPreset
     }
 
-    /// The animated variant of this spec: always WebP (JPEG cannot move).
+    /// The file format.
+    public var format: OutputFormat { encoding.format }
+
+    /// The animated variant of this spec: always WebP (JPEG cannot move), at the still's quality.
     public var asAnimation: RenditionSpec {
-        RenditionSpec(role: role, box: box, format: .webp, quality: quality, animated: true)
+        let quality: Int
+        switch encoding {
+        case .webp(let q), .jpeg(let q): quality = q
+        case .h264: quality = 0  // never asked: videos are not animations
+        }
+        return RenditionSpec(role: role, box: box, encoding: .webp(quality: quality), animated: true)
     }
 
     /// Everything that changes the output bytes, as a stable string. The resampler
@@ -72,8 +98,12 @@ public struct RenditionSpec: Hashable, Sendable, Codable {
     public var key: String {
         switch role {
         case .original: return "original-\(keepsLocation ? "with" : "without")-location"
-        case .video: return "v\(Self.videoPipelineVersion)-\(box)-h264-crf\(quality)-\(videoPreset)"
-        default: return "r\(Self.pipelineVersion)-\(box)-\(format.rawValue)-q\(quality)" + (animated ? "-anim" : "")
+        default:
+            switch encoding {
+            case .h264(let crf, let preset): return "v\(Self.videoPipelineVersion)-\(box)-h264-crf\(crf)-\(preset)"
+            case .webp(let quality), .jpeg(let quality):
+                return "r\(Self.pipelineVersion)-\(box)-\(format.rawValue)-q\(quality)" + (animated ? "-anim" : "")
+            }
         }
     }
 

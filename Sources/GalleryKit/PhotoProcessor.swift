@@ -219,7 +219,7 @@ struct PhotoProcessor: Sendable {
         }
         for spec in specs {
             let size = upright.fitting(in: spec.box)
-            let sizeKey = "\(spec.format.rawValue)-\(spec.quality)-\(size)-\(spec.animated)"
+            let sizeKey = "\(spec.encoding)-\(size)-\(spec.animated)"
             if let existing = pathsBySize[sizeKey] {
                 plan.renditions.append(Rendition(spec: spec, size: size, path: existing))
                 continue
@@ -246,7 +246,7 @@ struct PhotoProcessor: Sendable {
                 // location cannot be removed without rewriting the container,
                 // so the download is a full-size JPEG made from the pixels
                 // (upright, ICC kept, no metadata at all).
-                let converted = RenditionSpec(role: .original, box: upright, format: .jpeg, quality: Self.convertedOriginalQuality)
+                let converted = RenditionSpec(role: .original, box: upright, encoding: .jpeg(quality: Self.convertedOriginalQuality))
                 add(converted, size: upright, path: converted.relativePath(contentHash: contentHash, size: upright))
             }
         }

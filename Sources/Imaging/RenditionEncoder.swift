@@ -9,25 +9,25 @@ public enum RenditionEncoder {
     public static let webpMethod = 4
 
     /// The encoded bytes.
-    public static func encode(_ image: RGBAImage, format: OutputFormat, quality: Int, iccProfile: [UInt8]?) throws(ImagingError) -> [UInt8] {
-        switch format {
-        case .webp: return try WebPCodec.encode(image, quality: quality, method: webpMethod, iccProfile: iccProfile)
-        case .jpeg: return try JPEGCodec.encode(image, quality: quality, progressive: false, iccProfile: iccProfile)
-        case .mp4: throw .encodeFailed("a still cannot be encoded as MP4 (videos are made by ffmpeg)")
+    public static func encode(_ image: RGBAImage, as encoding: Encoding, iccProfile: [UInt8]?) throws(ImagingError) -> [UInt8] {
+        switch encoding {
+        case .webp(let quality): return try WebPCodec.encode(image, quality: quality, method: webpMethod, iccProfile: iccProfile)
+        case .jpeg(let quality): return try JPEGCodec.encode(image, quality: quality, progressive: false, iccProfile: iccProfile)
+        case .h264: throw .encodeFailed("a still cannot be encoded as H.264 (videos are made by ffmpeg)")
         }
     }
 
-    /// The sample range `format`'s encoder takes planes in.
-    public static func sampleRange(for format: OutputFormat) -> YCbCrImage.Range {
-        format == .webp ? .limited : .full
+    /// The sample range `encoding`'s encoder takes planes in.
+    public static func sampleRange(for encoding: Encoding) -> YCbCrImage.Range {
+        encoding.format == .webp ? .limited : .full
     }
 
     /// The encoded bytes of a 4:2:0 picture (the JPEG fast path).
-    public static func encode(_ image: YCbCrImage, format: OutputFormat, quality: Int, iccProfile: [UInt8]?) throws(ImagingError) -> [UInt8] {
-        switch format {
-        case .webp: return try WebPCodec.encode(image, quality: quality, method: webpMethod, iccProfile: iccProfile)
-        case .jpeg: return try JPEGCodec.encode(image, quality: quality, iccProfile: iccProfile)
-        case .mp4: throw .encodeFailed("a still cannot be encoded as MP4 (videos are made by ffmpeg)")
+    public static func encode(_ image: YCbCrImage, as encoding: Encoding, iccProfile: [UInt8]?) throws(ImagingError) -> [UInt8] {
+        switch encoding {
+        case .webp(let quality): return try WebPCodec.encode(image, quality: quality, method: webpMethod, iccProfile: iccProfile)
+        case .jpeg(let quality): return try JPEGCodec.encode(image, quality: quality, iccProfile: iccProfile)
+        case .h264: throw .encodeFailed("a still cannot be encoded as H.264 (videos are made by ffmpeg)")
         }
     }
 }

@@ -27,7 +27,10 @@ public enum RenditionMaker {
         // Animated renditions: every frame, every size, in one pass over the file.
         let animated = jobs.indices.filter { jobs[$0].spec.animated }
         if !animated.isEmpty {
-            let quality = jobs[animated[0]].spec.quality
+            // Animations are WebP (`RenditionSpec.asAnimation`).
+            guard case .webp(let quality) = jobs[animated[0]].spec.encoding else {
+                throw .encodeFailed("an animation is encoded as WebP")
+            }
             let files = try AnimationMaker.make(bytes, format: format, sizes: animated.map { jobs[$0].size }, quality: quality,
                                                 maximumPixels: maximumPixels)
             for (index, file) in zip(animated, files) { results[index] = file }
@@ -41,16 +44,15 @@ public enum RenditionMaker {
             try ResizeChain.resize(pixels, owned: owned, to: sizes) { (position, resized) throws(ImagingError) in
                 let index = stills[position]
                 let upright = OrientationTransform.apply(orientation, to: resized)
-                results[index] = try RenditionEncoder.encode(upright, format: jobs[index].spec.format, quality: jobs[index].spec.quality,
-                                                             iccProfile: icc)
+                results[index] = try RenditionEncoder.encode(upright, as: jobs[index].spec.encoding, iccProfile: icc)
             }
         }
         // The planar fast paths (JPEG, and HEIF, which libheif hands out
         // upright): YCbCr planes resampled as they are read.
-        let ranges = stills.map { RenditionEncoder.sampleRange(for: jobs[$0].spec.format) }
+        let ranges = stills.map { RenditionEncoder.sampleRange(for: jobs[$0].spec.encoding) }
         let encodePlanar = { (position: Int, image: YCbCrImage, icc: [UInt8]?) throws(ImagingError) -> [UInt8] in
             let job = jobs[stills[position]]
-            return try RenditionEncoder.encode(image, format: job.spec.format, quality: job.spec.quality, iccProfile: icc)
+            return try RenditionEncoder.encode(image, as: job.spec.encoding, iccProfile: icc)
         }
         var planar: [[UInt8]]?
         switch format {

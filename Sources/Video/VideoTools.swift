@@ -131,8 +131,11 @@ public struct VideoTools: Sendable {
             arguments += ["-c:v", "copy", "-tag:v", "avc1"]
         case .transcoded:
             let size = facts.displaySize.fittingVideo(in: spec.box)
+            // The video spec is always H.264 (`BuildSettings.videoSpec`); x264's defaults otherwise.
+            var crf = 23, preset = "medium"
+            if case .h264(let specCRF, let specPreset) = spec.encoding { (crf, preset) = (specCRF, specPreset) }
             arguments += ["-vf", pictureFilters(facts, size: size, scaler: "bicubic", pixelFormat: "yuv420p"),
-                          "-c:v", "libx264", "-profile:v", "high", "-preset", spec.videoPreset, "-crf", String(spec.quality),
+                          "-c:v", "libx264", "-profile:v", "high", "-preset", preset, "-crf", String(crf),
                           "-threads", String(max(1, threads)),
                           "-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709"]
         }

@@ -14,7 +14,7 @@ import Testing
         throws -> (metadata: PhotoMetadata, image: RGBAImage) {
         let metadata = try bytes.withUnsafeBytes { try MetadataReader.read($0, fileName: fileName, modificationDate: Date()) }
         let size = metadata.displaySize.fitting(in: box)
-        let spec = RenditionSpec(role: .preview, box: box, format: .webp, quality: 95)
+        let spec = RenditionSpec(role: .preview, box: box, encoding: .webp(quality: 95))
         let outputs = try bytes.withUnsafeBytes {
             try RenditionMaker.make($0, format: metadata.format, storedSize: metadata.storedSize, orientation: metadata.orientation,
                                     jobs: [RenditionJob(spec: spec, size: size)], maximumPixels: 1 << 30)

@@ -29,7 +29,7 @@ import Testing
         let jpeg = try Fixtures.jpeg(stored, exif: Fixtures.cameraExif(orientation: UInt16(value)))
         let orientation = try #require(Orientation(rawValue: value))
         let shown = orientation.displaySize(ofStored: stored.size).fitting(in: PixelSize(width: 48, height: 48))
-        let spec = RenditionSpec(role: .preview, box: PixelSize(width: 48, height: 48), format: .jpeg, quality: 95)
+        let spec = RenditionSpec(role: .preview, box: PixelSize(width: 48, height: 48), encoding: .jpeg(quality: 95))
         let outputs = try jpeg.withUnsafeBytes {
             try RenditionMaker.make($0, format: .jpeg, storedSize: stored.size, orientation: orientation,
                                     jobs: [RenditionJob(spec: spec, size: shown)], maximumPixels: 1 << 30)

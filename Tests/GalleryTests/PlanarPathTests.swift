@@ -271,7 +271,7 @@ import Testing
         #expect(DCTScale.denominator(stored: PixelSize(width: 97, height: 61), largestTarget: PixelSize(width: 24, height: 15)) == 2)
         for (format, sizes) in [(OutputFormat.jpeg, sizes), (.webp, sizes), (.jpeg, [PixelSize(width: 24, height: 15)]),
                                 (.webp, [PixelSize(width: 24, height: 15)])] {
-            let jobs = sizes.map { RenditionJob(spec: RenditionSpec(role: .preview, box: $0, format: format, quality: 95), size: $0) }
+            let jobs = sizes.map { RenditionJob(spec: RenditionSpec(role: .preview, box: $0, encoding: .still(format, quality: 95)), size: $0) }
             let outputs = try jpeg.withUnsafeBytes { raw in
                 try RenditionMaker.make(raw, format: .jpeg, storedSize: PixelSize(width: 97, height: 61), orientation: .up,
                                         jobs: jobs, maximumPixels: 1 << 30)
@@ -298,7 +298,7 @@ import Testing
         let size = upright.fitting(in: PixelSize(width: 240, height: 240))
         let storedTarget = orientation.storedSize(ofDisplayed: size)
         #expect(DCTScale.denominator(stored: stored, largestTarget: storedTarget) == 2, "the test must exercise DCT scaling")
-        let job = RenditionJob(spec: RenditionSpec(role: .preview, box: PixelSize(width: 240, height: 240), format: .jpeg, quality: 95), size: size)
+        let job = RenditionJob(spec: RenditionSpec(role: .preview, box: PixelSize(width: 240, height: 240), encoding: .jpeg(quality: 95)), size: size)
         let output = try jpeg.withUnsafeBytes { raw in
             try RenditionMaker.make(raw, format: .jpeg, storedSize: stored, orientation: orientation, jobs: [job], maximumPixels: 1 << 30)
         }
@@ -311,7 +311,7 @@ import Testing
     @Test func truncatedJPEGIsReportedAsDamaged() throws {
         let jpeg = try Fixtures.jpeg(Fixtures.gradient(width: 400, height: 300))
         let cut = Array(jpeg.prefix(jpeg.count * 2 / 3))
-        let job = RenditionJob(spec: RenditionSpec(role: .preview, box: PixelSize(width: 100, height: 75), format: .jpeg, quality: 85),
+        let job = RenditionJob(spec: RenditionSpec(role: .preview, box: PixelSize(width: 100, height: 75), encoding: .jpeg(quality: 85)),
                                size: PixelSize(width: 100, height: 75))
         #expect(throws: ImagingError.self) {
             try cut.withUnsafeBytes { raw in

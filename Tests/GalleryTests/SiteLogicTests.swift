@@ -12,8 +12,8 @@ func samplePhoto(_ path: String, _ exif: String?, offset: String? = nil, hash: S
         ?? CaptureDate(fileTime: fileTime, timeZone: TimeZone(identifier: "UTC")!)
     let source = SourceFile(url: URL(fileURLWithPath: "/src/" + path), relativeComponents: components, byteCount: 1, modificationDate: fileTime)
     let metadata = PhotoMetadata(format: .jpeg, storedSize: size, orientation: .up, captureDate: date)
-    let spec = RenditionSpec(role: .thumbnail, box: PixelSize(width: 280, height: 210), format: .webp, quality: 80)
-    let preview = RenditionSpec(role: .preview, box: PixelSize(width: 800, height: 600), format: .webp, quality: 80)
+    let spec = RenditionSpec(role: .thumbnail, box: PixelSize(width: 280, height: 210), encoding: .webp(quality: 80))
+    let preview = RenditionSpec(role: .preview, box: PixelSize(width: 800, height: 600), encoding: .webp(quality: 80))
     let h = hash ?? path
     return MediaItem(source: source, contentHash: h, metadata: metadata, renditions: [
         Rendition(spec: spec, size: size.fitting(in: spec.box), path: "media/aa/\(h.hashValue)-t.webp"),
@@ -148,5 +148,20 @@ func samplePhoto(_ path: String, _ exif: String?, offset: String? = nil, hash: S
         #expect(map.photoAlbumPage["trip/11.jpg"] == 1)
         #expect(map.photoAlbumPage["trip/25.jpg"] == 2)
         #expect(map.momentPages.count == 3)
+    }
+}
+
+/// Rendition names follow from a spec's key: the typed encodings give the
+/// keys the flat spec gave, so no published file is renamed.
+@Suite struct RenditionKeyTests {
+    @Test func keysAreTheNamesThePublishedFilesHave() {
+        let box = PixelSize(width: 280, height: 210)
+        #expect(RenditionSpec(role: .thumbnail, box: box, encoding: .webp(quality: 85)).key == "r1-280x210-webp-q85")
+        #expect(RenditionSpec(role: .preview, box: box, encoding: .jpeg(quality: 90)).key == "r1-280x210-jpeg-q90")
+        #expect(RenditionSpec(role: .preview, box: box, encoding: .jpeg(quality: 90)).asAnimation.key == "r1-280x210-webp-q90-anim")
+        let video = RenditionSpec(role: .video, box: PixelSize(width: 1920, height: 1080), encoding: .h264(crf: 23, preset: "veryfast"))
+        #expect(video.key == "v1-1920x1080-h264-crf23-veryfast" && video.format == .mp4)
+        #expect(RenditionSpec(role: .original, box: box, encoding: .jpeg(quality: 85), keepsLocation: true).key == "original-with-location")
+        #expect(Encoding.still(.webp, quality: 70) == .webp(quality: 70) && Encoding.still(.jpeg, quality: 70) == .jpeg(quality: 70))
     }
 }

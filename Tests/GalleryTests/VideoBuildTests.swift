@@ -422,7 +422,7 @@ import Testing
         #expect(!hlg.videoStreamPlaysAsIs(in: box))
         #expect(!facts.videoStreamPlaysAsIs(in: PixelSize(width: 1280, height: 720)))
         let input = URL(fileURLWithPath: "/in.mov"), output = URL(fileURLWithPath: "/out.mp4")
-        let spec = RenditionSpec(role: .video, box: box, format: .mp4, quality: 23, videoPreset: "veryfast")
+        let spec = RenditionSpec(role: .video, box: box, encoding: .h264(crf: 23, preset: "veryfast"))
         let remux = VideoTools.playbackArguments(input: input, facts: facts, spec: spec, output: output, threads: 2)
         #expect(remux.method == .remuxed && remux.arguments.contains("copy") && !remux.arguments.contains("libx264"))
         let transcode = VideoTools.playbackArguments(input: input, facts: hlg, spec: spec, output: output, threads: 2)
