@@ -491,11 +491,11 @@ import Video
         for i in 0..<40 { try folder.write("src/Late/q\(i).jpg", try photo()) }
         let second = try Watcher(source: source, output: settings.output, log: folder.url.appendingPathComponent("watch2.log"),
                                  extra: ["--jobs", "1"])
-        // Once the build has journaled its first file (it is running, its
-        // handlers are in place: under AddressSanitizer start-up is slow).
-        let journal = settings.stateFolder.appendingPathComponent("journal")
+        // Once its build has found the photos (it is running, its signal
+        // handlers in place: under AddressSanitizer start-up is slow; a
+        // journal left by the watcher stopped above tells nothing).
         var waited = 0
-        while Fixtures.size(of: journal) == 0, waited < 400 {
+        while !second.text.contains("Found "), waited < 800 {
             try await Task.sleep(nanoseconds: 25_000_000)
             waited += 1
         }

@@ -21,7 +21,7 @@ import Testing
             let path = output.appendingPathComponent(relative).path
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
             result[relative] = FileState(modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-                                         bytes: try Data(contentsOf: URL(fileURLWithPath: path)))
+                                         bytes: Data(Fixtures.contents(of: URL(fileURLWithPath: path))))
         }
         return result
     }
