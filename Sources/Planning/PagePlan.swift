@@ -5,10 +5,12 @@ import GalleryCore
 /// one group of files made together), and the fingerprint of exactly what it
 /// shows: a rebuild renders a page only when its fingerprint changed.
 public struct PlannedPage: Sendable {
-    /// What the page is.
+    /// What the page is (its album, for album and item pages, is `album`:
+    /// payloads here hold no pointers, which an enum may keep in spare bits,
+    /// hiding them from LeakSanitizer when a build is stopped by a signal).
     public enum Kind: Sendable, Hashable {
-        case album(AlbumPath, page: Int)
-        case item(AlbumPath, index: Int)
+        case album(page: Int)
+        case item(index: Int)
         case moments(page: Int)
         case years
         case tagIndex
@@ -22,6 +24,8 @@ public struct PlannedPage: Sendable {
 
     /// What it is.
     public let kind: Kind
+    /// The album of an album or item page.
+    public let album: AlbumPath?
     /// Its file, relative to OUT; for a group of files, the group's name
     /// (`search/index.js`, `sitemap.xml`: the file every group always has).
     public let id: String
@@ -180,12 +184,12 @@ struct Fingerprinter: Sendable {
         return s
     }
 
-    func page(_ kind: PlannedPage.Kind, _ id: String, _ body: (inout StableHash) -> Void) -> PlannedPage {
+    func page(_ kind: PlannedPage.Kind, _ id: String, album: AlbumPath? = nil, _ body: (inout StableHash) -> Void) -> PlannedPage {
         var h = StableHash()
         h.add(chrome)
         h.add(id)
         body(&h)
-        return PlannedPage(kind: kind, id: id, fingerprint: h.digest())
+        return PlannedPage(kind: kind, album: album, id: id, fingerprint: h.digest())
     }
 
     func pager(_ pages: [String], _ h: inout StableHash) {
@@ -291,7 +295,7 @@ struct Fingerprinter: Sendable {
 
     func albumPage(_ album: Album, paths: [String], number: Int, cover: MediaItem?) -> PlannedPage {
         let path = album.path
-        return page(.album(path, page: number), paths[number]) { h in
+        return page(.album(page: number), paths[number], album: path) { h in
             h.add(path.isRoot)
             h.add(title(path))
             h.add(album.description ?? "-")
@@ -324,7 +328,7 @@ struct Fingerprinter: Sendable {
     func itemPage(_ album: Album, paths: [String], index: Int, page id: String) -> PlannedPage {
         let item = album.photos[index]
         let key = item.source.relativePath
-        return page(.item(album.path, index: index), id) { h in
+        return page(.item(index: index), id, album: album.path) { h in
             h.add(items[key] ?? .zero)
             h.add(title(album.path))
             h.add(crumbs[album.path] ?? .zero)

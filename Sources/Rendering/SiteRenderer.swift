@@ -70,16 +70,16 @@ public struct SiteRenderer: Sendable, PageBuilding {
             PageJob(kind: kind) { () throws(ThemeError) in [RenderedPage(path: path, html: try render())] }
         }
         switch page.kind {
-        case let .album(albumPath, number):
+        case let .album(number):
             return one(.album) { () throws(ThemeError) in
                 // A planned album exists: the plan was made from this gallery.
-                guard let album = gallery.albums[albumPath] else { return "" }
+                guard let albumPath = page.album, let album = gallery.albums[albumPath] else { return "" }
                 let everything = gallery.photos(under: albumPath)
                 return try AlbumPageBuilder(inputs: inputs).render(album, number: number, summary: (count: count(everything), dates: dateRange(everything)))
             }
-        case let .item(albumPath, index):
+        case let .item(index):
             return one(.item) { () throws(ThemeError) in
-                guard let album = gallery.albums[albumPath] else { return "" }
+                guard let albumPath = page.album, let album = gallery.albums[albumPath] else { return "" }
                 return try ItemPageBuilder(inputs: inputs).render(album, index: index, pagePath: path)
             }
         case let .moments(number):

@@ -499,7 +499,8 @@ import Video
             try await Task.sleep(nanoseconds: 25_000_000)
             waited += 1
         }
-        #expect(try await second.stop(SIGINT) == 130)
+        let interrupted = try await second.stop(SIGINT)
+        #expect(interrupted == 130, "status \(interrupted): \(second.text)")
         #expect(second.text.contains("gallerygen: stopped (interrupted)"), "\(second.text)")
         _ = try await GalleryBuilder().build(settings: settings, quiet: true)
         #expect(try FaultTests.site(settings.output) == (try await FaultTests.cleanSite(settings, in: folder)))
