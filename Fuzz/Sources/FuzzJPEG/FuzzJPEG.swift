@@ -14,7 +14,7 @@ public func fuzzJPEG(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // build's pixel guard honest.
     let stored = PixelSize(width: decoded.image.width * 8, height: decoded.image.height * 8)
     let jobs = [OutputFormat.jpeg, .webp].map { format in
-        RenditionJob(spec: RenditionSpec(role: .thumbnail, box: PixelSize(width: 16, height: 12), format: format, quality: 80),
+        RenditionJob(spec: RenditionSpec(role: .thumbnail, box: PixelSize(width: 16, height: 12), encoding: .still(format, quality: 80)),
                      size: PixelSize(width: 16, height: 12))
     }
     _ = try? RenditionMaker.make(bytes, format: .jpeg, storedSize: stored, orientation: .right, jobs: jobs, maximumPixels: 1 << 28)
