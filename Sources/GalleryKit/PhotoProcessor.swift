@@ -204,7 +204,7 @@ struct PhotoProcessor: Sendable {
         }
         // Boxes that give the same pixels (a small source fits several boxes
         // whole) share one file.
-        var pathsBySize: [String: String] = [:]
+        var pathsBySize: [RenditionKey: String] = [:]
         // Exact capacity: these arrays live as long as the build, one per photo.
         plan.renditions.reserveCapacity(specs.count + (settings.originalSpec == nil ? 0 : 1))
         /// Records a rendition, and the job to make it unless OUT has it.
@@ -219,7 +219,7 @@ struct PhotoProcessor: Sendable {
         }
         for spec in specs {
             let size = upright.fitting(in: spec.box)
-            let sizeKey = "\(spec.encoding)-\(size)-\(spec.animated)"
+            let sizeKey = RenditionKey(encoding: spec.encoding, size: size, animated: spec.animated)
             if let existing = pathsBySize[sizeKey] {
                 plan.renditions.append(Rendition(spec: spec, size: size, path: existing))
                 continue
@@ -419,4 +419,13 @@ struct PhotoProcessor: Sendable {
         item.$metadata = cached.$metadata  // as for stills: the state's metadata, one box
         return .published(item, made: plan.jobs.count + (plan.videoPath == nil ? 0 : 1), reused: plan.reused, cache: cached, note: nil)
     }
+}
+
+/// Two specs that make the same bytes (one file serves both roles when a
+/// photo is smaller than both boxes): compared as values, with no text made
+/// (describing an enum with payloads goes through reflection, per photo).
+private struct RenditionKey: Hashable {
+    let encoding: Encoding
+    let size: PixelSize
+    let animated: Bool
 }
