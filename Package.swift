@@ -91,9 +91,12 @@ let package = Package(
         // gallerygen works from any directory without a resource bundle.
         .executableTarget(name: "EmbedAssetsTool", path: "Sources/EmbedAssetsTool"),
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["EmbedAssetsTool"]),
+        // What the test targets share: fixture generators (JPEG/PNG/WebP/GIF/TIFF
+        // bytes with EXIF, camera files), a temporary folder, the built binary.
+        .target(name: "GalleryTestSupport", dependencies: ["GalleryCore", "Imaging"], path: "Tests/GalleryTestSupport"),
         .testTarget(
             name: "GalleryTests",
-            dependencies: ["GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Containers", "Planning", "Rendering", "SiteOutput", "Configuration", "Video", "Archives",
+            dependencies: ["GalleryTestSupport", "GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Containers", "Planning", "Rendering", "SiteOutput", "Configuration", "Video", "Archives",
                            .product(name: "Yams", package: "Yams")],
             // Read through #filePath, not as bundle resources.
             exclude: ["Regressions", "JPEGVariants"]

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import GalleryTestSupport
 @testable import SiteOutput
 import Video
 @testable import GalleryCore

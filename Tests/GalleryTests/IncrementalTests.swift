@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GalleryTestSupport
 @testable import SiteOutput
 @testable import GalleryCore
 @testable import GalleryKit

@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Testing
+import GalleryTestSupport
 @testable import GalleryCore
 @testable import GalleryKit
 @testable import Rendering

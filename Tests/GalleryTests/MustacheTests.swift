@@ -1,4 +1,5 @@
 import Testing
+import GalleryTestSupport
 @testable import Rendering
 
 /// The site's own Mustache engine. The expected outputs were made by the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GalleryTestSupport
 import Configuration
 @testable import GalleryCore
 @testable import GalleryKit

@@ -3,6 +3,7 @@ import GalleryCore
 @testable import Video
 @testable import Metadata
 import Testing
+import GalleryTestSupport
 @testable import Rendering
 
 /// Offline place names (`moment_places`): the built-in GeoNames table and

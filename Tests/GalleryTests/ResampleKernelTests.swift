@@ -1,6 +1,7 @@
 import CResample
 import Foundation
 import Testing
+import GalleryTestSupport
 @testable import Imaging
 
 /// The resampler's C kernels (AVX-512 VNNI and AVX2+FMA where the CPU has

@@ -4,6 +4,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import GalleryTestSupport
 @testable import GalleryCore
 @testable import Planning
 @testable import GalleryKit

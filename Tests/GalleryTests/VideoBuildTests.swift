@@ -1,6 +1,7 @@
 import SiteOutput
 import Foundation
 import Testing
+import GalleryTestSupport
 @testable import Video
 @testable import GalleryCore
 @testable import GalleryKit

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GalleryTestSupport
 @testable import Video
 @testable import GalleryCore
 

@@ -3,17 +3,17 @@ import GalleryCore
 import Imaging
 
 /// Builds test images and EXIF blocks in code, so the tests need no files.
-enum Fixtures {
+public enum Fixtures {
     // MARK: EXIF (little-endian TIFF)
 
     /// An EXIF value.
-    enum Value {
+    public enum Value: Sendable {
         case ascii(String)
         case short(UInt16)
         case long(UInt32)
         case rationals([(UInt32, UInt32)])
 
-        var type: UInt16 {
+        public var type: UInt16 {
             switch self {
             case .ascii: return 2
             case .short: return 3
@@ -22,7 +22,7 @@ enum Fixtures {
             }
         }
 
-        var bytes: [UInt8] {
+        public var bytes: [UInt8] {
             switch self {
             case .ascii(let s): return Array(s.utf8) + [0]
             case .short(let v): return le16(v)
@@ -31,7 +31,7 @@ enum Fixtures {
             }
         }
 
-        var count: UInt32 {
+        public var count: UInt32 {
             switch self {
             case .ascii(let s): return UInt32(s.utf8.count + 1)
             case .rationals(let list): return UInt32(list.count)
@@ -40,14 +40,14 @@ enum Fixtures {
         }
     }
 
-    static func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-    static func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
-    static func be32(_ v: UInt32) -> [UInt8] { le32(v).reversed() }
+    public static func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+    public static func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+    public static func be32(_ v: UInt32) -> [UInt8] { le32(v).reversed() }
 
     /// A file's bytes by plain read(2) ([] when it cannot be opened):
     /// Foundation's file reading leaks a buffer (LeakSanitizer) when the
     /// file is empty or grows while it reads, which these tests do on purpose.
-    static func contents(of url: URL) -> [UInt8] {
+    public static func contents(of url: URL) -> [UInt8] {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return [] }
         defer { close(descriptor) }
@@ -62,13 +62,13 @@ enum Fixtures {
     }
 
     /// A file's size, 0 when it is missing.
-    static func size(of url: URL) -> Int {
+    public static func size(of url: URL) -> Int {
         var info = stat()
         return stat(url.path, &info) == 0 ? Int(info.st_size) : 0
     }
 
     /// A TIFF block with IFD0 tags, an EXIF sub-IFD and a GPS sub-IFD.
-    static func tiff(ifd0: [UInt16: Value], exif: [UInt16: Value] = [:], gps: [UInt16: Value] = [:]) -> [UInt8] {
+    public static func tiff(ifd0: [UInt16: Value], exif: [UInt16: Value] = [:], gps: [UInt16: Value] = [:]) -> [UInt8] {
         var out: [UInt8] = Array("II".utf8) + le16(42) + le32(8)
         // Lay out: IFD0, its data, EXIF IFD, its data, GPS IFD, its data.
         func ifdSize(_ tags: [UInt16: Value]) -> Int { 2 + tags.count * 12 + 4 }
@@ -114,7 +114,7 @@ enum Fixtures {
     }
 
     /// A typical camera EXIF block.
-    static func cameraExif(orientation: UInt16 = 1, original: String? = "2024:03:10 23:30:00", offset: String? = "+02:00",
+    public static func cameraExif(orientation: UInt16 = 1, original: String? = "2024:03:10 23:30:00", offset: String? = "+02:00",
                            digitized: String? = nil, modified: String? = nil, gps: Bool = true,
                            location: (latitude: Double, longitude: Double)? = nil) -> [UInt8] {
         var ifd0: [UInt16: Value] = [0x010F: .ascii("NIKON CORPORATION"), 0x0110: .ascii("NIKON D70"), 0x0112: .short(orientation)]
@@ -147,7 +147,7 @@ enum Fixtures {
 
     /// A test pattern: four coloured quadrants (red top-left, green top-right,
     /// blue bottom-left, white bottom-right), so orientation is easy to check.
-    static func quadrants(width: Int, height: Int) -> RGBAImage {
+    public static func quadrants(width: Int, height: Int) -> RGBAImage {
         RGBAImage(width: width, height: height, hasAlpha: false) { buffer in
             for y in 0..<height {
                 for x in 0..<width {
@@ -164,7 +164,7 @@ enum Fixtures {
     }
 
     /// A smooth gradient image.
-    static func gradient(width: Int, height: Int) -> RGBAImage {
+    public static func gradient(width: Int, height: Int) -> RGBAImage {
         RGBAImage(width: width, height: height, hasAlpha: false) { buffer in
             for y in 0..<height {
                 for x in 0..<width {
@@ -181,7 +181,7 @@ enum Fixtures {
     // MARK: Files
 
     /// A JPEG of `image`, with an EXIF APP1 segment when `exif` is given.
-    static func jpeg(_ image: RGBAImage, exif: [UInt8]? = nil, quality: Int = 92) throws -> [UInt8] {
+    public static func jpeg(_ image: RGBAImage, exif: [UInt8]? = nil, quality: Int = 92) throws -> [UInt8] {
         let plain = try JPEGCodec.encode(image, quality: quality, iccProfile: nil)
         guard let exif else { return plain }
         let payload = Array("Exif\0\0".utf8) + exif
@@ -190,7 +190,7 @@ enum Fixtures {
     }
 
     /// A WebP of `image`, wrapped in a VP8X container with an EXIF chunk when given.
-    static func webp(_ image: RGBAImage, exif: [UInt8]? = nil) throws -> [UInt8] {
+    public static func webp(_ image: RGBAImage, exif: [UInt8]? = nil) throws -> [UInt8] {
         let plain = try WebPCodec.encode(image, quality: 90, iccProfile: nil)
         guard let exif else { return plain }
         let bitstreamChunk = Array(plain[12...])
@@ -204,7 +204,7 @@ enum Fixtures {
     }
 
     /// An uncompressed-deflate PNG of `image` (RGBA, 8-bit) with optional eXIf chunk.
-    static func png(_ image: RGBAImage, exif: [UInt8]? = nil) -> [UInt8] {
+    public static func png(_ image: RGBAImage, exif: [UInt8]? = nil) -> [UInt8] {
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
             let typed = Array(type.utf8) + data
             return be32(UInt32(data.count)) + typed + be32(crc32(typed))
@@ -234,7 +234,7 @@ enum Fixtures {
         return out
     }
 
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)
@@ -244,24 +244,39 @@ enum Fixtures {
     }
 
     /// A GIF frame for `gif(...)`.
-    struct GIFFrame {
-        var left = 0, top = 0, width: Int, height: Int
+    public struct GIFFrame: Sendable {
+        public var left = 0, top = 0, width: Int, height: Int
         /// Palette indices, row-major.
-        var indices: [UInt8]
-        var disposal = 0
-        var delayCentiseconds = 10
-        var transparentIndex: Int?
-        var interlaced = false
-        var localPalette: [(UInt8, UInt8, UInt8)]?
+        public var indices: [UInt8]
+        public var disposal = 0
+        public var delayCentiseconds = 10
+        public var transparentIndex: Int?
+        public var interlaced = false
+        public var localPalette: [(UInt8, UInt8, UInt8)]?
         /// LZW minimum code size; larger than the palette's bits to write
         /// indices past the colour table.
-        var minCodeSize: Int?
+        public var minCodeSize: Int?
+
+        public init(left: Int = 0, top: Int = 0, width: Int, height: Int, indices: [UInt8], disposal: Int = 0, delayCentiseconds: Int = 10,
+                    transparentIndex: Int? = nil, interlaced: Bool = false, localPalette: [(UInt8, UInt8, UInt8)]? = nil, minCodeSize: Int? = nil) {
+            self.left = left
+            self.top = top
+            self.width = width
+            self.height = height
+            self.indices = indices
+            self.disposal = disposal
+            self.delayCentiseconds = delayCentiseconds
+            self.transparentIndex = transparentIndex
+            self.interlaced = interlaced
+            self.localPalette = localPalette
+            self.minCodeSize = minCodeSize
+        }
     }
 
     /// A GIF with a 4-colour global palette (0 red, 1 green, 2 blue, 3 white unless
     /// given), written with an LZW stream of literal codes (clear code before
     /// the table grows), which every decoder accepts.
-    static func gif(width: Int, height: Int, frames: [GIFFrame], loop: Int? = 0,
+    public static func gif(width: Int, height: Int, frames: [GIFFrame], loop: Int? = 0,
                     palette: [(UInt8, UInt8, UInt8)] = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)]) -> [UInt8] {
         func paletteBytes(_ colours: [(UInt8, UInt8, UInt8)]) -> (bits: Int, bytes: [UInt8]) {
             var bits = 1
@@ -308,7 +323,7 @@ enum Fixtures {
         return out
     }
 
-    static func lzwLiteral(_ pixels: [UInt8], minCodeSize: Int) -> [UInt8] {
+    public static func lzwLiteral(_ pixels: [UInt8], minCodeSize: Int) -> [UInt8] {
         let clear = 1 << minCodeSize, end = clear + 1
         let codeSize = minCodeSize + 1
         var bitBuffer: UInt32 = 0, bitCount = 0
@@ -339,7 +354,7 @@ enum Fixtures {
 
 extension Array where Element == UInt8 {
     /// GIF data sub-blocks: length-prefixed runs of up to 255 bytes, then a 0.
-    func chunked() -> [UInt8] {
+    public func chunked() -> [UInt8] {
         var out: [UInt8] = []
         var i = 0
         while i < count {
@@ -354,10 +369,10 @@ extension Array where Element == UInt8 {
 }
 
 /// A temporary folder removed when the test ends.
-final class TemporaryFolder {
-    let url: URL
+public final class TemporaryFolder {
+    public let url: URL
 
-    init() throws {
+    public init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("gallerygen-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
@@ -366,7 +381,7 @@ final class TemporaryFolder {
 
     /// Writes a file (creating folders) and returns its URL.
     @discardableResult
-    func write(_ relative: String, _ bytes: [UInt8]) throws -> URL {
+    public func write(_ relative: String, _ bytes: [UInt8]) throws -> URL {
         let file = url.appendingPathComponent(relative)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(bytes).write(to: file)

@@ -5,14 +5,14 @@ import Imaging
 /// HEIF, TIFF and RAW test files, made in code and with the tools
 /// `scripts/deps.sh test` installs (heif-enc from libheif-examples, tiffcp
 /// from libtiff-tools, exiftool), so no binary fixture is committed.
-enum CameraFixtures {
-    struct ToolFailure: Error, CustomStringConvertible {
-        let description: String
+public enum CameraFixtures {
+    public struct ToolFailure: Error, CustomStringConvertible, Sendable {
+        public let description: String
     }
 
     /// Runs a tool from PATH; a missing tool fails the test with the install hint.
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) throws -> String {
+    public static func run(_ tool: String, _ arguments: [String]) throws -> String {
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
             .map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let path else { throw ToolFailure(description: "\(tool) is not installed: run `bash scripts/deps.sh test`") }
@@ -35,7 +35,7 @@ enum CameraFixtures {
     // MARK: PNG input for heif-enc
 
     /// A PNG of any bit depth and colour type from raw rows (no filtering, stored deflate).
-    static func png(width: Int, height: Int, bitDepth: UInt8, colourType: UInt8, rows: [UInt8]) -> [UInt8] {
+    public static func png(width: Int, height: Int, bitDepth: UInt8, colourType: UInt8, rows: [UInt8]) -> [UInt8] {
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
             let typed = Array(type.utf8) + data
             return Fixtures.be32(UInt32(data.count)) + typed + Fixtures.be32(Fixtures.crc32(typed))
@@ -59,7 +59,7 @@ enum CameraFixtures {
     }
 
     /// A 16-bit RGB PNG of one colour per quadrant (top-left, top-right, bottom-left, bottom-right).
-    static func png16(width: Int, height: Int, quadrants: [(UInt16, UInt16, UInt16)]) -> [UInt8] {
+    public static func png16(width: Int, height: Int, quadrants: [(UInt16, UInt16, UInt16)]) -> [UInt8] {
         var rows: [UInt8] = []
         for y in 0..<height {
             for x in 0..<width {
@@ -71,7 +71,7 @@ enum CameraFixtures {
     }
 
     /// Encodes `png` with heif-enc (HEVC, or AV1 for `.avif`) into `name` in `folder`.
-    static func heif(_ png: [UInt8], in folder: URL, name: String, arguments: [String] = []) throws -> URL {
+    public static func heif(_ png: [UInt8], in folder: URL, name: String, arguments: [String] = []) throws -> URL {
         let input = folder.appendingPathComponent(name + ".input.png")
         try Data(png).write(to: input)
         defer { try? FileManager.default.removeItem(at: input) }
@@ -86,7 +86,7 @@ enum CameraFixtures {
     /// heif-enc: the box goes at the end of `ipco`, item 1's `ipma` entry
     /// gets its index, and every size and `iloc` offset after the insertion
     /// moves with it.
-    static func addProperty(_ file: [UInt8], box: [UInt8], essential: Bool) throws -> [UInt8] {
+    public static func addProperty(_ file: [UInt8], box: [UInt8], essential: Bool) throws -> [UInt8] {
         var bytes = file
         func u32(_ o: Int) -> Int { Int(bytes[o]) << 24 | Int(bytes[o + 1]) << 16 | Int(bytes[o + 2]) << 8 | Int(bytes[o + 3]) }
         func put32(_ o: Int, _ v: Int) { for i in 0..<4 { bytes[o + i] = UInt8((v >> (24 - 8 * i)) & 0xFF) } }
@@ -152,12 +152,12 @@ enum CameraFixtures {
     }
 
     /// Adds an `irot` (anticlockwise quarter turns) to item 1.
-    static func addRotation(_ file: [UInt8], quarterTurns: UInt8) throws -> [UInt8] {
+    public static func addRotation(_ file: [UInt8], quarterTurns: UInt8) throws -> [UInt8] {
         try addProperty(file, box: [0, 0, 0, 9] + Array("irot".utf8) + [quarterTurns & 3], essential: true)
     }
 
     /// Adds an `nclx` colour box (heif-enc 1.15 writes none for HEVC).
-    static func addNCLX(_ file: [UInt8], primaries: UInt16, transfer: UInt16, matrix: UInt16) throws -> [UInt8] {
+    public static func addNCLX(_ file: [UInt8], primaries: UInt16, transfer: UInt16, matrix: UInt16) throws -> [UInt8] {
         let body: [UInt8] = Array("colr".utf8) + Array("nclx".utf8) + [UInt8(primaries >> 8), UInt8(primaries & 0xFF),
                                                                       UInt8(transfer >> 8), UInt8(transfer & 0xFF),
                                                                       UInt8(matrix >> 8), UInt8(matrix & 0xFF), 0x80]
@@ -165,7 +165,7 @@ enum CameraFixtures {
     }
 
     /// The `hvcC` box (whole) and the coded data of item 1 of a file heif-enc wrote.
-    static func hevcItem(_ file: [UInt8]) throws -> (config: [UInt8], data: [UInt8]) {
+    public static func hevcItem(_ file: [UInt8]) throws -> (config: [UInt8], data: [UInt8]) {
         func u16(_ o: Int) -> Int { Int(file[o]) << 8 | Int(file[o + 1]) }
         func u32(_ o: Int) -> Int { u16(o) << 16 | u16(o + 2) }
         func find(_ type: String, in range: Range<Int>) -> Range<Int>? {
@@ -197,7 +197,7 @@ enum CameraFixtures {
 
     /// A grid HEIF (as iPhones and Samsungs store photos: tiles coded
     /// separately, a `grid` item composing them) of two tiles side by side.
-    static func gridHEIF(left: [UInt8], right: [UInt8], tile: PixelSize, output: PixelSize) throws -> [UInt8] {
+    public static func gridHEIF(left: [UInt8], right: [UInt8], tile: PixelSize, output: PixelSize) throws -> [UInt8] {
         let a = try hevcItem(left), b = try hevcItem(right)
         func box(_ type: String, _ body: [UInt8]) -> [UInt8] { Fixtures.be32(UInt32(body.count + 8)) + Array(type.utf8) + body }
         func full(_ type: String, version: UInt8 = 0, _ body: [UInt8]) -> [UInt8] { box(type, [version, 0, 0, 0] + body) }
@@ -229,7 +229,7 @@ enum CameraFixtures {
     }
 
     /// Overwrites every `ispe` box's size (a header that lies about its size).
-    static func claimSize(_ file: [UInt8], width: UInt32, height: UInt32) throws -> [UInt8] {
+    public static func claimSize(_ file: [UInt8], width: UInt32, height: UInt32) throws -> [UInt8] {
         var bytes = file
         let found = (0..<(bytes.count - 16)).filter { bytes[$0..<($0 + 4)].elementsEqual("ispe".utf8) }
         guard !found.isEmpty else { throw ToolFailure(description: "no ispe box") }
@@ -240,11 +240,11 @@ enum CameraFixtures {
     // MARK: TIFF
 
     /// A TIFF entry value.
-    enum Value {
+    public enum Value: Sendable {
         case bytes([UInt8]), ascii(String), shorts([UInt16]), longs([UInt32]), rationals([(UInt32, UInt32)])
         case srationals([(Int32, Int32)])
 
-        var type: UInt16 {
+        public var type: UInt16 {
             switch self {
             case .bytes: return 1
             case .ascii: return 2
@@ -255,7 +255,7 @@ enum CameraFixtures {
             }
         }
 
-        var count: Int {
+        public var count: Int {
             switch self {
             case .bytes(let b): return b.count
             case .ascii(let s): return s.utf8.count + 1
@@ -266,7 +266,7 @@ enum CameraFixtures {
             }
         }
 
-        var encoded: [UInt8] {
+        public var encoded: [UInt8] {
             switch self {
             case .bytes(let b): return b
             case .ascii(let s): return Array(s.utf8) + [0]
@@ -280,11 +280,13 @@ enum CameraFixtures {
 
     /// Assembles a little-endian TIFF: data first, directories after it (as
     /// libtiff writes them, so they can sit megabytes into the file).
-    struct TIFFBuilder {
-        var bytes: [UInt8] = Array("II".utf8) + Fixtures.le16(42) + Fixtures.le32(0)
+    public struct TIFFBuilder {
+        public var bytes: [UInt8] = Array("II".utf8) + Fixtures.le16(42) + Fixtures.le32(0)
+
+        public init() {}
 
         /// Appends data and returns its offset.
-        mutating func append(_ data: [UInt8]) -> UInt32 {
+        public mutating func append(_ data: [UInt8]) -> UInt32 {
             if bytes.count % 2 == 1 { bytes.append(0) }
             let offset = UInt32(bytes.count)
             bytes += data
@@ -292,7 +294,7 @@ enum CameraFixtures {
         }
 
         /// Appends a directory (its large values first) and returns its offset.
-        mutating func directory(_ entries: [UInt16: Value]) -> UInt32 {
+        public mutating func directory(_ entries: [UInt16: Value]) -> UInt32 {
             var large: [UInt16: UInt32] = [:]
             for (tag, value) in entries where value.encoded.count > 4 { large[tag] = append(value.encoded) }
             if bytes.count % 2 == 1 { bytes.append(0) }
@@ -309,29 +311,29 @@ enum CameraFixtures {
             return offset
         }
 
-        mutating func setFirstDirectory(_ offset: UInt32) {
+        public mutating func setFirstDirectory(_ offset: UInt32) {
             bytes.replaceSubrange(4..<8, with: Fixtures.le32(offset))
         }
     }
 
     /// EXIF sub-directory tags of a camera photo taken at `date` with `offset`.
-    static func exifTags(date: String, offset: String) -> [UInt16: Value] {
+    public static func exifTags(date: String, offset: String) -> [UInt16: Value] {
         [0x9003: .ascii(date), 0x9011: .ascii(offset), 0x829A: .rationals([(1, 125)]), 0x829D: .rationals([(56, 10)]),
          0x8827: .shorts([200])]
     }
 
     /// GPS tags (which must never reach the site).
-    static let gpsTags: [UInt16: Value] = [0x0001: .ascii("N"), 0x0002: .rationals([(48, 1), (51, 1), (2964, 100)]),
+    public static let gpsTags: [UInt16: Value] = [0x0001: .ascii("N"), 0x0002: .rationals([(48, 1), (51, 1), (2964, 100)]),
                                            0x0003: .ascii("E"), 0x0004: .rationals([(2, 1), (17, 1), (4000, 100)])]
 
     /// The TIFF layouts the tests cover.
-    enum Layout: String, CaseIterable {
+    public enum Layout: String, CaseIterable, Sendable {
         case rgb8, rgb16, grey8, palette, cmyk, rgbaUnassociated
     }
 
     /// An uncompressed single-strip TIFF of the quadrant pattern in `layout`,
     /// with an Orientation tag, camera tags and EXIF + GPS directories after the pixels.
-    static func tiff(_ image: RGBAImage, layout: Layout, orientation: UInt16 = 1, date: String = "2023:08:14 09:15:00",
+    public static func tiff(_ image: RGBAImage, layout: Layout, orientation: UInt16 = 1, date: String = "2023:08:14 09:15:00",
                      offset: String = "-04:00") -> [UInt8] {
         var builder = TIFFBuilder()
         var pixels: [UInt8] = []
@@ -398,7 +400,7 @@ enum CameraFixtures {
 
     /// A DNG of `image` through an RGGB Bayer filter (16-bit, uncompressed),
     /// optionally with the camera's full-size JPEG preview in a sub-directory.
-    static func dng(_ image: RGBAImage, orientation: UInt16 = 1, preview: [UInt8]? = nil,
+    public static func dng(_ image: RGBAImage, orientation: UInt16 = 1, preview: [UInt8]? = nil,
                     date: String = "2022:05:01 18:45:10", offset: String = "+01:00") -> [UInt8] {
         var builder = TIFFBuilder()
         var cfa: [UInt8] = []
@@ -463,7 +465,7 @@ enum CameraFixtures {
     // MARK: Looking at results
 
     /// The colour at the centre of each quadrant (top-left, top-right, bottom-left, bottom-right).
-    static func quadrantColours(_ image: RGBAImage) -> [(Int, Int, Int)] {
+    public static func quadrantColours(_ image: RGBAImage) -> [(Int, Int, Int)] {
         [(1, 1), (3, 1), (1, 3), (3, 3)].map { qx, qy in
             let x = image.width * qx / 4, y = image.height * qy / 4
             let i = (y * image.width + x) * 4
@@ -472,15 +474,15 @@ enum CameraFixtures {
     }
 
     /// True when `got` is within `tolerance` of `want` in every channel.
-    static func close(_ got: (Int, Int, Int), _ want: (Int, Int, Int), tolerance: Int = 40) -> Bool {
+    public static func close(_ got: (Int, Int, Int), _ want: (Int, Int, Int), tolerance: Int = 40) -> Bool {
         abs(got.0 - want.0) <= tolerance && abs(got.1 - want.1) <= tolerance && abs(got.2 - want.2) <= tolerance
     }
 
     /// The quadrant pattern's colours, in `quadrantColours` order.
-    static let quadrantPattern: [(Int, Int, Int)] = [(230, 20, 20), (20, 200, 20), (20, 20, 230), (245, 245, 245)]
+    public static let quadrantPattern: [(Int, Int, Int)] = [(230, 20, 20), (20, 200, 20), (20, 20, 230), (245, 245, 245)]
 
     /// Decodes a WebP or JPEG rendition.
-    static func decode(_ bytes: [UInt8]) throws -> RGBAImage {
+    public static func decode(_ bytes: [UInt8]) throws -> RGBAImage {
         try bytes.withUnsafeBytes { raw in
             if raw.first == 0xFF { return try JPEGCodec.decode(raw, scaleDenominator: 1, maximumPixels: 1 << 30).image }
             return try WebPCodec.decode(raw, maximumPixels: 1 << 30).image

@@ -4,7 +4,7 @@ import Foundation
 extension BuildSettings {
     /// Settings for tests: the values they care about set in code, the rest at
     /// their schema defaults.
-    init(source: URL, output: URL, title: String? = nil, thumbnailBoxes: [PixelSize]? = nil, previewBoxes: [PixelSize]? = nil,
+    public init(source: URL, output: URL, title: String? = nil, thumbnailBoxes: [PixelSize]? = nil, previewBoxes: [PixelSize]? = nil,
          format: OutputFormat? = nil, quality: Int? = nil, jobs: Int? = nil, maximumPixels: Int? = nil,
          maximumAnimationPixels: Int? = nil) {
         self.init(source: source, output: output)

@@ -1,20 +1,20 @@
 import Foundation
 
 /// The built `gallerygen` executable, beside the test bundle, run as a user would.
-enum GallerygenBinary {
-    static var url: URL {
+public enum GallerygenBinary {
+    public static var url: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gallerygen")
     }
 
     /// What one run printed and how it ended.
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
     }
 
     /// Runs gallerygen to completion with `arguments`.
-    static func result(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+    public static func result(_ arguments: [String], in directory: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
@@ -36,7 +36,7 @@ enum GallerygenBinary {
     }
 
     /// Standard output of a run that must succeed.
-    static func run(_ arguments: [String]) throws -> String {
+    public static func run(_ arguments: [String]) throws -> String {
         let result = try result(arguments)
         guard result.status == 0 else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
         return result.stdout
