@@ -94,12 +94,17 @@ let package = Package(
         // What the test targets share: fixture generators (JPEG/PNG/WebP/GIF/TIFF
         // bytes with EXIF, camera files), a temporary folder, the built binary.
         .target(name: "GalleryTestSupport", dependencies: ["GalleryCore", "Imaging"], path: "Tests/GalleryTestSupport"),
+        // Tests by layer, each on the modules it tests: values and the plan,
+        // media in and out, pages, and the pipeline end to end (the binary too).
+        .testTarget(name: "CoreTests", dependencies: ["GalleryTestSupport", "GalleryCore", "Planning", "Rendering", "SiteOutput"]),
+        .testTarget(name: "MediaTests", dependencies: ["GalleryTestSupport", "GalleryCore", "Containers", "Imaging", "Metadata", "CResample"],
+                    // Read through #filePath, not as bundle resources.
+                    exclude: ["Regressions", "JPEGVariants"]),
+        .testTarget(name: "PageTests", dependencies: ["GalleryTestSupport", "GalleryCore", "Planning", "Rendering"]),
         .testTarget(
-            name: "GalleryTests",
-            dependencies: ["GalleryTestSupport", "GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Containers", "Planning", "Rendering", "SiteOutput", "Configuration", "Video", "Archives",
-                           .product(name: "Yams", package: "Yams")],
-            // Read through #filePath, not as bundle resources.
-            exclude: ["Regressions", "JPEGVariants"]
+            name: "PipelineTests",
+            dependencies: ["GalleryTestSupport", "GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Containers", "Planning", "Rendering",
+                           "SiteOutput", "Configuration", "Video", "Archives", .product(name: "Yams", package: "Yams")]
         ),
     ]
 )

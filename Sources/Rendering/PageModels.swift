@@ -33,7 +33,7 @@
 ///   each `<li>` carries `--grow` (`Thumbnail.grow`, width / height) so rows
 ///   are justified without layout shift.
 ///
-/// `Tests/GalleryTests/PageContractTests.swift` checks that the attributes the
+/// `Tests/PageTests/PageContractTests.swift` checks that the attributes the
 /// viewer reads are the ones the grid template writes.
 ///
 /// Shared by every page: the header, the stylesheets and the grid's layout.

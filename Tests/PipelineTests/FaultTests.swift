@@ -193,7 +193,7 @@ import Video
         let heif = try CameraFixtures.heif(Fixtures.png(Fixtures.quadrants(width: 128, height: 96)), in: folder.url, name: "base.heic",
                                            arguments: ["--no-alpha"])
         try folder.write("src/huge.heic", try CameraFixtures.claimSize(try [UInt8](Data(contentsOf: heif)), width: 20_000, height: 10_000))
-        try FileManager.default.copyItem(at: RegressionTests.folder.appendingPathComponent("heif-grid-built-from-itself.heic"),
+        try FileManager.default.copyItem(at: TestData.regressions.appendingPathComponent("heif-grid-built-from-itself.heic"),
                                          to: source.appendingPathComponent("self-grid.heic"))
         try folder.write("src/huge.tif", Self.claimTIFFSize(CameraFixtures.tiff(Fixtures.quadrants(width: 64, height: 48), layout: .rgb8),
                                                            width: 100_000, height: 100_000))

@@ -229,7 +229,7 @@ import GalleryTestSupport
     /// refused by the metadata read and by the decoder on its own, which
     /// libheif's one-number size limit alone would have let allocate 767 MB.
     @Test func gridCanvasBeyondItsHeaderIsRefusedBeforeDecoding() throws {
-        let url = RegressionTests.folder.appendingPathComponent("heif-grid-square-canvas-under-a-thin-header.heic")
+        let url = TestData.regressions.appendingPathComponent("heif-grid-square-canvas-under-a-thin-header.heic")
         let bytes = try [UInt8](Data(contentsOf: url))
         #expect(throws: MetadataError.self) { _ = try bytes.withUnsafeBytes { try MetadataReader.read($0, modificationDate: Date()) } }
         #expect {
