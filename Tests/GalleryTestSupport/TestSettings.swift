@@ -1,5 +1,5 @@
 import Foundation
-@testable import GalleryCore
+import GalleryCore
 
 extension BuildSettings {
     /// Settings for tests: the values they care about set in code, the rest at
