@@ -155,6 +155,21 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
         return isAnimated ? .animation : .still
     }
 
+    /// What outlives reading the file: never the GPS fix (of the photo or its
+    /// motion clip) or the Live Photo pairing identifier; people's names and
+    /// the place name only when they are published (`publish_people`,
+    /// `moment_places`). The build state keeps this, an item carries it to the
+    /// pages, and page fingerprints are made from it.
+    public func kept(people: Bool, place: Bool) -> PhotoMetadata {
+        var kept = self
+        kept.gps = nil
+        kept.motion?.location = nil
+        kept.livePhotoIdentifier = nil
+        if !people { kept.words.people = [] }
+        if !place { kept.place = nil }
+        return kept
+    }
+
     /// Frames × canvas pixels: what re-encoding the animation costs
     /// (saturating: a hostile frame count must not overflow).
     public var animationPixels: Int {

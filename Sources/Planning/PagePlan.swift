@@ -111,19 +111,13 @@ struct Fingerprinter: Sendable {
     // MARK: Inputs shared by many pages
 
     /// Everything an item carries that a page can show: its path, content,
-    /// metadata (as the build state keeps it: no GPS, people and places
-    /// only when published) and renditions.
+    /// metadata (as the build state keeps it, `PhotoMetadata.kept`: a
+    /// freshly read item and a cached one give one digest) and renditions.
     static func digest(_ item: MediaItem, options: Settings) -> StableHash.Digest {
         var h = StableHash()
         h.add(item.source.relativePath)
         h.add(item.contentHash)
-        var metadata = item.metadata
-        metadata.gps = nil
-        metadata.motion?.location = nil
-        metadata.livePhotoIdentifier = nil
-        if !options.publishPeople { metadata.words.people = [] }
-        if !options.momentPlaces { metadata.place = nil }
-        h.add(encoding: metadata)
+        h.add(encoding: item.metadata.kept(people: options.publishPeople, place: options.momentPlaces))
         h.add(item.renditions.count)
         for rendition in item.renditions {
             h.add(rendition.path)

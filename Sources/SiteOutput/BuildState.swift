@@ -10,7 +10,7 @@ public struct CachedPhoto: Codable, Sendable, Equatable {
     public var modified: Int64
     /// Content hash of the bytes.
     public var contentHash: String
-    /// Metadata, without GPS: the state lives in OUT, which is published.
+    /// Metadata as `PhotoMetadata.kept` leaves it: no GPS, people and place only when published.
     @OutOfLine public var metadata: PhotoMetadata
     /// A Live Photo still's clip, as it was when last read.
     public var clip: CachedClip?
@@ -27,24 +27,18 @@ public struct CachedPhoto: Codable, Sendable, Equatable {
     /// part reads only its own entries of a large state.
     public var shardKey: UInt64
 
-    /// Creates an entry. GPS is dropped, people's names unless `keepPeople`
-    /// (publish_people) and the place name unless `keepPlace`
-    /// (moment_places): the state is in OUT, which is published.
+    /// Creates an entry of what outlives the read (`PhotoMetadata.kept`):
+    /// people's names with `keepPeople` (publish_people), the place with
+    /// `keepPlace` (moment_places), never GPS.
     public init(size: Int64, modified: Int64, contentHash: String, metadata: PhotoMetadata, clip: CachedClip? = nil,
                 sidecarStamp: String = "", keepPeople: Bool = false, keepPlace: Bool = false, shardKey: UInt64 = 0) {
         self.shardKey = shardKey
         self.size = size
         self.modified = modified
         self.contentHash = contentHash
-        var stripped = metadata
-        stripped.gps = nil
-        stripped.motion?.location = nil
-        stripped.livePhotoIdentifier = nil
-        if !keepPeople { stripped.words.people = [] }
-        if !keepPlace { stripped.place = nil }
         self.peopleKept = keepPeople
         self.placeKept = keepPlace
-        self.metadata = stripped
+        self.metadata = metadata.kept(people: keepPeople, place: keepPlace)
         self.clip = clip
         self.sidecarStamp = sidecarStamp
     }
