@@ -78,9 +78,19 @@ struct Fingerprinter: Sendable {
     /// Each album's count line and date range: every item in it and its listed albums below.
     var summaries: [AlbumPath: Summary] = [:]
 
+    /// A count line and date range: how many items and videos, first and last local day.
     struct Summary: Sendable {
         var items = 0, videos = 0
         var first: LocalDay?, last: LocalDay?
+        init() {}
+        init(_ items: some Sequence<MediaItem>) { for item in items { add(item) } }
+        mutating func add(_ item: MediaItem) {
+            items += 1
+            if item.kind == .video { videos += 1 }
+            let day = item.metadata.captureDate.localDay
+            first = first.map { min($0, day) } ?? day
+            last = last.map { max($0, day) } ?? day
+        }
         mutating func add(_ other: Summary) {
             items += other.items
             videos += other.videos
@@ -165,14 +175,7 @@ struct Fingerprinter: Sendable {
     /// The count line and date range of `path` and its listed albums, as album pages and cards show them.
     mutating func summary(_ path: AlbumPath) -> Summary {
         if let known = summaries[path] { return known }
-        var s = Summary()
-        for item in gallery.albums[path]?.photos ?? [] {
-            s.items += 1
-            if item.kind == .video { s.videos += 1 }
-            let day = item.metadata.captureDate.localDay
-            s.first = s.first.map { min($0, day) } ?? day
-            s.last = s.last.map { max($0, day) } ?? day
-        }
+        var s = Summary(gallery.albums[path]?.photos ?? [])
         for child in gallery.listedChildren(of: path) { s.add(summary(child)) }
         summaries[path] = s
         return s
@@ -266,16 +269,19 @@ struct Fingerprinter: Sendable {
             h.add(timeline)
             for year in map.timelineYears { if let cover = year.cover { feedItem(cover, &h) } else { h.add("-") } }
         })
+        // Each tag's count line and date range once, not once per page of it.
+        let tagSummaries = map.tags.map { Summary($0.items) }
         if let index = map.tagIndexPage {
             pages.append(page(.tagIndex, index) { h in
-                for tag in map.tags { tagSummary(tag, &h) }
+                for (tag, summary) in zip(map.tags, tagSummaries) { tagCard(tag, summary, &h) }
             })
         }
         for (t, tag) in map.tags.enumerated() {
-            for number in tag.pages.indices { pages.append(tagPage(.tag(t, page: number), tag, number: number)) }
+            for number in tag.pages.indices { pages.append(tagPage(.tag(t, page: number), tag, tagSummaries[t], number: number)) }
         }
         if let favourites = map.favourites {
-            for number in favourites.pages.indices { pages.append(tagPage(.favourites(page: number), favourites, number: number)) }
+            let summary = Summary(favourites.items)
+            for number in favourites.pages.indices { pages.append(tagPage(.favourites(page: number), favourites, summary, number: number)) }
         }
         pages.append(page(.search, "search/index.html") { _ in })
         let everything = everythingDigest()
@@ -365,26 +371,19 @@ struct Fingerprinter: Sendable {
         }
     }
 
-    func tagSummary(_ tag: SiteMap.TagPages, _ h: inout StableHash) {
+    /// A tag as its card and its pages' heading show it: name, first page,
+    /// count line and date range, and its first item (the cover, the link preview).
+    func tagCard(_ tag: SiteMap.TagPages, _ summary: Summary, _ h: inout StableHash) {
         h.add(tag.name)
         h.add(tag.pages.first ?? "-")
-        h.add(tag.items.count)
-        h.add(tag.items.count { $0.kind == .video })
+        summary.feed(&h)
         if let first = tag.items.first { feedItem(first, &h) } else { h.add("-") }
     }
 
-    func tagPage(_ kind: PlannedPage.Kind, _ tag: SiteMap.TagPages, number: Int) -> PlannedPage {
+    func tagPage(_ kind: PlannedPage.Kind, _ tag: SiteMap.TagPages, _ summary: Summary, number: Int) -> PlannedPage {
         page(kind, tag.pages[number]) { h in
-            tagSummary(tag, &h)
+            tagCard(tag, summary, &h)
             pager(tag.pages, &h)
-            var first: LocalDay?, last: LocalDay?
-            for item in tag.items {
-                let day = item.metadata.captureDate.localDay
-                first = first.map { min($0, day) } ?? day
-                last = last.map { max($0, day) } ?? day
-            }
-            h.add(first.map(\.description) ?? "-")
-            h.add(last.map(\.description) ?? "-")
             for index in tag.ranges[number] { feedItem(tag.items[index], &h) }
         }
     }
