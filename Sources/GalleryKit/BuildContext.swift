@@ -18,8 +18,6 @@ public struct BuildContext: Sendable {
     public var items: [MediaItem] = []
     /// Album sidecars, read and checked before any image work.
     public var sidecars: [AlbumPath: AlbumSettings] = [:]
-    /// The assembled albums.
-    public var gallery: Gallery?
     /// OUT, opened by the first step; every file operation on OUT goes through it.
     var output: OutputFolder?
     /// What the previous build left: owned files, photo cache, page fingerprint.

@@ -46,7 +46,6 @@ struct RenderPagesStep: BuildStep {
 
         let gallery = Gallery.assemble(title: context.settings.title, photos: context.items,
                                        sidecars: context.sidecars, options: context.settings.values)
-        context.gallery = gallery
         let plan = SitePlan(gallery: gallery, options: context.settings.values, downloads: context.downloads, seed: seed)
 
         var records: [String: PageRecord] = [:]
@@ -78,13 +77,9 @@ struct RenderPagesStep: BuildStep {
             renderedPages += files.count { $0.hasSuffix(".html") }  // the search index's scripts are not pages
         }
         context.pageRecords = records
-        guard part == nil else {
-            context.report.pages = htmlPages + renderedPages
-            context.report.pagesRendered = renderedPages
-            return
-        }
         context.report.pages = htmlPages + renderedPages
         context.report.pagesRendered = renderedPages
+        guard part == nil else { return }  // the last whole build times the work and writes the static files
         context.report.pageWork = PageJob.Kind.allCases.compactMap { kind in
             rendered.work[kind].map { (kind.rawValue, $0.files, $0.seconds) }
         }
