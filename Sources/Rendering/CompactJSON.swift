@@ -15,27 +15,29 @@ enum CompactJSON {
     }
 
     /// A value being encoded: filled by the containers, written once complete.
+    /// Children are kept in the node's own storage (not an enum payload, which
+    /// would be copied out, grown and put back for every field: quadratic in
+    /// a token file of thousands of words).
     final class Node {
-        enum Kind {
-            case empty
-            case literal(String)  // already JSON: a number, true, false, null or an escaped string
-            case array([Node])
-            case object([String: Node])
-        }
+        enum Kind { case empty, literal, array, object }
         var kind = Kind.empty
+        /// Already JSON: a number, true, false, null or an escaped string.
+        var literal = ""
+        var elements: [Node] = []
+        var fields: [String: Node] = [:]
 
         func write(to out: inout String) {
             switch kind {
             case .empty: out += "null"
-            case .literal(let text): out += text
-            case .array(let nodes):
+            case .literal: out += literal
+            case .array:
                 out += "["
-                for (index, node) in nodes.enumerated() {
+                for (index, node) in elements.enumerated() {
                     if index > 0 { out += "," }
                     node.write(to: &out)
                 }
                 out += "]"
-            case .object(let fields):
+            case .object:
                 out += "{"
                 for (index, key) in fields.keys.sorted().enumerated() {
                     if index > 0 { out += "," }
@@ -47,31 +49,28 @@ enum CompactJSON {
             }
         }
 
+        func setLiteral(_ text: String) {
+            kind = .literal
+            literal = text
+        }
+
         func setString(_ text: String) {
             var escaped = ""
             PhotoFacts.appendJSONString(text, to: &escaped)
-            kind = .literal(escaped)
+            setLiteral(escaped)
         }
 
         func field(_ key: String) -> Node {
             let child = Node()
-            if case .object(var fields) = kind {
-                fields[key] = child
-                kind = .object(fields)
-            } else {
-                kind = .object([key: child])
-            }
+            kind = .object
+            fields[key] = child
             return child
         }
 
         func element() -> Node {
             let child = Node()
-            if case .array(var nodes) = kind {
-                nodes.append(child)
-                kind = .array(nodes)
-            } else {
-                kind = .array([child])
-            }
+            kind = .array
+            elements.append(child)
             return child
         }
     }
@@ -82,12 +81,12 @@ enum CompactJSON {
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-            if case .object = node.kind {} else { node.kind = .object([:]) }
+            node.kind = .object
             return KeyedEncodingContainer(Keyed<Key>(node: node))
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer {
-            if case .array = node.kind {} else { node.kind = .array([]) }
+            node.kind = .array
             return Unkeyed(node: node)
         }
 
@@ -98,9 +97,9 @@ enum CompactJSON {
     static func set<T: Encodable>(_ node: Node, _ value: T) {
         switch value {
         case let text as String: node.setString(text)
-        case let flag as Bool: node.kind = .literal(flag ? "true" : "false")
-        case let number as Int: node.kind = .literal(String(number))
-        case let number as Double: node.kind = .literal(number.isFinite ? String(number) : "null")
+        case let flag as Bool: node.setLiteral(flag ? "true" : "false")
+        case let number as Int: node.setLiteral(String(number))
+        case let number as Double: node.setLiteral(number.isFinite ? String(number) : "null")
         default: try? value.encode(to: NodeEncoder(node: node))
         }
     }
@@ -108,7 +107,7 @@ enum CompactJSON {
     struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let node: Node
         var codingPath: [any CodingKey] { [] }
-        mutating func encodeNil(forKey key: Key) { node.field(key.stringValue).kind = .literal("null") }
+        mutating func encodeNil(forKey key: Key) { node.field(key.stringValue).setLiteral("null") }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) { CompactJSON.set(node.field(key.stringValue), value) }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
             NodeEncoder(node: node.field(key.stringValue)).container(keyedBy: keyType)
@@ -123,11 +122,8 @@ enum CompactJSON {
     struct Unkeyed: UnkeyedEncodingContainer {
         let node: Node
         var codingPath: [any CodingKey] { [] }
-        var count: Int {
-            if case .array(let nodes) = node.kind { return nodes.count }
-            return 0
-        }
-        mutating func encodeNil() { node.element().kind = .literal("null") }
+        var count: Int { node.elements.count }
+        mutating func encodeNil() { node.element().setLiteral("null") }
         mutating func encode<T: Encodable>(_ value: T) { CompactJSON.set(node.element(), value) }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
             NodeEncoder(node: node.element()).container(keyedBy: keyType)
@@ -139,7 +135,7 @@ enum CompactJSON {
     struct Single: SingleValueEncodingContainer {
         let node: Node
         var codingPath: [any CodingKey] { [] }
-        mutating func encodeNil() { node.kind = .literal("null") }
+        mutating func encodeNil() { node.setLiteral("null") }
         mutating func encode<T: Encodable>(_ value: T) { CompactJSON.set(node, value) }
     }
 }
