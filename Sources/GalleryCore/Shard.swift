@@ -29,7 +29,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// "2/3": this part's number counted from 1, for people.
     public var description: String { "\(index + 1)/\(count)" }
 
-    /// The name of the part's files in OUT/.gallerygen/shards ("1-of-3",
+    /// The name of the part's files in the state folder's `shards/` ("1-of-3",
     /// "pages-1-of-3"; 0-based).
     public var fileName: String { (phase == .pages ? "pages-" : "") + "\(index)-of-\(count)" }
 

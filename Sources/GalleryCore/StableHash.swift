@@ -79,10 +79,7 @@ public struct StableHash: Sendable {
     }
 
     /// The hash as 32 lowercase hex digits.
-    public func finalize() -> String {
-        let d = digest()
-        return hex(d.high) + hex(d.low)
-    }
+    public func finalize() -> String { digest().description }
 
     /// The hash as two numbers (what `finalize` writes as hex).
     public func digest() -> Digest {
@@ -111,11 +108,6 @@ public struct StableHash: Sendable {
             let h = String(high, radix: 16), l = String(low, radix: 16)
             return String(repeating: "0", count: 16 - h.count) + h + String(repeating: "0", count: 16 - l.count) + l
         }
-    }
-
-    private func hex(_ v: UInt64) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
     }
 
     /// Hash of a whole buffer.
