@@ -51,6 +51,8 @@ public struct SitePlan: Sendable {
     public let map: SiteMap
     /// Every page, in rendering order.
     public let pages: [PlannedPage]
+    /// Each album's count line and date range: its items and its listed albums' below.
+    public let albumSummaries: [AlbumPath: ItemSummary]
 
     /// Plans `gallery`'s site. `seed` is the fingerprint of what every page
     /// shows; `downloads` are the albums' archives (made before the pages).
@@ -60,6 +62,36 @@ public struct SitePlan: Sendable {
         self.map = map
         var planner = Fingerprinter(gallery: gallery, map: map, options: options, downloads: downloads, seed: seed)
         pages = planner.pages()
+        albumSummaries = planner.summaries
+    }
+}
+
+/// What a count line and a date range show: how many items and videos, the
+/// first and last local day. The planner fingerprints it and the renderer
+/// writes it, from the same value.
+public struct ItemSummary: Sendable, Equatable {
+    public var items = 0, videos = 0
+    public var first: LocalDay?, last: LocalDay?
+    public init() {}
+    public init(_ items: some Sequence<MediaItem>) { for item in items { add(item) } }
+    public mutating func add(_ item: MediaItem) {
+        items += 1
+        if item.kind == .video { videos += 1 }
+        let day = item.metadata.captureDate.localDay
+        first = first.map { min($0, day) } ?? day
+        last = last.map { max($0, day) } ?? day
+    }
+    public mutating func add(_ other: ItemSummary) {
+        items += other.items
+        videos += other.videos
+        if let f = other.first { first = first.map { min($0, f) } ?? f }
+        if let l = other.last { last = last.map { max($0, l) } ?? l }
+    }
+    func feed(_ h: inout StableHash) {
+        h.add(items)
+        h.add(videos)
+        h.add(first.map(\.description) ?? "-")
+        h.add(last.map(\.description) ?? "-")
     }
 }
 
@@ -76,34 +108,7 @@ struct Fingerprinter: Sendable {
     /// Each album's breadcrumb chain (itself and its ancestors: titles and first pages).
     var crumbs: [AlbumPath: StableHash.Digest] = [:]
     /// Each album's count line and date range: every item in it and its listed albums below.
-    var summaries: [AlbumPath: Summary] = [:]
-
-    /// A count line and date range: how many items and videos, first and last local day.
-    struct Summary: Sendable {
-        var items = 0, videos = 0
-        var first: LocalDay?, last: LocalDay?
-        init() {}
-        init(_ items: some Sequence<MediaItem>) { for item in items { add(item) } }
-        mutating func add(_ item: MediaItem) {
-            items += 1
-            if item.kind == .video { videos += 1 }
-            let day = item.metadata.captureDate.localDay
-            first = first.map { min($0, day) } ?? day
-            last = last.map { max($0, day) } ?? day
-        }
-        mutating func add(_ other: Summary) {
-            items += other.items
-            videos += other.videos
-            if let f = other.first { first = first.map { min($0, f) } ?? f }
-            if let l = other.last { last = last.map { max($0, l) } ?? l }
-        }
-        func feed(_ h: inout StableHash) {
-            h.add(items)
-            h.add(videos)
-            h.add(first.map(\.description) ?? "-")
-            h.add(last.map(\.description) ?? "-")
-        }
-    }
+    var summaries: [AlbumPath: ItemSummary] = [:]
 
     init(gallery: Gallery, map: SiteMap, options: Settings, downloads: [AlbumPath: AlbumDownload], seed: StableHash.Digest) {
         self.gallery = gallery
@@ -173,9 +178,9 @@ struct Fingerprinter: Sendable {
     }
 
     /// The count line and date range of `path` and its listed albums, as album pages and cards show them.
-    mutating func summary(_ path: AlbumPath) -> Summary {
+    mutating func summary(_ path: AlbumPath) -> ItemSummary {
         if let known = summaries[path] { return known }
-        var s = Summary(gallery.albums[path]?.photos ?? [])
+        var s = ItemSummary(gallery.albums[path]?.photos ?? [])
         for child in gallery.listedChildren(of: path) { s.add(summary(child)) }
         summaries[path] = s
         return s
@@ -270,7 +275,7 @@ struct Fingerprinter: Sendable {
             for year in map.timelineYears { if let cover = year.cover { feedItem(cover, &h) } else { h.add("-") } }
         })
         // Each tag's count line and date range once, not once per page of it.
-        let tagSummaries = map.tags.map { Summary($0.items) }
+        let tagSummaries = map.tags.map { ItemSummary($0.items) }
         if let index = map.tagIndexPage {
             pages.append(page(.tagIndex, index) { h in
                 for (tag, summary) in zip(map.tags, tagSummaries) { tagCard(tag, summary, &h) }
@@ -280,7 +285,7 @@ struct Fingerprinter: Sendable {
             for number in tag.pages.indices { pages.append(tagPage(.tag(t, page: number), tag, tagSummaries[t], number: number)) }
         }
         if let favourites = map.favourites {
-            let summary = Summary(favourites.items)
+            let summary = ItemSummary(favourites.items)
             for number in favourites.pages.indices { pages.append(tagPage(.favourites(page: number), favourites, summary, number: number)) }
         }
         pages.append(page(.search, "search/index.html") { _ in })
@@ -299,7 +304,7 @@ struct Fingerprinter: Sendable {
             h.add(path.isRoot)
             h.add(title(path))
             h.add(album.description ?? "-")
-            summaries[path, default: Summary()].feed(&h)
+            summaries[path, default: ItemSummary()].feed(&h)
             if let cover { feedItem(cover, &h) } else { h.add("-") }
             h.add(path.parent.flatMap { crumbs[$0] } ?? .zero)
             pager(paths, &h)
@@ -319,7 +324,7 @@ struct Fingerprinter: Sendable {
             for child in gallery.listedChildren(of: path) {
                 h.add(title(child))
                 h.add(map.albumPages[child]?.first ?? "-")
-                summaries[child, default: Summary()].feed(&h)
+                summaries[child, default: ItemSummary()].feed(&h)
                 if let cover = gallery.cover(of: child) { feedItem(cover, &h) } else { h.add("-") }
             }
         }
@@ -373,14 +378,14 @@ struct Fingerprinter: Sendable {
 
     /// A tag as its card and its pages' heading show it: name, first page,
     /// count line and date range, and its first item (the cover, the link preview).
-    func tagCard(_ tag: SiteMap.TagPages, _ summary: Summary, _ h: inout StableHash) {
+    func tagCard(_ tag: SiteMap.TagPages, _ summary: ItemSummary, _ h: inout StableHash) {
         h.add(tag.name)
         h.add(tag.pages.first ?? "-")
         summary.feed(&h)
         if let first = tag.items.first { feedItem(first, &h) } else { h.add("-") }
     }
 
-    func tagPage(_ kind: PlannedPage.Kind, _ tag: SiteMap.TagPages, _ summary: Summary, number: Int) -> PlannedPage {
+    func tagPage(_ kind: PlannedPage.Kind, _ tag: SiteMap.TagPages, _ summary: ItemSummary, number: Int) -> PlannedPage {
         page(kind, tag.pages[number]) { h in
             tagCard(tag, summary, &h)
             pager(tag.pages, &h)

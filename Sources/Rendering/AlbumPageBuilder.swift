@@ -33,9 +33,9 @@ struct AlbumPageBuilder: PageBuilding {
             model.descriptionHTML = album.description.map { Markdown.render($0, allowHTML: options.allowHTML) }
             let cards = gallery.listedChildren(of: path).compactMap { child -> AlbumCard? in
                 guard let page = map.albumPages[child]?.first, let childAlbum = gallery.albums[child] else { return nil }
-                let items = gallery.photos(under: child)
+                let summary = inputs.albumSummaries[child] ?? ItemSummary()
                 return AlbumCard(title: childAlbum.title, url: URLPath.relative(from: pagePath, to: page),
-                                 countLabel: count(items), dateRange: dateRange(items) ?? "",
+                                 countLabel: count(summary), dateRange: dateRange(summary) ?? "",
                                  cover: gallery.cover(of: child).flatMap { thumbnail($0, from: pagePath, position: 0) })
             }
             model.albums = cards

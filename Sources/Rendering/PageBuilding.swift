@@ -10,6 +10,8 @@ public struct PageInputs: Sendable {
     public let options: Settings
     public let map: SiteMap
     public let downloads: [AlbumPath: AlbumDownload]
+    /// Each album's count line and date range (the plan's).
+    public let albumSummaries: [AlbumPath: ItemSummary]
 }
 
 /// A builder of one kind of page (`AlbumPageBuilder`, `ItemPageBuilder`,
@@ -259,16 +261,18 @@ extension PageBuilding {
         return links
     }
 
-    func dateRange(_ items: [MediaItem]) -> String? {
-        let days = items.map(\.metadata.captureDate.localDay)
-        guard let first = days.min(), let last = days.max() else { return nil }
+    /// "May 3 – 5, 2025": the first and last local day (nil without items).
+    func dateRange(_ summary: ItemSummary) -> String? {
+        guard let first = summary.first, let last = summary.last else { return nil }
         return strings.shortRange(first, last)
     }
 
+    func dateRange(_ items: [MediaItem]) -> String? { dateRange(ItemSummary(items)) }
+
     /// "12 photos", "1 video", "12 photos, 3 videos" (in the site's language).
-    func count(_ items: [MediaItem]) -> String {
-        count(items: items.count, videos: items.reduce(0) { $0 + ($1.kind == .video ? 1 : 0) })
-    }
+    func count(_ summary: ItemSummary) -> String { count(items: summary.items, videos: summary.videos) }
+
+    func count(_ items: [MediaItem]) -> String { count(ItemSummary(items)) }
 
     /// The label of `items` items of which `videos` are videos.
     func count(items: Int, videos: Int) -> String {

@@ -41,7 +41,8 @@ public struct SiteRenderer: Sendable, PageBuilding {
         self.options = options
         self.map = plan.map
         self.plan = plan
-        self.inputs = PageInputs(theme: theme, gallery: plan.gallery, options: options, map: plan.map, downloads: downloads)
+        self.inputs = PageInputs(theme: theme, gallery: plan.gallery, options: options, map: plan.map, downloads: downloads,
+                                 albumSummaries: plan.albumSummaries)
     }
 
     /// Every page of the site: album pages, photo pages, moments pages.
@@ -74,8 +75,9 @@ public struct SiteRenderer: Sendable, PageBuilding {
             return one(.album) { () throws(ThemeError) in
                 // A planned album exists: the plan was made from this gallery.
                 guard let albumPath = page.album, let album = gallery.albums[albumPath] else { return "" }
-                let everything = gallery.photos(under: albumPath)
-                return try AlbumPageBuilder(inputs: inputs).render(album, number: number, summary: (count: count(everything), dates: dateRange(everything)))
+                // Its items and its listed albums', summed once by the plan (not per page).
+                let summary = plan.albumSummaries[albumPath] ?? ItemSummary()
+                return try AlbumPageBuilder(inputs: inputs).render(album, number: number, summary: (count: count(summary), dates: dateRange(summary)))
             }
         case let .item(index):
             return one(.item) { () throws(ThemeError) in
