@@ -112,7 +112,6 @@ public final class OutputFolder: @unchecked Sendable {
             throw .stateNotWritable(state.path, reason: OutputError.reason(error))
         }
         guard access(state.path, W_OK) == 0 else { throw .stateNotWritable(state.path, reason: OutputError.reason(errno)) }
-        migrateLegacyState(from: output, to: state)
         let folder = OutputFolder(url: output, state: state, shard: shard, faults: faults)
         do {
             folder.lock = try BuildLock(output: output, state: state, shared: shard != nil)
@@ -122,6 +121,8 @@ public final class OutputFolder: @unchecked Sendable {
         } catch {
             throw .locked(output.path)
         }
+        // Under the lock (two builds never move it at once), before the journal is read.
+        migrateLegacyState(from: output, to: state)
         if folder.journal.wasInterrupted {
             // A build was killed: what it journaled is ours, and (for a whole
             // build, when no part can be writing) its half-written temporary
