@@ -86,11 +86,10 @@ import GalleryTestSupport
             let title = random.below(3) == 0 ? "" : "<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">Title \(random.below(100)) & co</rdf:li></rdf:Alt></dc:title>"
             let chosen = (0..<random.below(3)).map { _ in "<rdf:li>\(random.pick(PageIncrementalityTests.keywords))</rdf:li>" }.joined()
             let rating = random.pick([-1, 0, 2, 4, 5])
-            let xmp = """
-                <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+            let xmp = WordsTests.xmpPacket("""
                 <rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="\(rating)">\
-                \(title)<dc:subject><rdf:Bag>\(chosen)</rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta>
-                """
+                \(title)<dc:subject><rdf:Bag>\(chosen)</rdf:Bag></dc:subject></rdf:Description>
+                """)
             try Data(xmp.utf8).write(to: sidecar(of: path))
         }
 
@@ -181,11 +180,10 @@ import GalleryTestSupport
         let first = try await build(library.settings)
         #expect(first.pagesRendered == first.pages)
         let target = library.photos.first { $0.hasPrefix("Zoo/") }!
-        let xmp = """
-            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+        let xmp = WordsTests.xmpPacket("""
             <rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:description><rdf:Alt>\
-            <rdf:li xml:lang="x-default">A new caption</rdf:li></rdf:Alt></dc:description></rdf:Description></rdf:RDF></x:xmpmeta>
-            """
+            <rdf:li xml:lang="x-default">A new caption</rdf:li></rdf:Alt></dc:description></rdf:Description>
+            """)
         try Data(xmp.utf8).write(to: library.sidecar(of: target))
         let report = try await build(library.settings)
         // The item's page, its neighbours' (they preload it), its album's page and

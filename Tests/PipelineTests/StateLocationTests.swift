@@ -31,11 +31,10 @@ import GalleryTestSupport
     @Test func aRejectedPhotosWordsAreNowhereInOUT() async throws {
         let (folder, settings) = try IncrementalTests.library()
         let words = "Blurry reject of the Qxzv lake"
-        try folder.write("src/Alpha/a2.xmp", Array("""
-            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+        try folder.write("src/Alpha/a2.xmp", Array(WordsTests.xmpPacket("""
             <rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="-1">\
-            <dc:title><rdf:Alt><rdf:li xml:lang="x-default">\(words)</rdf:li></rdf:Alt></dc:title></rdf:Description></rdf:RDF></x:xmpmeta>
-            """.utf8))
+            <dc:title><rdf:Alt><rdf:li xml:lang="x-default">\(words)</rdf:li></rdf:Alt></dc:title></rdf:Description>
+            """).utf8))
         let report = try await build(settings)
         #expect(report.leftOut.count == 1)
         let needle = Data("Qxzv".utf8)
