@@ -16,24 +16,90 @@ struct ProcessMediaStep: BuildStep {
         let video = VideoWork(settings: settings, output: output, progress: progress)
         // The place table (3 MB) is read only when places are wanted.
         let places = settings.momentPlaces ? try PlaceFinder.load() : nil
-        let processor = PhotoProcessor(settings: settings, cache: context.previousState.photos, output: output, video: video, places: places)
-        let scanner = SourceScanner(root: settings.source, excluding: [settings.output])
-        // Files travel in small batches: one stream hand-off per photo was a
-        // measurable share of a no-op rebuild of 30,000 photos.
-        let (stream, continuation) = AsyncStream<[SourceFile]>.makeStream()
-        let ignored = IgnoredFiles()
-        // A part of a sharded build takes only its own media; the key is read
-        // here, on the walker's thread, beside the scan's own file system work.
+        let processor = MediaProcessor(settings: settings, cache: context.previousState.photos, output: output, video: video, places: places)
         let shard = context.shard
-        let otherParts = Counter()
+        let feed = SourceFeed.start(settings: settings, shard: shard, progress: progress)
+        var tally = MediaTally(report: context.report, progress: progress, expected: context.previousState.photos.count)
+        await withTaskGroup(of: MediaOutcome.self) { group in
+            var inFlight = 0
+            func schedule(_ file: SourceFile) async {
+                guard tally.fault == nil else { return }
+                // An unchanged photo with every rendition in place costs a
+                // plan and a few existence checks: cheaper than a task.
+                let known: (CachedPhoto, RenditionPlan)?
+                switch processor.triage(file) {
+                case .unchanged(let outcome):
+                    tally.record(outcome)
+                    return
+                case .incomplete(let cached, let plan): known = (cached, plan)
+                case .unknown: known = nil
+                }
+                // A page part makes no media: an item the media parts have
+                // not finished is left to the last whole build, which plans
+                // the site again and renders every page that comes out otherwise.
+                if shard?.phase == .pages {
+                    progress.photoDone()
+                    feed.otherParts.add()
+                    return
+                }
+                if inFlight >= settings.jobs, let outcome = await group.next() {
+                    tally.record(outcome)
+                    inFlight -= 1
+                }
+                group.addTask { processor.process(file, known: known) }
+                inFlight += 1
+            }
+            for await batch in feed.batches {
+                for file in batch { await schedule(file) }
+            }
+            while true {
+                while !tally.detachedClips.isEmpty { await schedule(tally.detachedClips.removeFirst()) }
+                guard let outcome = await group.next() else { break }
+                tally.record(outcome)
+            }
+        }
+        progress.finish()
+        if let fault = tally.fault { throw fault }
+        // The previous cache has served; its replacement is the tally's. Holding
+        // both through page rendering cost ~0.5 KB per photo at the peak.
+        context.previousState.photos = [:]
+        context.photoCache = tally.cache
+        // Scan order depends on job timing; the site must not.
+        context.items = tally.items.sorted { $0.source.relativePath < $1.source.relativePath }
+        tally.report.inOtherParts = feed.otherParts.value
+        tally.report.ignored = feed.ignored.paths
+        tally.report.pairedRaw = feed.ignored.pairedRaw
+        context.report = tally.report
+        // A page part claims its pages only: the media are the media parts'.
+        if shard?.phase != .pages {
+            for item in context.items { context.producedFiles.formUnion(item.renditions.map(\.path)) }
+        }
+    }
+}
+
+/// The files of SOURCE as a walker thread finds them, in small batches: one
+/// stream hand-off per photo was a measurable share of a no-op rebuild of
+/// 30,000 photos. A part of a sharded media build takes only its own files.
+struct SourceFeed {
+    let batches: AsyncStream<[SourceFile]>
+    /// Files left to other parts of a sharded build.
+    let otherParts: Counter
+    let ignored: IgnoredFiles
+
+    static func start(settings: BuildSettings, shard: Shard?, progress: ProgressReporter) -> SourceFeed {
+        let scanner = SourceScanner(root: settings.source, excluding: [settings.output])
+        let (stream, continuation) = AsyncStream<[SourceFile]>.makeStream()
+        let feed = SourceFeed(batches: stream, otherParts: Counter(), ignored: IgnoredFiles())
+        let options = ScanOptions(followSymlinks: settings.followSymlinks, pairRaw: settings.rawPairs == .preferJPEG)
         let walker = Thread {
             var batch: [SourceFile] = []
-            scanner.walk(ScanOptions(followSymlinks: settings.followSymlinks, pairRaw: settings.rawPairs == .preferJPEG)) { event in
+            scanner.walk(options) { event in
                 switch event {
                 case .media(let file):
+                    // The key is read here, on the walker's thread, beside the scan's own file system work.
                     if let shard, shard.phase == .media {
                         guard shard.owns(key: SourceFileReader.shardKey(of: file)) else {
-                            otherParts.add()
+                            feed.otherParts.add()
                             return
                         }
                     }
@@ -46,9 +112,9 @@ struct ProcessMediaStep: BuildStep {
                 case .unreadable(let path, let reason):
                     progress.message("skipped folder \(DisplayText.oneLine(path.isEmpty ? "." : path)): \(reason)")
                 case .ignored(let path):
-                    ignored.add(path)
+                    feed.ignored.add(path)
                 case .pairedRaw(let path):
-                    ignored.addPairedRaw(path)
+                    feed.ignored.addPairedRaw(path)
                 case .album:
                     break  // sidecars were read before any image work
                 }
@@ -59,99 +125,57 @@ struct ProcessMediaStep: BuildStep {
         }
         walker.stackSize = 4 << 20
         walker.start()
+        return feed
+    }
+}
 
-        var items: [MediaItem] = []
-        var cache: [String: CachedPhoto] = [:]
-        // Sized once from the previous build's (grown by doubling, the
-        // dictionary was rebuilt a dozen times at 100,000 photos).
-        items.reserveCapacity(context.previousState.photos.count)
-        cache.reserveCapacity(context.previousState.photos.count)
-        var report = context.report
-        // Clips named like a still that were not its Live Photo motion.
-        var detachedClips: [SourceFile] = []
-        // The first fault of OUT (full, read-only, …): nothing more is
-        // started, and the build stops with it once the photos in flight end.
-        var fault: OutputError?
-        func record(_ outcome: PhotoOutcome) {
-            progress.photoDone()
-            switch outcome {
-            case .published(let photo, let made, let reused, let entry, let note, let detached):
-                if let note { progress.message("note: \(photo.source.displayPath): \(note)") }
-                if let detached {
-                    progress.photoFound()
-                    detachedClips.append(detached)
-                }
-                if photo.kind == .video { report.videos += 1 }
-                items.append(photo)
-                cache[BuildState.key(for: photo.source.relativePath)] = entry
-                report.published += 1
-                report.renditionsMade += made
-                report.renditionsReused += reused
-            case .leftOut(let file, let reason, let entry):
-                cache[BuildState.key(for: file.relativePath)] = entry
-                report.leftOut.append(SkippedPhoto(path: file.relativePath, reason: reason))
-            case .skipped(let file, let reason):
-                report.skipped.append(SkippedPhoto(path: file.relativePath, reason: reason))
-                progress.message("skipped \(file.displayPath): \(reason)")
-            case .stopped(let error):
-                if fault == nil { fault = error }
-            case .vanished:
-                break
+/// What the media step has gathered so far: published items, the next
+/// build's cache, the report's counts, and the first fault of OUT.
+struct MediaTally {
+    var items: [MediaItem] = []
+    var cache: [String: CachedPhoto] = [:]
+    var report: BuildReport
+    let progress: ProgressReporter
+    /// Clips named like a still that were not its Live Photo motion.
+    var detachedClips: [SourceFile] = []
+    /// The first fault of OUT (full, read-only, …): nothing more is
+    /// started, and the build stops with it once the photos in flight end.
+    var fault: OutputError?
+
+    /// `expected`: the previous build's count, so the arrays are sized once
+    /// (grown by doubling, the dictionary was rebuilt a dozen times at 100,000 photos).
+    init(report: BuildReport, progress: ProgressReporter, expected: Int) {
+        self.report = report
+        self.progress = progress
+        items.reserveCapacity(expected)
+        cache.reserveCapacity(expected)
+    }
+
+    mutating func record(_ outcome: MediaOutcome) {
+        progress.photoDone()
+        switch outcome {
+        case .published(let photo, let made, let reused, let entry, let note, let detached):
+            if let note { progress.message("note: \(photo.source.displayPath): \(note)") }
+            if let detached {
+                progress.photoFound()
+                detachedClips.append(detached)
             }
-        }
-        await withTaskGroup(of: PhotoOutcome.self) { group in
-            var inFlight = 0
-            func schedule(_ file: SourceFile) async {
-                guard fault == nil else { return }
-                // An unchanged photo with every rendition in place costs a
-                // plan and a few existence checks: cheaper than a task.
-                let known: (CachedPhoto, PhotoProcessor.Plan)?
-                switch processor.triage(file) {
-                case .unchanged(let outcome):
-                    record(outcome)
-                    return
-                case .incomplete(let cached, let plan): known = (cached, plan)
-                case .unknown: known = nil
-                }
-                // A page part makes no media: an item the media parts have
-                // not finished is left to the last whole build, which plans
-                // the site again and renders every page that comes out otherwise.
-                if shard?.phase == .pages {
-                    progress.photoDone()
-                    otherParts.add()
-                    return
-                }
-                if inFlight >= settings.jobs, let outcome = await group.next() {
-                    record(outcome)
-                    inFlight -= 1
-                }
-                group.addTask { processor.process(file, known: known) }
-                inFlight += 1
-            }
-            for await batch in stream {
-                for file in batch { await schedule(file) }
-            }
-            while true {
-                while !detachedClips.isEmpty { await schedule(detachedClips.removeFirst()) }
-                guard let outcome = await group.next() else { break }
-                record(outcome)
-            }
-        }
-        progress.finish()
-        if let fault { throw fault }
-        // The previous cache has served; its replacement is `cache`. Holding
-        // both through page rendering cost ~0.5 KB per photo at the peak.
-        context.previousState.photos = [:]
-        context.photoCache = cache
-        // Scan order depends on job timing; the site must not.
-        context.items = items.sorted { $0.source.relativePath < $1.source.relativePath }
-        report.inOtherParts = otherParts.value
-        report.ignored = ignored.paths
-        report.pairedRaw = ignored.pairedRaw
-        context.report = report
-        // A page part claims its pages only: the media are the media parts'.
-        if shard?.phase != .pages {
-            for item in items { context.producedFiles.formUnion(item.renditions.map(\.path)) }
+            if photo.kind == .video { report.videos += 1 }
+            items.append(photo)
+            cache[BuildState.key(for: photo.source.relativePath)] = entry
+            report.published += 1
+            report.renditionsMade += made
+            report.renditionsReused += reused
+        case .leftOut(let file, let reason, let entry):
+            cache[BuildState.key(for: file.relativePath)] = entry
+            report.leftOut.append(SkippedPhoto(path: file.relativePath, reason: reason))
+        case .skipped(let file, let reason):
+            report.skipped.append(SkippedPhoto(path: file.relativePath, reason: reason))
+            progress.message("skipped \(file.displayPath): \(reason)")
+        case .stopped(let error):
+            if fault == nil { fault = error }
+        case .vanished:
+            break
         }
     }
 }

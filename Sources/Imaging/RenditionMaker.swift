@@ -22,7 +22,7 @@ public enum RenditionMaker {
     /// the encoded bytes of each job, in order.
     public static func make(_ bytes: UnsafeRawBufferPointer, format: SourceFormat, storedSize: PixelSize,
                             orientation: Orientation, jobs: [RenditionJob], maximumPixels: Int) throws(ImagingError) -> [[UInt8]] {
-        guard storedSize.area <= maximumPixels else { throw .tooLarge(pixels: storedSize.area, limit: maximumPixels) }
+        try checkPixelLimit(storedSize, maximumPixels: maximumPixels)
         var results = [[UInt8]](repeating: [], count: jobs.count)
         // Animated renditions: every frame, every size, in one pass over the file.
         let animated = jobs.indices.filter { jobs[$0].spec.animated }
@@ -75,6 +75,12 @@ public enum RenditionMaker {
         try withStillPixels(bytes, format: format, scaleDenominator: denominator, largestTarget: sizes.max { $0.area < $1.area }!,
                             maximumPixels: maximumPixels, resizeAndEncode)
         return results
+    }
+
+    /// Refuses a picture of more than `maximumPixels` from its header's size,
+    /// before anything is decoded (the planar JPEG path allocates by it).
+    public static func checkPixelLimit(_ storedSize: PixelSize, maximumPixels: Int) throws(ImagingError) {
+        guard storedSize.area <= maximumPixels else { throw .tooLarge(pixels: storedSize.area, limit: maximumPixels) }
     }
 
     /// Decodes a still (or an animation's first frame) and lends its pixels

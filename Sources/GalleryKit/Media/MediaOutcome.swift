@@ -1,0 +1,63 @@
+import SiteOutput
+import GalleryCore
+import Metadata
+import Scanning
+
+/// What became of one source file.
+enum MediaOutcome: Sendable {
+    /// Published, with the number of renditions encoded now and reused, the
+    /// cache entry for the next build, a note for the user (e.g. an
+    /// animation published as a still), and a clip found beside the still
+    /// that turned out not to be its Live Photo motion (to publish on its own).
+    case published(MediaItem, made: Int, reused: Int, cache: CachedPhoto, note: String?, detachedClip: SourceFile? = nil)
+    /// Left out, with the reason.
+    case skipped(SourceFile, reason: String)
+    /// Readable, but not to be published (rejected, or rated below
+    /// `min_rating`); cached so the next build decides without reading it.
+    case leftOut(SourceFile, reason: String, cache: CachedPhoto)
+    /// OUT could not be written (full, read-only, …): not the file's fault,
+    /// so it is not skipped; the build stops with this error.
+    case stopped(OutputError)
+    /// Removed (or moved away) after the scan found it: nothing to publish
+    /// and nothing wrong; the site simply does not show it.
+    case vanished(SourceFile)
+}
+
+/// Rethrows `error` when it is a fault of OUT that stops the build, for the
+/// places that otherwise carry on without an optional part (a motion clip).
+func rethrowIfTheBuildMustStop(_ error: Error) throws {
+    if let error = error as? OutputError, error.stopsTheBuild { throw error }
+}
+
+/// The rules every media job applies the same way: which items are left
+/// out, and what the next build remembers of a file read now.
+struct PublishingRules: Sendable {
+    let settings: BuildSettings
+    /// Place names for GPS (`moment_places`); nil when the setting is off.
+    let places: PlaceFinder?
+
+    /// Why an item with these words is not published, or nil.
+    func leftOutReason(_ words: PhotoWords) -> String? {
+        if words.isRejected && !settings.includeRejected { return "rejected (rating -1; include_rejected: true publishes it)" }
+        if settings.minRating > 0, (words.rating ?? 0) < settings.minRating {
+            return "rated \(max(0, words.rating ?? 0)) stars, below min_rating: \(settings.minRating)"
+        }
+        return nil
+    }
+
+    /// The place named for a location, when places are wanted.
+    func placeName(near location: GPSCoordinate?) -> String? {
+        location.flatMap { places?.name(near: $0) }
+    }
+
+    /// What the next build remembers of a file read now.
+    /// `shardKey` is the file's key for sharded builds (a part of one then
+    /// reads only its own entries of the state): of a photo, from the bytes
+    /// just read; of a video, which is not read whole, from the file.
+    func cacheEntry(_ file: SourceFile, contentHash: String, metadata: PhotoMetadata, clip: CachedClip? = nil,
+                    shardKey: UInt64) -> CachedPhoto {
+        CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata, clip: clip,
+                    sidecarStamp: SidecarWords.stamp(file), keepPeople: settings.publishPeople, keepPlace: places != nil,
+                    shardKey: shardKey)
+    }
+}

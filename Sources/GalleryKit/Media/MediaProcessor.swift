@@ -1,0 +1,118 @@
+import SiteOutput
+import GalleryCore
+import Imaging
+import Metadata
+import Scanning
+import Video
+
+/// Turns one source file into a published item. An unchanged file (same size
+/// and modification time as in the cache) whose renditions are all in OUT is
+/// not even opened (`triage`). Otherwise it is handed to its job: a video to
+/// `VideoJob`, anything else to `StillJob` (which asks `MotionJob` about a
+/// Live or Motion Photo's clip); all of them plan through one `RenditionPlanner`.
+struct MediaProcessor: Sendable {
+    let rules: PublishingRules
+    let planner: RenditionPlanner
+    let cache: [String: CachedPhoto]
+    let stills: StillJob
+    let videos: VideoJob
+
+    init(settings: BuildSettings, cache: [String: CachedPhoto], output: OutputFolder, video: VideoWork, places: PlaceFinder? = nil) {
+        rules = PublishingRules(settings: settings, places: places)
+        planner = RenditionPlanner(settings: settings, output: output)
+        self.cache = cache
+        stills = StillJob(rules: rules, planner: planner, motion: MotionJob(video: video, rules: rules), output: output)
+        videos = VideoJob(rules: rules, planner: planner, video: video)
+    }
+
+    var settings: BuildSettings { rules.settings }
+
+    /// What a file needs, decided from the cache without opening it.
+    enum Triage {
+        /// Unchanged (size and modification time as cached) and every
+        /// rendition in OUT: the outcome is known.
+        case unchanged(MediaOutcome)
+        /// Unchanged, but some renditions are missing (a setting changed, a
+        /// file was deleted): its hash and metadata are known, and what to make.
+        case incomplete(CachedPhoto, RenditionPlan)
+        /// New or changed: read it.
+        case unknown
+    }
+
+    /// Looks the file up in the cache; cheap enough to run inline for every file.
+    func triage(_ file: SourceFile) -> Triage {
+        guard var cached = cache[BuildState.key(for: file.relativePath)], cached.size == file.byteCount,
+              cached.modified == file.modifiedNanoseconds else { return .unknown }
+        // What a setting now off no longer allows is not handed on (the state is published with OUT).
+        if !settings.publishPeople && cached.peopleKept {
+            cached.metadata.words.people = []
+            cached.peopleKept = false
+        }
+        if rules.places == nil && cached.placeKept {
+            cached.metadata.place = nil
+            cached.placeKept = false
+        }
+        // A Live Photo's clip and the sidecars must be the ones that were read, too.
+        switch (file.livePhotoClip, cached.clip) {
+        case (nil, nil): break
+        case let (clip?, known?) where clip.byteCount == known.size && clip.modifiedNanoseconds == known.modified: break
+        default: return .unknown
+        }
+        guard SidecarWords.stamp(file) == cached.sidecarStamp else { return .unknown }
+        // People's names are needed now and were not kept: read the words again (no re-encode).
+        if settings.publishPeople && !cached.peopleKept { return .unknown }
+        // Places are wanted now and were not looked up: read the GPS again (no re-encode).
+        if rules.places != nil && !cached.placeKept { return .unknown }
+        if let reason = rules.leftOutReason(cached.metadata.words) { return .unchanged(.leftOut(file, reason: reason, cache: cached)) }
+        // A video needs ffmpeg for anything missing: without it, it is read (and skipped) again.
+        let plan = planner.plan(contentHash: cached.contentHash, metadata: cached.metadata, clipHash: cached.clip?.contentHash)
+        guard plan.isComplete else { return .incomplete(cached, plan) }
+        var photo = MediaItem(source: file, contentHash: cached.contentHash, metadata: cached.metadata, renditions: plan.renditions)
+        photo.$metadata = cached.$metadata  // one box for both, not two copies of 600 bytes
+        let detached = cached.clip?.belongsToStill == false ? file.livePhotoClip : nil
+        return .unchanged(.published(photo, made: 0, reused: plan.reused, cache: cached, note: plan.note, detachedClip: detached))
+    }
+
+    /// Reads the file and makes what is missing; `known` is the triage's.
+    /// Never throws: what goes wrong is the outcome.
+    func process(_ file: SourceFile, known: (CachedPhoto, RenditionPlan)? = nil) -> MediaOutcome {
+        if SourceFileTypes.isVideo(file.fileName) {
+            do {
+                return try videos.run(file, known: known)
+            } catch let error as OutputError where error.stopsTheBuild {
+                return .stopped(error)
+            } catch {
+                // Gone since the scan (ffprobe then fails on a missing file): not a bad file.
+                if (error as? SourceChangedError)?.removed == true || SourceFileReader.stamp(file) == nil { return .vanished(file) }
+                return .skipped(file, reason: ErrorText.describe(error))
+            }
+        }
+        let data: [UInt8], scanned = file
+        var known = known
+        let file: SourceFile
+        do {
+            (data, file) = try SourceFileReader.readSteady(scanned)
+        } catch let error as SourceChangedError {
+            return error.removed ? .vanished(scanned) : .skipped(scanned, reason: error.description)
+        } catch {
+            return .skipped(scanned, reason: "cannot be read (\(ErrorText.describe(error)))")
+        }
+        // Changed since the scan (and settled): what the cache knew is of the old file.
+        if file.byteCount != scanned.byteCount || file.modifiedNanoseconds != scanned.modifiedNanoseconds { known = nil }
+        return data.withUnsafeBytes { bytes in
+            do {
+                return try stills.run(file, bytes: bytes, known: known)
+            } catch let error as OutputError where error.stopsTheBuild {
+                return .stopped(error)
+            } catch let error as MetadataError {
+                return .skipped(file, reason: error.description)
+            } catch let error as ImagingError {
+                return .skipped(file, reason: error.description)
+            } catch let error as ExternalToolError {
+                return .skipped(file, reason: error.description)
+            } catch {
+                return .skipped(file, reason: String(describing: error))
+            }
+        }
+    }
+}

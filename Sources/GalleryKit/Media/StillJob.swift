@@ -1,0 +1,77 @@
+import SiteOutput
+import Video
+import GalleryCore
+import Imaging
+import Metadata
+import Scanning
+
+/// A photo or an animation, with its motion when it is a Live or Motion
+/// Photo: the file read once, then, top to bottom, its metadata and content
+/// hash, the rules, its motion, the plan, one decode feeding every missing
+/// size, the original, the playback file.
+struct StillJob: Sendable {
+    let rules: PublishingRules
+    let planner: RenditionPlanner
+    let motion: MotionJob
+    let output: OutputFolder
+
+    var settings: BuildSettings { rules.settings }
+
+    /// `known` (from the triage) spares hashing the file, reading its
+    /// metadata and planning again.
+    func run(_ file: SourceFile, bytes: UnsafeRawBufferPointer, known: (CachedPhoto, RenditionPlan)?) throws -> MediaOutcome {
+        let contentHash: String, plan: RenditionPlan
+        var metadata: PhotoMetadata
+        var clip: CachedClip?
+        var notes: [String] = []
+        if let (cached, knownPlan) = known {
+            (contentHash, metadata, plan, clip) = (cached.contentHash, cached.metadata, knownPlan, cached.clip)
+        } else {
+            metadata = try MetadataReader.read(bytes, fileName: file.relativePath, modificationDate: file.modificationDate)
+            // Named by what decides the pixels: words written into the file keep the name.
+            contentHash = ContentIdentity.hash(bytes, format: metadata.format, orientation: metadata.orientation)
+            metadata.words = SidecarWords.read(file).filled(from: metadata.words)
+            metadata.place = rules.placeName(near: metadata.gps)
+            if let reason = rules.leftOutReason(metadata.words) {
+                // Decided before any clip is probed or pixel decoded.
+                return .leftOut(file, reason: reason, cache: rules.cacheEntry(file, contentHash: contentHash, metadata: metadata,
+                                                                              shardKey: SourceFileReader.shardKey(of: bytes)))
+            }
+            clip = try motion.examine(file, still: bytes, metadata: &metadata, notes: &notes)
+            plan = planner.plan(contentHash: contentHash, metadata: metadata, clipHash: clip?.contentHash)
+        }
+        // Before the original is copied: a file over the limit publishes nothing.
+        try RenditionMaker.checkPixelLimit(metadata.storedSize, maximumPixels: settings.maximumPixels)
+        try planner.makeStills(plan, from: bytes, format: metadata.format, storedSize: metadata.storedSize,
+                               orientation: metadata.orientation)
+        if let path = plan.originalPath {
+            // A Motion Photo's still ends where its clip begins: the published
+            // original leaves the clip (and the clip's own metadata) out.
+            let still = metadata.embeddedClip.map { UnsafeRawBufferPointer(rebasing: bytes[0..<$0.lowerBound]) } ?? bytes
+            // The original, byte for byte, except where it was taken.
+            let copy = settings.keepLocation ? Array(still) : try LocationStripper.strip(Array(still))
+            try copy.withUnsafeBytes { raw in try output.write(raw, to: path) }
+        }
+        var renditions = plan.renditions
+        var motionMade = false
+        if let path = plan.videoPath {
+            motionMade = try motion.makePlayback(file, still: bytes, path: path, metadata: &metadata, notes: &notes)
+            if !motionMade { renditions.removeAll { $0.path == path } }
+        }
+        var photo = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: renditions)
+        var cached = rules.cacheEntry(file, contentHash: contentHash, metadata: metadata, clip: clip,
+                                      shardKey: SourceFileReader.shardKey(of: bytes))
+        // From here the item needs only what the state keeps (no GPS; people
+        // and places when published): one box for both, as a no-op build has.
+        photo.$metadata = cached.$metadata
+        if plan.videoPath != nil && !motionMade {
+            // Not cached as done: a later build (with ffmpeg back) tries the motion again.
+            cached.size = -1
+        }
+        let made = plan.jobs.count + (plan.originalPath == nil ? 0 : 1) + (motionMade ? 1 : 0)
+        notes += plan.note.map { [$0] } ?? []
+        let detached = clip?.belongsToStill == false ? file.livePhotoClip : nil
+        return .published(photo, made: made, reused: plan.reused, cache: cached, note: notes.isEmpty ? nil : notes.joined(separator: "; "),
+                          detachedClip: detached)
+    }
+}
