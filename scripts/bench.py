@@ -11,7 +11,7 @@ the same sizes and quality (and, when Debian's libvips-tools is installed,
 vipsthumbnail makes the same previews and thumbnails), and the script prints the speed ratio, the bytes of
 both outputs and the PSNR of previews against a full-resolution reference.
 
-usage: scripts/bench.py [LIBRARY] [--count N] [--formats jpeg,webp] [--jobs N]
+usage: scripts/bench.py [LIBRARY] [--count N] [--formats jpeg,webp] [--jobs N] [--binary PATH] [--photo-size WxH]
                         [--preview 1600x1200] [--thumbnail 280x210]
                         [--quality-sample N] [--no-sigal] [--no-floor] [--heic N]
                         [--rounds N] [--instructions]
@@ -31,10 +31,12 @@ HEIC build is set against libheif's own heif-convert (decode plus one
 full-size JPEG per file, as many at once as --jobs) and vipsthumbnail, with
 the previews' PSNR against a lossless full-size decode.
 
-Without LIBRARY it makes one with ../shared/bench/make_corpus.py in
-/tmp/gallerygen-bench-N and reuses it next time. Needs Pillow (and piexif to
-make a library); sigal is optional (pip install sigal). LIBRARY is not changed:
-the add-10 step adds a folder and removes it.
+Without LIBRARY it makes one (benchlib.make_photo_library: 12 MP photos with
+camera EXIF, made in-repo) in /tmp/gallerygen-photos-N and reuses it next
+time. Needs Pillow; sigal is optional. `scripts/deps.sh bench` installs both
+in .build/venv (run the benchmarks with .build/venv/bin/python) with the
+Debian peers. LIBRARY is not changed: the add-10 step adds a folder and
+removes it.
 """
 import argparse
 import html as html_module
@@ -48,36 +50,13 @@ import sys
 import tempfile
 import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # benchlib, also when imported from the tests
-import benchlib  # noqa: E402  (what the benchmarks share: a site removed with its build state)
+import benchlib  # noqa: E402  (what the benchmarks share: the timer, the peers, the libraries)
+from benchlib import median_pair, run_timed, spread, table_row as row  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-MAKE_CORPUS = os.path.join(ROOT, "..", "shared", "bench", "make_corpus.py")
 PHOTO_EXT = (".jpg", ".jpeg", ".png", ".gif", ".webp")
 JPEG_EXT = (".jpg", ".jpeg")
 QUALITY = 85  # both tools: sigal's default jpg_options quality, gallerygen's default
-
-
-def run_timed(cmd, cwd=None, input=None):
-    """Runs cmd under /usr/bin/time; returns (wall s, cpu s, peak RSS MB, output)."""
-    fmt = "__TIME__ %e %U %S %M"
-    proc = subprocess.run(["/usr/bin/time", "-f", fmt] + cmd, cwd=cwd, input=input, capture_output=True, text=True)
-    out = proc.stdout + proc.stderr
-    match = re.search(r"__TIME__ ([\d.]+) ([\d.]+) ([\d.]+) (\d+)", out)
-    if proc.returncode != 0 or not match:
-        sys.exit(f"command failed ({proc.returncode}): {' '.join(cmd)}\n{out[-2000:]}")
-    wall, user, system, rss = match.groups()
-    return float(wall), float(user) + float(system), int(rss) / 1024, out
-
-
-def median_pair(paired):
-    """The pair (ratio first) with the median ratio, and every ratio in order."""
-    ordered = sorted(paired, key=lambda p: p[0])
-    return ordered[len(ordered) // 2], [p[0] for p in ordered]
-
-
-def spread(ratios):
-    """' (median of N pairs: a / b / c)', or nothing for a single pair."""
-    return f" (median of {len(ratios)} pairs: {' / '.join(f'{r:.2f}' for r in ratios)})" if len(ratios) > 1 else ""
 
 
 def instruction_ratio(binary, mirror, fmt, sizes, work):
@@ -133,13 +112,6 @@ def folder_bytes(folder, exts):
     return sum(os.path.getsize(p) for p in walk_files(folder, exts))
 
 
-def make_library(path, count, seed=1):
-    if not os.path.exists(MAKE_CORPUS):
-        sys.exit("no ../shared/bench/make_corpus.py: pass a LIBRARY folder")
-    subprocess.run([sys.executable, MAKE_CORPUS, path, "--count", str(count), "--seed", str(seed)], check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
 def jpeg_mirror(library, target):
     """A hard-linked copy of the library's JPEGs (same folders and names)."""
     for path in walk_files(library, JPEG_EXT):
@@ -149,11 +121,6 @@ def jpeg_mirror(library, target):
             os.link(path, dest)
         except OSError:
             shutil.copy2(path, dest)
-
-
-def row(name, photos, wall, cpu, rss):
-    rate = photos / wall if wall > 0 else float("inf")
-    return f"| {name} | {photos} | {rate:.1f} | {wall:.2f} | {cpu:.2f} | {cpu / wall if wall else 0:.2f} | {rss:.0f} |"
 
 
 def psnr(image, reference):
@@ -227,32 +194,31 @@ def main():
     ap.add_argument("--rounds", type=int, default=3,
                     help="floor and build (and heif-convert and the HEIC build) alternated N times; "
                          "the median of the paired ratios is reported (default 3)")
+    ap.add_argument("--binary", help="default: a release build of this checkout (as scripts/install.sh makes it)")
+    ap.add_argument("--photo-size", default="4032x3024", help="the made library's photos (default 4032x3024)")
     ap.add_argument("--instructions", action="store_true",
                     help="also count the JPEGs-only build's instructions under callgrind against its codec calls'")
     a = ap.parse_args()
 
     # The binary scripts/install.sh installs: the Swift runtime linked in.
-    subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "gallerygen"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
-    binary = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--show-bin-path"], cwd=ROOT,
-                                         capture_output=True, text=True, check=True).stdout.strip(), "gallerygen")
-    library = a.library or f"/tmp/gallerygen-bench-{a.count}"
+    binary = a.binary or benchlib.build_binary()
+    width, height = (int(x) for x in a.photo_size.split("x"))
+    library = a.library or f"/tmp/gallerygen-photos-{a.count}" + ("" if a.photo_size == "4032x3024" else f"-{a.photo_size}")
     if not a.library and not os.path.isdir(library):
         print(f"Making a {a.count}-photo library in {library} …", flush=True)
-        make_library(library, a.count)
+        benchlib.make_photo_library(library, a.count, width=width, height=height)
     photos = sum(1 for _ in walk_files(library, PHOTO_EXT))
     work = tempfile.mkdtemp(prefix="gallerygen-bench-out-")
     sizes = ["--preview-size", a.preview, "--thumbnail-size", a.thumbnail]
     pw, ph = (int(x) for x in a.preview.split("x"))
     tw, th = (int(x) for x in a.thumbnail.split("x"))
-    sigal = None if a.no_sigal else shutil.which("sigal")
-    vips = shutil.which("vipsthumbnail")  # Debian's libvips-tools
+    sigal = None if a.no_sigal else benchlib.peers.find("sigal")
+    vips = benchlib.peers.find("vipsthumbnail")
 
     print(f"\ngallerygen benchmark, {time.strftime('%Y-%m-%d')}, {platform.node()}: {os.cpu_count()} cores, "
           f"{platform.processor() or platform.machine()}; library {library} ({photos} files); "
           f"previews {a.preview}, thumbnails {a.thumbnail}, quality {QUALITY}, --jobs {a.jobs}\n")
-    print("| run | photos | photos/s | wall s | CPU s | CPU/wall | peak RSS MB |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print(benchlib.TABLE_HEADER)
     notes = []
     mirror = None
     for fmt in a.formats.split(","):
@@ -260,21 +226,20 @@ def main():
         base = [binary, "build", library, "--output", out, "--format", fmt, "--quality", str(QUALITY),
                 "--jobs", str(a.jobs), "--quiet"] + sizes
         cold = run_timed(base)
-        print(row(f"gallerygen {fmt}, cold", photos, *cold[:3]), flush=True)
+        print(row(f"gallerygen {fmt}, cold", photos, cold), flush=True)
         noop = run_timed(base)
-        print(row(f"gallerygen {fmt}, no-op rebuild", photos, *noop[:3]), flush=True)
-        if os.path.exists(MAKE_CORPUS):
-            added_src = os.path.join(work, f"added-src-{fmt}")
-            make_library(added_src, 10, seed=4242)
-            added = os.path.join(library, f"_bench_added_{os.getpid()}")
-            try:
-                shutil.copytree(added_src, added)
-                add = run_timed(base)
-                added_files = sum(1 for _ in walk_files(added, PHOTO_EXT))
-                print(row(f"gallerygen {fmt}, add {added_files} files (10 photos + extras)", added_files, *add[:3]), flush=True)
-            finally:
-                shutil.rmtree(added, ignore_errors=True)
-                shutil.rmtree(added_src, ignore_errors=True)
+        print(row(f"gallerygen {fmt}, no-op rebuild", photos, noop), flush=True)
+        added_src = os.path.join(work, f"added-src-{fmt}")
+        benchlib.make_photo_library(added_src, 10, seed=4242, width=width, height=height)
+        added = os.path.join(library, f"_bench_added_{os.getpid()}")
+        try:
+            shutil.copytree(added_src, added)
+            add = run_timed(base)
+            added_files = sum(1 for _ in walk_files(added, PHOTO_EXT))
+            print(row(f"gallerygen {fmt}, add {added_files} files (10 photos + extras)", added_files, add), flush=True)
+        finally:
+            shutil.rmtree(added, ignore_errors=True)
+            shutil.rmtree(added_src, ignore_errors=True)
         # The library's JPEGs alone: what the codec floor measures and what
         # sigal is compared on.
         if mirror is None:
@@ -294,9 +259,9 @@ def main():
             out_r = os.path.join(work, f"jpegs-{fmt}-{r}")
             run = run_timed([binary, "build", mirror, "--output", out_r, "--format", fmt, "--quality", str(QUALITY),
                              "--jobs", str(a.jobs), "--quiet"] + sizes)
-            paired.append((run[1] / (floor_seconds[1] + floor_seconds[2]) if floor_seconds else run[1], floor_seconds, run, out_r))
+            paired.append((run.cpu / (floor_seconds[1] + floor_seconds[2]) if floor_seconds else run.cpu, floor_seconds, run, out_r))
         (_, floor_seconds, ours, ours_out), ratios = median_pair(paired)
-        print(row(f"gallerygen {fmt}, cold, JPEGs only (median of {len(paired)})", jpeg_count, *ours[:3]), flush=True)
+        print(row(f"gallerygen {fmt}, cold, JPEGs only (median of {len(paired)})", jpeg_count, ours), flush=True)
         if floor_seconds:
             jpegs, dec, enc = floor_seconds
             notes.append((fmt, "floor", jpegs, dec, enc, ratios))
@@ -313,8 +278,8 @@ def main():
                         f"img_size = ({pw}, {ph})\nthumb_size = ({tw}, {th})\n"
                         f"jpg_options = {{'quality': {QUALITY}, 'optimize': True, 'progressive': True}}\n"
                         + ("img_format = 'WEBP'\n" if fmt == "webp" else ""))
-            theirs = run_timed(["sigal", "build", "-c", "sigal.conf.py", "-n", str(a.jobs)], cwd=sdir)
-            print(row(f"sigal {fmt}, cold, JPEGs only", jpeg_count, *theirs[:3]), flush=True)
+            theirs = run_timed([sigal, "build", "-c", "sigal.conf.py", "-n", str(a.jobs)], cwd=sdir)
+            print(row(f"sigal {fmt}, cold, JPEGs only", jpeg_count, theirs), flush=True)
             quality = preview_quality(mirror, gallerygen_previews(ours_out), sigal_previews(os.path.join(sdir, "out")),
                                       a.quality_sample)
             notes.append((fmt, "sigal", jpeg_count, ours, theirs,
@@ -329,19 +294,16 @@ def main():
             os.makedirs(vdir)
             files = list(walk_files(mirror, JPEG_EXT))
             suffix = ".webp" if fmt == "webp" else ".jpg"
-            total = [0.0, 0.0, 0.0]
-            for box, tag in ((a.preview, "p"), (a.thumbnail, "t")):
-                run = run_timed(["vipsthumbnail", "--size", box, "-o", os.path.join(vdir, "%s-" + tag + suffix + f"[Q={QUALITY}]")]
-                                + files)
-                total = [total[0] + run[0], total[1] + run[1], max(total[2], run[2])]
-            print(row(f"vipsthumbnail {fmt}, JPEGs only (previews + thumbnails)", jpeg_count, *total), flush=True)
+            total = benchlib.serial(run_timed([vips, "--size", box, "-o", os.path.join(vdir, "%s-" + tag + suffix + f"[Q={QUALITY}]")]
+                                       + files) for box, tag in ((a.preview, "p"), (a.thumbnail, "t")))
+            print(row(f"vipsthumbnail {fmt}, JPEGs only (previews + thumbnails)", jpeg_count, total), flush=True)
             notes.append((fmt, "vips", jpeg_count, ours, total))
             shutil.rmtree(vdir, ignore_errors=True)
         for _, _, _, out_r in paired:
             benchlib.remove_site(out_r)
         benchlib.remove_site(out)
 
-    if a.heic > 0 and shutil.which("heif-enc") and shutil.which("heif-convert"):
+    if a.heic > 0 and benchlib.peers.find("heif-enc") and benchlib.peers.find("heif-convert"):
         notes.append(heic_section(a, binary, library, work, sizes, vips))
 
     print()
@@ -352,8 +314,8 @@ def main():
             _, _, n, ours = note
             _, _, jpegs, dec, enc, ratios = floors[fmt]
             print(f"- {fmt}: codec floor {dec + enc:.1f} CPU s for {jpegs} JPEGs (decode {dec:.1f} s at the chosen DCT "
-                  f"scale, encode {enc:.1f} s); the JPEGs-only build took {ours[1]:.1f} CPU s = "
-                  f"**{ours[1] / (dec + enc):.2f}× the floor**{spread(ratios)}")
+                  f"scale, encode {enc:.1f} s); the JPEGs-only build took {ours.cpu:.1f} CPU s = "
+                  f"**{ours.cpu / (dec + enc):.2f}× the floor**{spread(ratios)}")
         elif kind == "instructions":
             _, _, total, decode, encode, resampling, pages = note
             print(f"- {fmt}: instructions (callgrind, one job): the JPEGs-only build {total / 1e9:.2f} G, its codec calls "
@@ -363,21 +325,21 @@ def main():
                   f"{(total - decode - encode - resampling - pages) / 1e9:.2f} G")
         elif kind == "vips":
             _, _, n, ours, theirs = note
-            print(f"- {fmt}, {n} JPEGs: **{theirs[1] / ours[1]:.2f}× vipsthumbnail's CPU** ({ours[1]:.1f} vs {theirs[1]:.1f} CPU s; "
+            print(f"- {fmt}, {n} JPEGs: **{theirs.cpu / ours.cpu:.2f}× vipsthumbnail's CPU** ({ours.cpu:.1f} vs {theirs.cpu:.1f} CPU s; "
                   f"both make each photo's preview and thumbnail; gallerygen also its pages)")
         elif kind == "sigal":
             _, _, n, ours, theirs, ours_bytes, their_bytes, quality = note
-            print(f"- {fmt}, {n} JPEGs: gallerygen {n / ours[0]:.1f} photos/s vs sigal {n / theirs[0]:.1f} = "
-                  f"**{theirs[0] / ours[0]:.2f}× sigal's photos/s** ({theirs[1] / ours[1]:.2f}× less CPU); "
+            print(f"- {fmt}, {n} JPEGs: gallerygen {n / ours.wall:.1f} photos/s vs sigal {n / theirs.wall:.1f} = "
+                  f"**{theirs.wall / ours.wall:.2f}× sigal's photos/s** ({theirs.cpu / ours.cpu:.2f}× less CPU); "
                   f"output {ours_bytes / 1e6:.1f} MB vs {their_bytes / 1e6:.1f} MB ({ours_bytes / their_bytes:.2f}×); "
-                  f"peak RSS {ours[2]:.0f} MB vs {theirs[2]:.0f} MB")
+                  f"peak RSS {ours.peak_mb:.0f} MB vs {theirs.peak_mb:.0f} MB")
             print_quality(quality, "Pillow Lanczos of the full-size original")
         elif kind == "heic":
             _, _, n, ours, convert, vips_run, ours_bytes, quality, ratios = note
-            print(f"- heic, {n} photos: the build took {ours[1]:.1f} CPU s = **{ours[1] / convert[1]:.2f}× heif-convert's**{spread(ratios)} "
-                  f"({convert[1]:.1f} CPU s to decode each and write one full-size JPEG), {n / ours[0]:.1f} photos/s, "
-                  f"peak RSS {ours[2]:.0f} MB, output {ours_bytes / 1e6:.1f} MB"
-                  + (f"; **{vips_run[1] / ours[1]:.2f}× vipsthumbnail's CPU** ({vips_run[1]:.1f} CPU s)" if vips_run else ""))
+            print(f"- heic, {n} photos: the build took {ours.cpu:.1f} CPU s = **{ours.cpu / convert.cpu:.2f}× heif-convert's**{spread(ratios)} "
+                  f"({convert.cpu:.1f} CPU s to decode each and write one full-size JPEG), {n / ours.wall:.1f} photos/s, "
+                  f"peak RSS {ours.peak_mb:.0f} MB, output {ours_bytes / 1e6:.1f} MB"
+                  + (f"; **{vips_run.cpu / ours.cpu:.2f}× vipsthumbnail's CPU** ({vips_run.cpu:.1f} CPU s)" if vips_run else ""))
             print_quality(quality, "Pillow Lanczos of the lossless full-size decode")
     shutil.rmtree(work, ignore_errors=True)
 
@@ -393,12 +355,11 @@ def print_quality(quality, reference):
 
 def heic_section(a, binary, library, work, sizes, vips):
     """gallerygen on HEIC photos next to heif-convert and vipsthumbnail."""
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from bench_formats import prepare  # the one HEIC maker both benchmarks use
     from PIL import Image
-    sources = list(walk_files(library, JPEG_EXT))[:a.heic]
-    folder = f"/tmp/gallerygen-bench-heic-{len(sources)}"
-    files = sorted(prepare("heic", sources, folder))
+    sources = benchlib.jpegs_in(library, a.heic, complete=True)
+    # Kept for the next run of the same library.
+    folder = f"/tmp/gallerygen-heic-{os.path.basename(os.path.abspath(library))}-{len(sources)}"
+    files = sorted(benchlib.convert_photos("heic", sources, folder))
     n = len(files)
     scratch = os.path.join(work, "heif-convert")
     os.makedirs(scratch)
@@ -410,20 +371,17 @@ def heic_section(a, binary, library, work, sizes, vips):
         out_r = os.path.join(work, f"site-heic-{r}")
         ours_r = run_timed([binary, "build", folder, "--output", out_r, "--format", "jpeg", "--quality", str(QUALITY),
                             "--jobs", str(a.jobs), "--quiet"] + sizes)
-        paired.append((ours_r[1] / convert_r[1], ours_r, convert_r, out_r))
+        paired.append((ours_r.cpu / convert_r.cpu, ours_r, convert_r, out_r))
     (_, ours, convert, out), ratios = median_pair(paired)
-    print(row(f"gallerygen heic, cold (median of {len(paired)})", n, *ours[:3]), flush=True)
-    print(row("heif-convert heic -> one full-size JPEG each", n, *convert[:3]), flush=True)
+    print(row(f"gallerygen heic, cold (median of {len(paired)})", n, ours), flush=True)
+    print(row("heif-convert heic -> one full-size JPEG each", n, convert), flush=True)
     vips_run, theirs = None, {}
     if vips:
         vdir = os.path.join(work, "vips-heic")
         os.makedirs(vdir)
-        total = [0.0, 0.0, 0.0]
-        for box, tag in ((a.preview, "p"), (a.thumbnail, "t")):
-            run = run_timed(["vipsthumbnail", "--size", box, "-o", os.path.join(vdir, "%s-" + tag + f".jpg[Q={QUALITY}]")] + files)
-            total = [total[0] + run[0], total[1] + run[1], max(total[2], run[2])]
-        vips_run = total
-        print(row("vipsthumbnail heic (previews + thumbnails)", n, *total), flush=True)
+        vips_run = benchlib.serial(run_timed([vips, "--size", box, "-o", os.path.join(vdir, "%s-" + tag + f".jpg[Q={QUALITY}]")] + files)
+                            for box, tag in ((a.preview, "p"), (a.thumbnail, "t")))
+        print(row("vipsthumbnail heic (previews + thumbnails)", n, vips_run), flush=True)
         theirs = {f[:-len("-p.jpg")]: os.path.join(vdir, f) for f in os.listdir(vdir) if f.endswith("-p.jpg")}
     # Quality: a lossless full-size decode (heif-convert to PNG) as the reference.
     ours_previews = gallerygen_previews(out)

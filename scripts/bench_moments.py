@@ -4,8 +4,8 @@
 It makes a library shaped like a real one (twelve years: trips of several
 busy days in other cities, single busy days at home, and many quiet days of
 one to four phone photos; a third of home photos without GPS), out of tiny
-JPEGs (64x48, EXIF date, GPS and a quantisation value patched per file, so
-every file is its own item), builds it with gallerygen (tiny renditions: the pages are what is
+JPEGs (benchlib.tiny_jpeg: 16x16, its own EXIF date, GPS and pixels per
+file, so every file is its own item), builds it with gallerygen (tiny renditions: the pages are what is
 measured), and reports:
 
 - the cold build, and a rebuild that renders every page again (a new title),
@@ -16,7 +16,7 @@ measured), and reports:
 - with `moment_places: true`: the build again, and the section headings.
 
 usage: scripts/bench_moments.py [--count 30000] [--work DIR] [--binary PATH]
-Needs ffmpeg and exiftool (for the template photos).
+Needs nothing but Python.
 """
 import argparse
 import collections
@@ -25,13 +25,10 @@ import html.parser
 import os
 import random
 import re
-import shutil
-import subprocess
 import sys
-import time
 import urllib.parse
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # benchlib, also when imported from the tests
-import benchlib  # noqa: E402  (what the benchmarks share: a site removed with its build state)
+import benchlib  # noqa: E402  (what the benchmarks share: the timer, the peers, the libraries)
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 
@@ -39,26 +36,6 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 CITIES = [("Berlin", 52.5200, 13.4050), ("Kyoto", 35.0116, 135.7681), ("Osaka", 34.6937, 135.5023),
           ("Paris", 48.8566, 2.3522), ("Lisbon", 38.7223, -9.1393), ("Zermatt", 46.0207, 7.7491),
           ("New York", 40.7128, -74.0060), ("Edinburgh", 55.9533, -3.1883), ("Rome", 41.9028, 12.4964)]
-MARKER = b"2015:01:01 12:00:00"
-
-
-def make_templates(folder):
-    """One tiny JPEG per city (GPS set) and one without GPS, each with a date to patch."""
-    base = os.path.join(folder, "base.jpg")
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=64x48", "-frames:v", "1", base], check=True)
-    templates = {}
-    for name, lat, lon in CITIES + [(None, None, None)]:
-        path = os.path.join(folder, f"template-{name or 'nogps'}.jpg")
-        shutil.copy(base, path)
-        args = ["exiftool", "-q", "-overwrite_original", "-DateTimeOriginal=2015:01:01 12:00:00", "-Make=Phone", "-Model=Phone 12"]
-        if name:
-            args += [f"-GPSLatitude={abs(lat)}", f"-GPSLatitudeRef={'N' if lat >= 0 else 'S'}",
-                     f"-GPSLongitude={abs(lon)}", f"-GPSLongitudeRef={'E' if lon >= 0 else 'W'}"]
-        subprocess.run(args + [path], check=True)
-        data = open(path, "rb").read()
-        assert data.count(MARKER) == 1
-        templates[name] = data
-    return templates
 
 
 def plan(count, seed=11):
@@ -97,22 +74,18 @@ def plan(count, seed=11):
 
 
 def make_library(folder, count):
+    """The photos of `plan(count)` as tiny JPEGs (benchlib.tiny_jpeg), each
+    with its capture time and, when it has a city, that city's GPS."""
     library = os.path.join(folder, "library")
-    templates = make_templates(folder)
+    places = {name: (lat, lon) for name, lat, lon in CITIES}
     shots = plan(count)
     numbers = collections.Counter()
-    for album, when, city in shots:
+    for n, (album, when, city) in enumerate(shots):
         path = os.path.join(library, album)
         os.makedirs(path, exist_ok=True)
         numbers[album] += 1
-        data = bytearray(templates[city].replace(MARKER, when.strftime("%Y:%m:%d %H:%M:%S").encode()))
-        # Distinct pixels for every file (a copy of one photo is shown once):
-        # the first two entries of the first quantisation table.
-        n = sum(numbers.values())
-        dqt = data.index(b"\xff\xdb")
-        data[dqt + 5], data[dqt + 6] = 1 + n % 250, 1 + n // 250 % 250
         with open(os.path.join(path, f"IMG_{numbers[album]:04d}.jpg"), "wb") as f:
-            f.write(data)
+            f.write(benchlib.tiny_jpeg(n, when, gps=places.get(city)))
     return shots
 
 
@@ -175,18 +148,19 @@ def clicks_to_months(site, months):
 
 
 def build(binary, library, out, *extra):
-    start = time.time()
-    result = subprocess.run([binary, "build", library, "--output", out, "--quiet", "--verbose", "--thumbnail-size", "64x48",
-                             "--preview-size", "128x96", "--format", "jpeg", *extra], check=True, stderr=subprocess.PIPE, text=True)
-    return time.time() - start, result.stderr
+    """(wall seconds, the build's --verbose log) of one build, by benchlib's timer."""
+    run = benchlib.run_timed([binary, "build", library, "--output", out, "--quiet", "--verbose", "--thumbnail-size", "64x48",
+                              "--preview-size", "128x96", "--format", "jpeg", *extra])
+    return run.wall, run.stderr
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--count", type=int, default=30000)
     parser.add_argument("--work", default="/tmp/gallerygen-moments-bench")
-    parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "gallerygen"))
+    parser.add_argument("--binary", help="default: a release build of this checkout")
     args = parser.parse_args()
+    args.binary = args.binary or benchlib.build_binary()
     library = os.path.join(args.work, "library")
     shots = plan(args.count)
     if not os.path.isdir(library):

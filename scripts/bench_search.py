@@ -2,8 +2,8 @@
 """The search index at library scale: size, and the first query's bytes and
 time in headless Chromium.
 
-It makes a library of COUNT tiny photos (one 64x48 JPEG with EXIF, its date
-patched per file so every file is a different item, spread over ten years)
+It makes a library of COUNT tiny photos (benchlib.tiny_jpeg: a 16x16 JPEG
+with EXIF, its own date and pixels per file, spread over ten years)
 in albums of 100, each with a `NAME.md` sidecar holding a title, keywords and
 a caption drawn from a vocabulary, builds it with gallerygen (small
 renditions: the index is what is measured), and reports:
@@ -13,21 +13,23 @@ renditions: the index is what is measured), and reports:
   search files loaded and the time from the last keystroke to the results.
 
 usage: scripts/bench_search.py [--count 30000] [--work DIR] [--binary PATH]
-Needs ffmpeg and exiftool (for the template photo) and selenium (.build/venv).
+Needs selenium (.build/venv).
 """
 import argparse
+import datetime
 import functools
 import http.server
 import os
 import random
 import shutil
-import subprocess
 import sys
 import threading
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "browser"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402  (what the benchmarks share: the timer, the peers, the libraries)
 
 WORDS = ("harbour boats sea dawn sunset mountain summit hut lake forest river bridge market street cafe bakery "
          "grandma birthday wedding garden roses snow ski beach sand dunes castle museum train station airport "
@@ -35,22 +37,17 @@ WORDS = ("harbour boats sea dawn sunset mountain summit hut lake forest river br
 
 
 def make_library(folder, count):
-    template = os.path.join(folder, "template.jpg")
-    os.makedirs(folder, exist_ok=True)
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=64x48", "-frames:v", "1", template], check=True)
-    subprocess.run(["exiftool", "-q", "-overwrite_original", "-DateTimeOriginal=2015:01:01 12:00:00", template], check=True)
-    data = open(template, "rb").read()
-    marker = b"2015:01:01 12:00:00"
-    assert data.count(marker) == 1
+    """COUNT tiny photos (benchlib.tiny_jpeg) in albums of 100 over ten
+    years, each with a `NAME.md` sidecar of words from WORDS."""
     random.seed(7)
     for i in range(count):
         album = os.path.join(folder, "library", f"Album {i // 100:03d}")
         if i % 100 == 0:
             os.makedirs(album, exist_ok=True)
         day = i * 3650 // count
-        date = f"{2015 + day // 365:04d}:{1 + day % 365 // 31 % 12:02d}:{1 + day % 28:02d} {i % 24:02d}:{i % 60:02d}:00".encode()
+        when = datetime.datetime(2015 + day // 365, 1 + day % 365 // 31 % 12, 1 + day % 28, i % 24, i % 60)
         with open(os.path.join(album, f"IMG_{i:05d}.jpg"), "wb") as f:
-            f.write(data.replace(marker, date))
+            f.write(benchlib.tiny_jpeg(i, when))
         words = random.sample(WORDS, 5)
         with open(os.path.join(album, f"IMG_{i:05d}.md"), "w") as f:
             f.write(f"Title: {words[0].title()} {i}\nKeywords: {words[1]}, {words[2]}\n\nA {words[3]} near the {words[4]}.\n")
@@ -60,16 +57,16 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--count", type=int, default=30000)
     parser.add_argument("--work", default="/tmp/gallerygen-search-bench")
-    parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "gallerygen"))
+    parser.add_argument("--binary", help="default: a release build of this checkout")
     args = parser.parse_args()
+    args.binary = args.binary or benchlib.build_binary()
     library = os.path.join(args.work, "library")
     if not os.path.isdir(library):
         make_library(args.work, args.count)
     out = os.path.join(args.work, "site")
-    start = time.time()
-    subprocess.run([args.binary, "build", library, "--output", out, "--quiet", "--thumbnail-size", "64x48", "--preview-size", "128x96",
-                    "--format", "jpeg"], check=True)
-    print(f"build of {args.count} photos: {time.time() - start:.1f} s")
+    run = benchlib.run_timed([args.binary, "build", library, "--output", out, "--quiet", "--thumbnail-size", "64x48",
+                              "--preview-size", "128x96", "--format", "jpeg"])
+    print(f"build of {args.count} photos: {run.wall:.1f} s, peak {run.peak_mb:.0f} MB")
     search = os.path.join(out, "search")
     sizes = {name: os.path.getsize(os.path.join(search, name)) for name in os.listdir(search) if name.endswith(".js")}
     tokens = {n: s for n, s in sizes.items() if n.startswith("t-")}

@@ -31,8 +31,8 @@ import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import run_timed  # noqa: E402  (the one timer every benchmark uses)
-import benchlib  # noqa: E402  (what the benchmarks share: a site removed with its build state)
+import benchlib  # noqa: E402  (what the benchmarks share: the timer, the peers, the libraries)
+from benchlib import run_timed  # noqa: E402
 
 TONEMAP = ("zscale=tin=arib-std-b67:pin=bt2020:min=bt2020nc:t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,"
            "tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv")
@@ -69,7 +69,7 @@ def make_clips(folder, kind, count, seconds):
 def plain_ffmpeg(clips, kind, out, crf, preset, tonemap_first=False):
     """The same playback files with ffmpeg alone, one clip after another."""
     os.makedirs(out, exist_ok=True)
-    total = [0.0, 0.0, 0.0]
+    runs = []
     for i, clip in enumerate(clips):
         common = ["ffmpeg", "-v", "error", "-y", "-i", clip, "-map", "0:v:0", "-map", "0:a:0?", "-map_metadata", "-1"]
         if kind == "remux":
@@ -84,24 +84,20 @@ def plain_ffmpeg(clips, kind, out, crf, preset, tonemap_first=False):
                 chain = scale
             codec = ["-vf", chain + ",format=yuv420p", "-c:v", "libx264", "-profile:v", "high", "-preset", preset,
                      "-crf", str(crf), "-c:a", "copy"]
-        wall, cpu, rss, _ = run_timed(common + codec + ["-movflags", "+faststart", os.path.join(out, f"{i}.mp4")])
-        total[0] += wall
-        total[1] += cpu
-        total[2] = max(total[2], rss)
-    return total
+        runs.append(run_timed(common + codec + ["-movflags", "+faststart", os.path.join(out, f"{i}.mp4")]))
+    return benchlib.serial(runs)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--work", default="/tmp/gallerygen-video-bench")
-    parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "gallerygen"))
+    parser.add_argument("--binary", help="default: a release build of this checkout")
     parser.add_argument("--jobs", type=int, default=os.cpu_count())
     parser.add_argument("--clips", type=int, default=4)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--kinds", default="remux,transcode,hdr")
     args = parser.parse_args()
-    if not os.path.exists(args.binary):
-        sys.exit(f"no {args.binary}: run `swift build -c release` first")
+    args.binary = args.binary or benchlib.build_binary()
     crf, preset = 23, "veryfast"
     print(f"{args.clips} clips × {args.seconds} s per set, --jobs {args.jobs}, CRF {crf}, preset {preset}")
     print("| set | tool | video s | wall s | CPU s | video s per wall s | peak RSS MB |")
@@ -113,27 +109,27 @@ def main():
         video_seconds = count * seconds
         out = os.path.join(args.work, "out-" + kind)
         benchlib.remove_site(out)
-        wall, cpu, rss, text = run_timed([args.binary, "build", os.path.dirname(clips[0]), "--output", out, "--jobs", str(args.jobs),
-                                          "--quiet"])
-        print(f"| {kind} | gallerygen, cold build | {video_seconds} | {wall:.2f} | {cpu:.2f} | {video_seconds / wall:.1f} | {rss:.0f} |")
+        run = run_timed([args.binary, "build", os.path.dirname(clips[0]), "--output", out, "--jobs", str(args.jobs), "--quiet"])
+        print(f"| {kind} | gallerygen, cold build | {video_seconds} | {run.wall:.2f} | {run.cpu:.2f} | {video_seconds / run.wall:.1f} | "
+              f"{run.peak_mb:.0f} |")
         for folder, _, files in os.walk(os.path.join(out, "media")):
             for name in files:
                 if name.endswith(".mp4"):
                     os.unlink(os.path.join(folder, name))
-        wall, cpu, rss, text = run_timed([args.binary, "build", os.path.dirname(clips[0]), "--output", out, "--jobs", str(args.jobs),
-                                          "--quiet"])
-        ours = video_seconds / wall
-        print(f"| {kind} | gallerygen, playback files only | {video_seconds} | {wall:.2f} | {cpu:.2f} | {ours:.1f} | {rss:.0f} |")
+        run = run_timed([args.binary, "build", os.path.dirname(clips[0]), "--output", out, "--jobs", str(args.jobs), "--quiet"])
+        ours = video_seconds / run.wall
+        print(f"| {kind} | gallerygen, playback files only | {video_seconds} | {run.wall:.2f} | {run.cpu:.2f} | {ours:.1f} | "
+              f"{run.peak_mb:.0f} |")
         plain = os.path.join(args.work, "plain-" + kind)
         shutil.rmtree(plain, ignore_errors=True)
-        wall, cpu, rss = plain_ffmpeg(clips, kind, plain, crf, preset)
-        theirs = video_seconds / wall
-        print(f"| {kind} | plain ffmpeg | {video_seconds} | {wall:.2f} | {cpu:.2f} | {theirs:.1f} | {rss:.0f} |")
+        run = plain_ffmpeg(clips, kind, plain, crf, preset)
+        theirs = video_seconds / run.wall
+        print(f"| {kind} | plain ffmpeg | {video_seconds} | {run.wall:.2f} | {run.cpu:.2f} | {theirs:.1f} | {run.peak_mb:.0f} |")
         print(f"|  | ratio | | | | **{ours / theirs:.2f}×** | |")
         if kind == "hdr":
-            wall, cpu, rss = plain_ffmpeg(clips, kind, plain, crf, preset, tonemap_first=True)
-            print(f"| {kind} | plain ffmpeg, tone map at full size | {video_seconds} | {wall:.2f} | {cpu:.2f} | "
-                  f"{video_seconds / wall:.1f} | {rss:.0f} |")
+            run = plain_ffmpeg(clips, kind, plain, crf, preset, tonemap_first=True)
+            print(f"| {kind} | plain ffmpeg, tone map at full size | {video_seconds} | {run.wall:.2f} | {run.cpu:.2f} | "
+                  f"{video_seconds / run.wall:.1f} | {run.peak_mb:.0f} |")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@
 #   scripts/deps.sh test    those, plus Chromium + chromedriver and python3-venv
 #                           for the browser tests, and a virtual environment in
 #                           .build/venv holding selenium and pytest
+#   scripts/deps.sh bench   those, plus the benchmarks' peers: libvips-tools,
+#                           libraw-bin and sigal (in .build/venv)
 #
 # Run as root it installs the missing Debian packages itself; as another user
 # it prints the exact `sudo apt-get install` line and stops (exit 1).
@@ -16,8 +18,8 @@ cd "$(dirname "$0")/.."
 
 mode="${1:-build}"
 case "$mode" in
-  build|test) ;;
-  *) echo "usage: $0 build|test" >&2; exit 2 ;;
+  build|test|bench) ;;
+  *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac
 
 # Names that exist on Debian and Ubuntu alike (libjpeg-dev, not libjpeg62-turbo-dev).
@@ -39,7 +41,7 @@ fi
 test_packages=("${browser_packages[@]}" python3-venv libheif-examples libtiff-tools libimage-exiftool-perl time)
 
 wanted=("${build_packages[@]}")
-[ "$mode" = test ] && wanted+=("${test_packages[@]}")
+[ "$mode" = build ] || wanted+=("${test_packages[@]}")
 
 missing=()
 for package in "${wanted[@]}"; do
@@ -61,19 +63,38 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-[ "$mode" = test ] || exit 0
+[ "$mode" = build ] && exit 0
 
 # The browser tests' Python tools, in a virtual environment of the system's
 # own python3 (whichever python3 comes first on PATH is fine too).
 venv=.build/venv
-# feedparser: the feed test reads feed.xml as feed readers do.
-if ! "$venv/bin/python" -c "import selenium, pytest, feedparser" 2>/dev/null; then
-  echo "Setting up $venv (selenium, pytest, feedparser from PyPI)" >&2
+# feedparser: the feed test reads feed.xml as feed readers do; Pillow: the
+# benchmarks make their photo libraries with it (their smoke test runs them).
+if ! "$venv/bin/python" -c "import selenium, pytest, feedparser, PIL" 2>/dev/null; then
+  echo "Setting up $venv (selenium, pytest, feedparser, pillow from PyPI)" >&2
   rm -rf "$venv"
   mkdir -p .build
   python3 -m venv "$venv" || {
     echo "python3 -m venv failed. Run: sudo apt-get install -y python3-venv" >&2
     exit 1
   }
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check selenium pytest feedparser
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check selenium pytest feedparser pillow
 fi
+
+[ "$mode" = bench ] || exit 0
+
+# The peers the benchmarks set gallerygen against (each optional: a missing
+# one is named and its comparison left out).
+peers=(libvips-tools libraw-bin)
+missing=()
+for package in "${peers[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "For every comparison: sudo apt-get install -y ${missing[*]}" >&2
+  fi
+fi
+"$venv/bin/python" -c "import sigal" 2>/dev/null || "$venv/bin/python" -m pip install --quiet --disable-pip-version-check sigal

@@ -2,7 +2,8 @@
 # Runs every test: installs what the tests need (as root; otherwise it prints
 # the exact apt-get line), then
 #   1. the Swift suite (unit, end-to-end, incremental, kill and watch tests);
-#   2. the browser tests (selenium + headless Chromium, from .build/venv);
+#   2. the browser tests (selenium + headless Chromium, from .build/venv) and
+#      each benchmark run small (Tests/scripts: they work on a fresh clone);
 #   3. the Slurm files for real: a single-node Slurm started here runs
 #      deploy/slurm's array and page step (root only; installs slurm-wlm);
 #   4. a fuzz smoke run: each libFuzzer target for FUZZ_SECONDS (default 20);
@@ -22,7 +23,7 @@ swift build --build-tests
 swift test --skip-build
 # No bytecode or pytest cache in the clone: it stays as git left it.
 PYTHONDONTWRITEBYTECODE=1 GALLERYGEN="$(swift build --show-bin-path)/gallerygen" \
-  .build/venv/bin/python -m pytest -q -p no:cacheprovider Tests/browser
+  .build/venv/bin/python -m pytest -q -p no:cacheprovider Tests/browser Tests/scripts
 bash scripts/slurm_check.sh "$(swift build --show-bin-path)/gallerygen"
 bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}"
 # gold warns once per sanitizer entry point that it cannot export a local

@@ -1,0 +1,98 @@
+"""Every benchmark runs on a fresh clone (no ../shared), at a small size, with
+the binary under test: the tables they print are there and name what they
+measured. Sizes are tiny so this is a check that they work, not a figure."""
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SCRIPTS = os.path.join(ROOT, "scripts")
+
+
+def gallerygen():
+    path = os.environ.get("GALLERYGEN")
+    if path:
+        return path
+    out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True)
+    return os.path.join(out.stdout.strip(), "gallerygen")
+
+
+def bench(name, *arguments, timeout=600):
+    """Runs scripts/NAME with this interpreter; its standard output."""
+    result = subprocess.run([sys.executable, os.path.join(SCRIPTS, name), *arguments], capture_output=True, text=True,
+                            timeout=timeout, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    assert result.returncode == 0, f"{name} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+    return result.stdout
+
+
+def rows(text):
+    """The Markdown table rows of a benchmark's output, without headers and rules."""
+    return [line for line in text.splitlines() if line.startswith("| ") and not line.startswith("| ---")]
+
+
+def test_no_benchmark_reads_shared():
+    for name in os.listdir(SCRIPTS):
+        if name.endswith((".py", ".sh")):
+            text = open(os.path.join(SCRIPTS, name), encoding="utf-8").read()
+            assert "../shared" not in text and '"shared"' not in text, name
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory):
+    """A small library made by the benchmarks' own generator."""
+    sys.path.insert(0, SCRIPTS)
+    import benchlib
+    folder = str(tmp_path_factory.mktemp("photos"))
+    benchlib.make_photo_library(folder, 6, width=640, height=480)
+    return folder
+
+
+def test_bench(photos):
+    out = bench("bench.py", photos, "--binary", gallerygen(), "--rounds", "1", "--heic", "2", "--quality-sample", "2", "--no-sigal")
+    names = [line.split(" | ")[0][2:] for line in rows(out)]
+    for expected in ("gallerygen jpeg, cold", "gallerygen jpeg, no-op rebuild", "gallerygen webp, cold, JPEGs only (median of 1)",
+                     "gallerygen heic, cold (median of 1)", "heif-convert heic -> one full-size JPEG each"):
+        assert expected in names, out
+    assert re.search(r"add 13 files \(10 photos \+ extras\)", out), out
+    assert re.search(r"\*\*[\d.]+× the floor\*\*", out), out
+    assert "gallerygen previews: PSNR" in out
+
+
+def test_bench_formats(photos, tmp_path):
+    out = bench("bench_formats.py", photos, "--count", "2", "--binary", gallerygen(), "--work", str(tmp_path),
+                "--formats", "heic,tiff,dng,dng-bayer")
+    made = {line.split(" | ")[0][2:]: line for line in rows(out)}
+    for fmt in ("heic", "tiff", "dng", "dng-bayer"):
+        # Two photos each, and every one built (no skipped file printed).
+        assert made[f"gallerygen {fmt}"].split(" | ")[1] == "2", out
+
+
+def test_bench_video(tmp_path):
+    out = bench("bench_video.py", "--clips", "1", "--seconds", "1", "--kinds", "remux,transcode", "--binary", gallerygen(),
+                "--work", str(tmp_path))
+    assert len(re.findall(r"\| ratio \|", out)) == 2, out
+
+
+def test_bench_scale(tmp_path):
+    out = bench("bench_scale.py", "--count", "1500", "--binary", gallerygen(), "--work", str(tmp_path))
+    pages = {m.group(1): (int(m.group(2)), int(m.group(3))) for m in re.finditer(r"\| ([a-z -]+) \|[^\n]*\| (\d+) of (\d+) \|", out)}
+    assert set(pages) == {"cold", "no-op", "add one", "caption one", "remove one"}, out
+    assert pages["no-op"][0] == 0, out
+    # A change renders the pages that show it, not the site.
+    for step in ("add one", "caption one", "remove one"):
+        assert 0 < pages[step][0] < pages[step][1] // 2, out
+
+
+def test_bench_moments(tmp_path):
+    # It exits non-zero itself when a month takes more than two clicks.
+    out = bench("bench_moments.py", "--count", "800", "--binary", gallerygen(), "--work", str(tmp_path))
+    assert "month index:" in out and "NOT reached" not in out, out
+
+
+def test_bench_search(tmp_path):
+    out = bench("bench_search.py", "--count", "300", "--binary", gallerygen(), "--work", str(tmp_path))
+    assert re.search(r"query 'harbour': \d+ photos;", out), out
+    assert "query 'img 12345': Nothing found." in out, out
