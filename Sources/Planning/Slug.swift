@@ -6,6 +6,14 @@ public enum Slug {
     /// A slug of lowercase ASCII letters, digits and single hyphens, at most 60
     /// characters; `fallback` when nothing is left (e.g. a name of only symbols).
     public static func make(_ text: String, fallback: String) -> String {
+        // Most names (camera files, dates) are ASCII: folding them is
+        // lowercasing, and Foundation's folding costs a microsecond each.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiSlug(text.utf8, fallback: fallback) }
+        return unicodeSlug(text, fallback: fallback)
+    }
+
+    /// `make` for any text, through Foundation's folding.
+    static func unicodeSlug(_ text: String, fallback: String) -> String {
         let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
         var out = ""
         var pendingHyphen = false
@@ -22,6 +30,30 @@ public enum Slug {
         var slug = Substring(out.lowercased().prefix(60))
         while slug.last == "-" { slug = slug.dropLast() }
         return slug.isEmpty ? fallback : String(slug)
+    }
+
+    /// `make` for ASCII text: the same slug, byte by byte.
+    private static func asciiSlug(_ bytes: String.UTF8View, fallback: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(min(60, bytes.count))
+        var pendingHyphen = false
+        for byte in bytes {
+            let lower = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+            if (lower >= 0x61 && lower <= 0x7A) || (lower >= 0x30 && lower <= 0x39) {
+                if pendingHyphen, !out.isEmpty {
+                    out.append(0x2D)
+                    if out.count >= 60 { break }
+                }
+                pendingHyphen = false
+                out.append(lower)
+                if out.count >= 60 { break }
+            } else {
+                pendingHyphen = true
+            }
+        }
+        if out.count > 60 { out.removeLast(out.count - 60) }
+        while out.last == 0x2D { out.removeLast() }
+        return out.isEmpty ? fallback : String(decoding: out, as: UTF8.self)
     }
 
     /// A name a browser or an unzip tool can save a file under on any system:

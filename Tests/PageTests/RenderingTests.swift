@@ -6,6 +6,21 @@ import GalleryTestSupport
 @testable import Rendering
 
 @Suite struct RenderingTests {
+    /// Slugs and search tokens of ASCII text take a byte-by-byte path: it
+    /// must give what Foundation's folding gives, for any ASCII at all.
+    @Test func asciiFastPathsMatchFolding() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array((0x20...0x7E).map { Character(UnicodeScalar(UInt8($0))) }) + ["\t", "\n"]
+        var samples = ["IMG_0001", "2019-11-08 album 00488", "Kyoto & Osaka", "--a--", "A", "", "___", "x" + String(repeating: " ab", count: 40)]
+        for _ in 0..<2_000 {
+            samples.append(String((0..<Int.random(in: 0...90, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }))
+        }
+        for text in samples {
+            #expect(Slug.make(text, fallback: "f") == Slug.unicodeSlug(text, fallback: "f"), "\(text)")
+            #expect(SearchIndex.tokens(text) == SearchIndex.unicodeTokens(text), "\(text)")
+        }
+    }
+
     @Test func templatesEscapeEveryValue() throws {
         #expect(HTML.escape("Léa's <b>\"7\"</b> & co") == "Léa&#39;s &lt;b&gt;&quot;7&quot;&lt;/b&gt; &amp; co")
         #expect(HTML.escape("Kyoto · 3 May") == "Kyoto · 3 May")
