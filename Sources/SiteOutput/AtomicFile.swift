@@ -17,34 +17,131 @@ enum AtomicFile {
     /// Writes `bytes` to `url`, creating parent folders.
     /// `fault` fails the write as the file system would (tests' `WriteFaults`).
     static func write(_ bytes: UnsafeRawBufferPointer, to url: URL, fault: (String) -> POSIXError? = { _ in nil }) throws(OutputError) {
-        if let fault = fault(url.path) { throw OutputError.failure(writing: url.path, fault) }
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(temporaryName(for: url.lastPathComponent))
-        do {
-            var descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        var stream = try Stream(to: url, fault: fault)
+        try stream.write(bytes)
+        try stream.commit()
+    }
+
+    /// A file written piece by piece into a temporary file beside `url`, which
+    /// replaces `url` only on `commit` (so a state of tens of MB is written
+    /// without being held whole in memory). Not committed, it must be abandoned.
+    struct Stream {
+        let url: URL
+        private let temporary: URL
+        private var descriptor: Int32
+
+        init(to url: URL, fault: (String) -> POSIXError? = { _ in nil }) throws(OutputError) {
+            if let fault = fault(url.path) { throw OutputError.failure(writing: url.path, fault) }
+            self.url = url
+            let folder = url.deletingLastPathComponent()
+            temporary = folder.appendingPathComponent(AtomicFile.temporaryName(for: url.lastPathComponent))
+            descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             if descriptor < 0, errno == ENOENT {
                 // The folder is new: made once, not checked on every write
                 // (a stat per path component for each of 30,000 pages).
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                do {
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                } catch {
+                    throw OutputError.failure(writing: url.path, error)
+                }
                 descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             }
-            guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            guard descriptor >= 0 else { throw Self.failure(url, errno) }
+        }
+
+        mutating func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
             var written = 0
             while written < bytes.count {
                 let n = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
                 if n < 0 {
                     if errno == EINTR { continue }
                     let code = errno
-                    close(descriptor)
-                    throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+                    abandon()
+                    throw Self.failure(url, code)
                 }
                 written += n
             }
-            guard close(descriptor) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-            guard rename(temporary.path, url.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        } catch {
+        }
+
+        /// Closes the file and puts it in place of `url`.
+        mutating func commit() throws(OutputError) {
+            let closed = close(descriptor)
+            descriptor = -1
+            guard closed == 0 else {
+                let code = errno
+                abandon()
+                throw Self.failure(url, code)
+            }
+            guard rename(temporary.path, url.path) == 0 else {
+                let code = errno
+                abandon()
+                throw Self.failure(url, code)
+            }
+        }
+
+        /// Closes and removes the temporary file; `url` is left as it was.
+        mutating func abandon() {
+            if descriptor >= 0 { close(descriptor) }
+            descriptor = -1
             unlink(temporary.path)
-            throw OutputError.failure(writing: url.path, error)
+        }
+
+        private static func failure(_ url: URL, _ code: Int32) -> OutputError {
+            OutputError.failure(writing: url.path, POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))
+        }
+    }
+
+    /// Writes a file piece by piece only once it differs from `existing` (the
+    /// file's bytes now): a no-op build's state, identical, is compared as it
+    /// is made and never written.
+    struct UnlessUnchanged {
+        let existing: Data
+        let url: URL
+        let fault: (String) -> POSIXError?
+        /// Bytes made so far, all equal to `existing`'s while `stream` is nil.
+        private var offset = 0
+        private var stream: AtomicFile.Stream?
+
+        init(existing: Data, url: URL, fault: @escaping (String) -> POSIXError?) {
+            self.existing = existing
+            self.url = url
+            self.fault = fault
+        }
+
+        mutating func write(_ chunk: UnsafeRawBufferPointer) throws(OutputError) {
+            if stream == nil {
+                let same = offset + chunk.count <= existing.count && existing.withUnsafeBytes { old in
+                    memcmp(old.baseAddress! + offset, chunk.baseAddress!, chunk.count) == 0
+                }
+                if same {
+                    offset += chunk.count
+                    return
+                }
+                try startWriting()
+            }
+            try stream!.write(chunk)
+        }
+
+        /// Puts the new file in place, unless it came out the same.
+        mutating func finish() throws(OutputError) {
+            if stream == nil {
+                if offset == existing.count && !existing.isEmpty { return }
+                try startWriting()
+            }
+            try stream!.commit()
+        }
+
+        mutating func abandon() { stream?.abandon() }
+
+        /// Opens the new file with the equal bytes made so far.
+        private mutating func startWriting() throws(OutputError) {
+            var opened = try AtomicFile.Stream(to: url, fault: fault)
+            let prefix = offset
+            let result: Result<Void, OutputError> = existing.withUnsafeBytes { old in
+                Result { () throws(OutputError) in try opened.write(UnsafeRawBufferPointer(rebasing: old[0..<prefix])) }
+            }
+            try result.get()
+            stream = opened
         }
     }
 }

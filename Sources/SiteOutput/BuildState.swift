@@ -199,12 +199,27 @@ public struct BuildState: Sendable, Equatable {
     /// the same bytes).
     public func encoded() -> Data { Data(encodedBytes()) }
 
-    /// The encoded bytes, made in one buffer (the state of 100,000 photos is
-    /// tens of MB: growing it by doubling, then copying it twice, was the
-    /// build's peak of memory).
+    /// The encoded bytes, in one buffer.
     public func encodedBytes() -> [UInt8] {
+        var all: [UInt8] = []
+        encode { chunk in all.append(contentsOf: chunk) }
+        return all
+    }
+
+    /// Encodes the state in chunks of about `chunkSize` bytes handed to
+    /// `emit` as they are made: the state of 100,000 photos is tens of MB,
+    /// and held whole at the end of a build it was the build's peak of memory.
+    func encode<E: Error>(chunkSize: Int = 1 << 20, _ emit: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E) {
         var writer = StateWriter()
-        writer.reserve(Self.magic.count + 64 + photos.count * 420 + files.count * 64 + pages.count * 96)
+        writer.reserve(chunkSize + 4096)
+        func flush() throws(E) {
+            let result: Result<Void, E> = writer.bytes.withUnsafeBytes { raw in Result { () throws(E) in try emit(raw) } }
+            try result.get()
+            writer.removeAll()
+        }
+        func flushIfFull() throws(E) {
+            if writer.bytes.count >= chunkSize { try flush() }
+        }
         writer.raw(Self.magic)
         writer.int(Int64(Self.currentVersion))
         writer.int(Int64(bitPattern: siteInputs.high))
@@ -212,16 +227,21 @@ public struct BuildState: Sendable, Equatable {
         writer.int(files.count)
         // Kept sorted by init and decode: sorted again only if changed since.
         let ordered = zip(files, files.dropFirst()).allSatisfy { $0 <= $1 } ? files : files.sorted()
-        for file in ordered { writer.string(file) }
+        for file in ordered {
+            writer.string(file)
+            try flushIfFull()
+        }
         writer.int(photos.count)
+        var body = StateWriter()
         for key in photos.keys.sorted() {
             writer.string(key)
             let entry = photos[key]!
             writer.int(Int64(bitPattern: entry.shardKey))
-            var body = StateWriter()
+            body.removeAll()
             entry.write(to: &body)
             writer.int(body.bytes.count)
             writer.raw(body.bytes)
+            try flushIfFull()
         }
         writer.int(pages.count)
         for id in pages.keys.sorted() {
@@ -231,7 +251,8 @@ public struct BuildState: Sendable, Equatable {
             writer.int(Int64(bitPattern: record.fingerprint.low))
             writer.int(record.files?.count ?? 0)
             for file in record.files ?? [] { writer.string(file) }
+            try flushIfFull()
         }
-        return writer.bytes
+        if !writer.bytes.isEmpty { try flush() }
     }
 }

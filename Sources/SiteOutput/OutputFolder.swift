@@ -211,13 +211,6 @@ public final class OutputFolder: @unchecked Sendable {
 
     /// Writes a state file (the whole build's or a part's) through the same
     /// temporary-name-and-rename as every file of the site.
-    private func writeState(_ data: [UInt8], to location: URL) throws(OutputError) {
-        let result: Result<Void, OutputError> = data.withUnsafeBytes { raw in
-            Result { () throws(OutputError) in try AtomicFile.write(raw, to: location, fault: injectedFault) }
-        }
-        try result.get()
-    }
-
     /// True when the file system holding `folder` has less than 1 MiB left
     /// for this user.
     static func isFull(_ folder: URL) -> Bool {
@@ -296,7 +289,15 @@ public final class OutputFolder: @unchecked Sendable {
     /// merges it.
     public func commitShard(_ state: BuildState) throws(OutputError) {
         guard let shard else { return }
-        try writeState(state.encodedBytes(), to: Self.shardsFolder(stateFolder).appendingPathComponent(shard.fileName + ".bin"))
+        var stream = try AtomicFile.Stream(to: Self.shardsFolder(stateFolder).appendingPathComponent(shard.fileName + ".bin"),
+                                           fault: injectedFault)
+        do {
+            try state.encode { (chunk) throws(OutputError) in try stream.write(chunk) }
+        } catch {
+            stream.abandon()
+            throw error
+        }
+        try stream.commit()
         journal.finish()
         shardLock?.release()
         lock?.release()
@@ -307,13 +308,14 @@ public final class OutputFolder: @unchecked Sendable {
     /// releases the lock: the build is complete.
     public func commit(_ state: BuildState) throws(OutputError) {
         let location = BuildState.location(in: stateFolder)
-        let data = state.encodedBytes()
         let existing = try? Data(contentsOf: location, options: .alwaysMapped)
-        if let existing, existing.count == data.count,
-           existing.withUnsafeBytes({ old in data.withUnsafeBytes { new in memcmp(old.baseAddress!, new.baseAddress!, new.count) == 0 } }) {
-            // Unchanged.
-        } else {
-            try writeState(data, to: location)
+        var sink = AtomicFile.UnlessUnchanged(existing: existing ?? Data(), url: location, fault: injectedFault)
+        do {
+            try state.encode { (chunk) throws(OutputError) in try sink.write(chunk) }
+            try sink.finish()
+        } catch {
+            sink.abandon()
+            throw error
         }
         // The parts' states and journals are merged into this state now.
         for file in shardFiles(".bin") + shardFiles(".journal") { unlink(file.path) }

@@ -14,6 +14,9 @@ struct StateWriter {
 
     mutating func reserve(_ count: Int) { bytes.reserveCapacity(count) }
 
+    /// Empties the buffer, keeping its capacity.
+    mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+
     mutating func int(_ value: Int64) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }

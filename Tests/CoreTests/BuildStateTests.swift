@@ -44,4 +44,43 @@ import GalleryTestSupport
             _ = try? BuildState.decode(Data(bad))  // must not trap or allocate wildly
         }
     }
+
+    @Test func chunkedEncodingIsTheSameBytes() {
+        let state = Self.sample()
+        for size in [1, 7, 64, 1 << 20] {
+            var chunks: [[UInt8]] = []
+            state.encode(chunkSize: size) { chunks.append(Array($0)) }
+            #expect(Array(chunks.joined()) == state.encodedBytes())
+            if size == 7 { #expect(chunks.count > 3, "a small chunk size hands out several chunks") }
+        }
+    }
+
+    /// The state is written only when its bytes change: compared as it is
+    /// made, against the file in place, whatever the chunks' boundaries.
+    @Test func aStateFileIsRewrittenOnlyWhenItsBytesChange() throws {
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
+        let url = folder.appendingPathComponent("state.bin")
+        func write(_ bytes: [UInt8], chunk: Int) throws {
+            var sink = AtomicFile.UnlessUnchanged(existing: (try? Data(contentsOf: url)) ?? Data(), url: url, fault: { _ in nil })
+            for start in stride(from: 0, to: bytes.count, by: chunk) {
+                try bytes[start..<min(bytes.count, start + chunk)].withUnsafeBytes { try sink.write($0) }
+            }
+            try sink.finish()
+        }
+        func inode() throws -> Int { try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as! Int }
+        let first = Array((0..<1000).map { UInt8($0 % 251) })
+        try write(first, chunk: 64)
+        #expect(Fixtures.contents(of: url) == first)
+        let before = try inode()
+        try write(first, chunk: 100)
+        #expect(try inode() == before, "the same bytes: the file is not replaced")
+        var changed = first
+        changed[500] ^= 1
+        for (bytes, chunk) in [(changed, 64), (Array(first.prefix(999)), 64), (first + [1], 1000), (first, 3), ([], 8)] {
+            try write(bytes, chunk: chunk)
+            #expect(Fixtures.contents(of: url) == bytes)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["state.bin"], "no temporary file left")
+    }
 }
