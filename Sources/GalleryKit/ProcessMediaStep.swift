@@ -16,10 +16,13 @@ struct ProcessMediaStep: BuildStep {
         let video = VideoWork(settings: settings, output: output, progress: progress)
         // The place table (3 MB) is read only when places are wanted.
         let places = settings.momentPlaces ? try PlaceFinder.load() : nil
-        let processor = MediaProcessor(settings: settings, cache: context.previousState.photos, output: output, video: video, places: places)
+        let processor = MediaProcessor(settings: settings, output: output, video: video, places: places)
         let shard = context.shard
         let feed = SourceFeed.start(settings: settings, shard: shard, progress: progress)
-        var tally = MediaTally(report: context.report, progress: progress, expected: context.previousState.photos.count)
+        // The previous build's cache becomes this one's, entry by entry: one
+        // dictionary, not a second of 100,000 entries beside it.
+        var tally = MediaTally(report: context.report, progress: progress, cache: context.previousState.photos)
+        context.previousState.photos = [:]
         await withTaskGroup(of: MediaOutcome.self) { group in
             var inFlight = 0
             func schedule(_ file: SourceFile) async {
@@ -27,7 +30,7 @@ struct ProcessMediaStep: BuildStep {
                 // An unchanged photo with every rendition in place costs a
                 // plan and a few existence checks: cheaper than a task.
                 let known: (CachedPhoto, RenditionPlan)?
-                switch processor.triage(file) {
+                switch processor.triage(file, cached: tally.cache[BuildState.key(for: file.relativePath)]) {
                 case .unchanged(let outcome):
                     tally.record(outcome)
                     return
@@ -60,9 +63,7 @@ struct ProcessMediaStep: BuildStep {
         }
         progress.finish()
         if let fault = tally.fault { throw fault }
-        // The previous cache has served; its replacement is the tally's. Holding
-        // both through page rendering cost ~0.5 KB per photo at the peak.
-        context.previousState.photos = [:]
+        tally.removeUnseen()
         context.photoCache = tally.cache
         // Scan order depends on job timing; the site must not.
         context.items = tally.items.sorted { $0.source.relativePath < $1.source.relativePath }
@@ -133,7 +134,12 @@ struct SourceFeed {
 /// build's cache, the report's counts, and the first fault of OUT.
 struct MediaTally {
     var items: [MediaItem] = []
-    var cache: [String: CachedPhoto] = [:]
+    /// The previous build's entries, replaced one by one as files are
+    /// recorded; those of files not seen this build are removed at the end.
+    private(set) var cache: [String: CachedPhoto]
+    /// Files recorded with an entry: each file the walk finds (or a still
+    /// detaches) is scheduled once and has one outcome, so this counts keys.
+    private var entriesRecorded = 0
     var report: BuildReport
     let progress: ProgressReporter
     /// Clips named like a still that were not its Live Photo motion.
@@ -142,13 +148,25 @@ struct MediaTally {
     /// started, and the build stops with it once the photos in flight end.
     var fault: OutputError?
 
-    /// `expected`: the previous build's count, so the arrays are sized once
-    /// (grown by doubling, the dictionary was rebuilt a dozen times at 100,000 photos).
-    init(report: BuildReport, progress: ProgressReporter, expected: Int) {
+    /// `cache`: the previous build's; its count sizes the items once (grown
+    /// by doubling, the array was copied a dozen times at 100,000 photos).
+    init(report: BuildReport, progress: ProgressReporter, cache: [String: CachedPhoto]) {
         self.report = report
         self.progress = progress
-        items.reserveCapacity(expected)
-        cache.reserveCapacity(expected)
+        self.cache = cache
+        items.reserveCapacity(cache.count)
+    }
+
+    /// Drops the entries of files this build did not record (removed,
+    /// skipped, or another part's): the cache then holds this build's alone.
+    mutating func removeUnseen() {
+        guard cache.count != entriesRecorded else { return }
+        var seen = Set<String>(minimumCapacity: entriesRecorded)
+        for item in items { seen.insert(BuildState.key(for: item.source.relativePath)) }
+        for skipped in report.leftOut { seen.insert(BuildState.key(for: skipped.path)) }
+        // Gathered first: removing while iterating the keys would copy the dictionary.
+        let unseen = cache.keys.filter { !seen.contains($0) }
+        for key in unseen { cache.removeValue(forKey: key) }
     }
 
     mutating func record(_ outcome: MediaOutcome) {
@@ -163,11 +181,13 @@ struct MediaTally {
             if photo.kind == .video { report.videos += 1 }
             items.append(photo)
             cache[BuildState.key(for: photo.source.relativePath)] = entry
+            entriesRecorded += 1
             report.published += 1
             report.renditionsMade += made
             report.renditionsReused += reused
         case .leftOut(let file, let reason, let entry):
             cache[BuildState.key(for: file.relativePath)] = entry
+            entriesRecorded += 1
             report.leftOut.append(SkippedPhoto(path: file.relativePath, reason: reason))
         case .skipped(let file, let reason):
             report.skipped.append(SkippedPhoto(path: file.relativePath, reason: reason))

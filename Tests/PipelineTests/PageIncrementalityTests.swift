@@ -137,11 +137,23 @@ import GalleryTestSupport
 
     /// The site `library` builds into a fresh OUT.
     func cleanSite(_ library: Library) async throws -> [String: Data] {
+        try await cleanBuild(library).files
+    }
+
+    /// The site and the state `library` builds into a fresh OUT.
+    func cleanBuild(_ library: Library) async throws -> (files: [String: Data], state: BuildState) {
         var clean = library.settings
         clean.output = library.folder.url.appendingPathComponent("clean-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: clean.output) }
+        defer {
+            try? FileManager.default.removeItem(at: clean.output)
+            try? FileManager.default.removeItem(at: clean.stateFolder)
+        }
         _ = try await build(clean)
-        return try Self.files(clean.output)
+        return (try Self.files(clean.output), try Self.state(clean))
+    }
+
+    static func state(_ settings: BuildSettings) throws -> BuildState {
+        try BuildState.decode(try Data(contentsOf: BuildState.location(in: settings.stateFolder)))
     }
 
     @Test(arguments: [1, 2, 3, 4] as [UInt64])
@@ -162,9 +174,13 @@ import GalleryTestSupport
             }
             let report = try await build(library.settings)
             let incremental = try Self.files(library.settings.output)
-            let clean = try await cleanSite(library)
+            let (clean, cleanState) = try await cleanBuild(library)
             let differing = Set(incremental.keys).union(clean.keys).filter { incremental[$0] != clean[$0] }.sorted()
             #expect(differing.isEmpty, "seed \(seed), step \(step) (operation \(operation)): \(differing.prefix(8))")
+            // The state remembers what a clean build would: no entry of a removed or moved file.
+            let state = try Self.state(library.settings)
+            let sameEntries = state.photos == cleanState.photos
+            #expect(sameEntries, "seed \(seed), step \(step): entries differ, keys only one has: \(Set(state.photos.keys).symmetricDifference(cleanState.photos.keys))")
             #expect(report.pagesRendered <= report.pages)
             // Nothing changed since: nothing is rendered.
             let again = try await build(library.settings)

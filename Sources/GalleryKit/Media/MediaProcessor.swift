@@ -13,14 +13,12 @@ import Video
 struct MediaProcessor: Sendable {
     let rules: PublishingRules
     let planner: RenditionPlanner
-    let cache: [String: CachedPhoto]
     let stills: StillJob
     let videos: VideoJob
 
-    init(settings: BuildSettings, cache: [String: CachedPhoto], output: OutputFolder, video: VideoWork, places: PlaceFinder? = nil) {
+    init(settings: BuildSettings, output: OutputFolder, video: VideoWork, places: PlaceFinder? = nil) {
         rules = PublishingRules(settings: settings, places: places)
         planner = RenditionPlanner(settings: settings, output: output)
-        self.cache = cache
         stills = StillJob(rules: rules, planner: planner, motion: MotionJob(video: video, rules: rules), output: output)
         videos = VideoJob(rules: rules, planner: planner, video: video)
     }
@@ -39,10 +37,10 @@ struct MediaProcessor: Sendable {
         case unknown
     }
 
-    /// Looks the file up in the cache; cheap enough to run inline for every file.
-    func triage(_ file: SourceFile) -> Triage {
-        guard var cached = cache[BuildState.key(for: file.relativePath)], cached.size == file.byteCount,
-              cached.modified == file.modifiedNanoseconds else { return .unknown }
+    /// Decides from what the previous build cached of the file (nil: nothing);
+    /// cheap enough to run inline for every file.
+    func triage(_ file: SourceFile, cached: CachedPhoto?) -> Triage {
+        guard var cached, cached.size == file.byteCount, cached.modified == file.modifiedNanoseconds else { return .unknown }
         // What a setting now off no longer allows is not handed on (the state is published with OUT).
         if !settings.publishPeople && cached.peopleKept {
             cached.metadata.words.people = []
