@@ -95,25 +95,29 @@ enum AtomicFile {
     /// file's bytes now): a no-op build's state, identical, is compared as it
     /// is made and never written.
     struct UnlessUnchanged {
-        let existing: Data
         let url: URL
         let fault: (String) -> POSIXError?
-        /// Bytes made so far, all equal to `existing`'s while `stream` is nil.
+        /// The file in place (read, not mapped: a mapped state of tens of MB
+        /// compared at the end of a build counted in its peak memory), or -1.
+        private var existing: Int32
+        private var existingSize = 0
+        /// Bytes made so far, all equal to the existing file's while `stream` is nil.
         private var offset = 0
         private var stream: AtomicFile.Stream?
+        private var buffer: [UInt8] = []
 
-        init(existing: Data, url: URL, fault: @escaping (String) -> POSIXError?) {
-            self.existing = existing
+        init(url: URL, fault: @escaping (String) -> POSIXError?) {
             self.url = url
             self.fault = fault
+            existing = open(url.path, O_RDONLY | O_CLOEXEC)
+            var info = stat()
+            if existing >= 0, fstat(existing, &info) == 0 { existingSize = Int(info.st_size) } else { close(existing); existing = -1 }
         }
 
         mutating func write(_ chunk: UnsafeRawBufferPointer) throws(OutputError) {
             if stream == nil {
-                let same = offset + chunk.count <= existing.count && existing.withUnsafeBytes { old in
-                    memcmp(old.baseAddress! + offset, chunk.baseAddress!, chunk.count) == 0
-                }
-                if same {
+                if offset + chunk.count <= existingSize, read(at: offset, count: chunk.count),
+                   buffer.withUnsafeBytes({ memcmp($0.baseAddress!, chunk.baseAddress!, chunk.count) }) == 0 {
                     offset += chunk.count
                     return
                 }
@@ -125,22 +129,57 @@ enum AtomicFile {
         /// Puts the new file in place, unless it came out the same.
         mutating func finish() throws(OutputError) {
             if stream == nil {
-                if offset == existing.count && !existing.isEmpty { return }
+                if existing >= 0 && offset == existingSize && existingSize > 0 {
+                    closeExisting()
+                    return
+                }
                 try startWriting()
             }
+            closeExisting()
             try stream!.commit()
         }
 
-        mutating func abandon() { stream?.abandon() }
+        mutating func abandon() {
+            closeExisting()
+            stream?.abandon()
+        }
 
-        /// Opens the new file with the equal bytes made so far.
+        private mutating func closeExisting() {
+            if existing >= 0 { close(existing) }
+            existing = -1
+        }
+
+        /// Reads `count` bytes of the existing file at `position` into `buffer`.
+        private mutating func read(at position: Int, count: Int) -> Bool {
+            guard existing >= 0 else { return false }
+            if buffer.count < count { buffer = [UInt8](repeating: 0, count: count) }
+            var done = 0
+            while done < count {
+                let n = buffer.withUnsafeMutableBytes { pread(existing, $0.baseAddress! + done, count - done, off_t(position + done)) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                done += n
+            }
+            return true
+        }
+
+        /// Opens the new file with the equal bytes made so far (copied from the existing one).
         private mutating func startWriting() throws(OutputError) {
             var opened = try AtomicFile.Stream(to: url, fault: fault)
-            let prefix = offset
-            let result: Result<Void, OutputError> = existing.withUnsafeBytes { old in
-                Result { () throws(OutputError) in try opened.write(UnsafeRawBufferPointer(rebasing: old[0..<prefix])) }
+            var copied = 0
+            while copied < offset {
+                let count = min(1 << 20, offset - copied)
+                guard read(at: copied, count: count) else {
+                    opened.abandon()
+                    throw OutputError.failure(writing: url.path, POSIXError(.EIO))
+                }
+                let result: Result<Void, OutputError> = buffer.withUnsafeBytes { raw in
+                    Result { () throws(OutputError) in try opened.write(UnsafeRawBufferPointer(rebasing: raw[0..<count])) }
+                }
+                if case .failure = result { opened.abandon() }
+                try result.get()
+                copied += count
             }
-            try result.get()
             stream = opened
         }
     }

@@ -308,8 +308,7 @@ public final class OutputFolder: @unchecked Sendable {
     /// releases the lock: the build is complete.
     public func commit(_ state: BuildState) throws(OutputError) {
         let location = BuildState.location(in: stateFolder)
-        let existing = try? Data(contentsOf: location, options: .alwaysMapped)
-        var sink = AtomicFile.UnlessUnchanged(existing: existing ?? Data(), url: location, fault: injectedFault)
+        var sink = AtomicFile.UnlessUnchanged(url: location, fault: injectedFault)
         do {
             try state.encode { (chunk) throws(OutputError) in try sink.write(chunk) }
             try sink.finish()

@@ -62,7 +62,7 @@ import GalleryTestSupport
         let folder = temporary.url
         let url = folder.appendingPathComponent("state.bin")
         func write(_ bytes: [UInt8], chunk: Int) throws {
-            var sink = AtomicFile.UnlessUnchanged(existing: (try? Data(contentsOf: url)) ?? Data(), url: url, fault: { _ in nil })
+            var sink = AtomicFile.UnlessUnchanged(url: url, fault: { _ in nil })
             for start in stride(from: 0, to: bytes.count, by: chunk) {
                 try bytes[start..<min(bytes.count, start + chunk)].withUnsafeBytes { try sink.write($0) }
             }
