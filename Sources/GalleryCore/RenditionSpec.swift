@@ -113,13 +113,15 @@ public struct RenditionSpec: Hashable, Sendable, Codable {
     public static let videoPipelineVersion = 1
 
     /// The published path (relative to the site root) of this rendition, `size`
-    /// pixels, of a source whose content hash is `contentHash`. Sharded by two hex
-    /// digits so no folder holds tens of thousands of files.
-    public func relativePath(contentHash: String, size: PixelSize, originalExtension: String = "jpg") -> String {
+    /// pixels, of a source whose content hash is `contentHash`, made with the
+    /// other renditions `madeWith` names (their bytes depend on each other).
+    /// Sharded by two hex digits so no folder holds tens of thousands of files.
+    public func relativePath(contentHash: String, size: PixelSize, originalExtension: String = "jpg", madeWith: String = "") -> String {
         var hasher = StableHash()
         hasher.update(contentHash)
         hasher.update(key)
         hasher.update(size.description)
+        if !madeWith.isEmpty { hasher.update(madeWith) }
         let name = String(hasher.finalize().prefix(20))
         if role == .original { return "media/\(name.prefix(2))/\(name)-original.\(originalExtension)" }
         return "media/\(name.prefix(2))/\(name)-\(size.width)x\(size.height).\(format.fileExtension)"

@@ -11,7 +11,11 @@ struct PruneStep: BuildStep {
     func run(_ context: inout BuildContext) async throws {
         let output = try context.openOutput()
         context.report.filesRemoved = output.prune(owned: context.previousState.files, keeping: context.producedFiles)
-        var state = BuildState(files: Array(context.producedFiles), photos: context.photoCache, pages: context.pageRecords)
+        // The same files as before (a no-op, a caption): the previous list, sorted already.
+        let previous = context.previousState.files
+        let sameFiles = previous.count == context.producedFiles.count && previous.allSatisfy(context.producedFiles.contains)
+        var state = BuildState(files: sameFiles ? previous : Array(context.producedFiles), photos: context.photoCache,
+                               pages: context.pageRecords)
         state.siteInputs = context.siteInputs
         try output.commit(state)
         context.report.filesWritten = output.writtenPaths

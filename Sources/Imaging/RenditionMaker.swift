@@ -6,11 +6,18 @@ public struct RenditionJob: Sendable {
     public var spec: RenditionSpec
     /// The upright output size (already fitted into the box, never upscaled).
     public var size: PixelSize
+    /// False: resampled but not encoded (its bytes come back empty). The
+    /// renditions of one photo are made together (the DCT scale is chosen
+    /// for the largest, a smaller one is resampled from a larger one), so
+    /// remaking one that is missing with all the others present, unencoded,
+    /// gives the bytes a build of all of them gives.
+    public var isWanted: Bool
 
     /// Creates a job.
-    public init(spec: RenditionSpec, size: PixelSize) {
+    public init(spec: RenditionSpec, size: PixelSize, isWanted: Bool = true) {
         self.spec = spec
         self.size = size
+        self.isWanted = isWanted
     }
 }
 
@@ -26,23 +33,24 @@ public enum RenditionMaker {
         var results = [[UInt8]](repeating: [], count: jobs.count)
         // Animated renditions: every frame, every size, in one pass over the file.
         let animated = jobs.indices.filter { jobs[$0].spec.animated }
-        if !animated.isEmpty {
+        if animated.contains(where: { jobs[$0].isWanted }) {
             // Animations are WebP (`RenditionSpec.asAnimation`).
             guard case .webp(let quality) = jobs[animated[0]].spec.encoding else {
                 throw .encodeFailed("an animation is encoded as WebP")
             }
             let files = try AnimationMaker.make(bytes, format: format, sizes: animated.map { jobs[$0].size }, quality: quality,
                                                 maximumPixels: maximumPixels)
-            for (index, file) in zip(animated, files) { results[index] = file }
+            for (index, file) in zip(animated, files) where jobs[index].isWanted { results[index] = file }
         }
         let stills = jobs.indices.filter { !jobs[$0].spec.animated }
-        guard !stills.isEmpty else { return results }
+        guard stills.contains(where: { jobs[$0].isWanted }) else { return results }
         // Sizes in stored orientation: pixels are turned upright after resizing.
         let sizes = stills.map { orientation.storedSize(ofDisplayed: jobs[$0].size) }
         let denominator = DCTScale.denominator(stored: storedSize, targets: sizes)
         let resizeAndEncode = { (pixels: BorrowedPixels, owned: RGBAImage?, icc: [UInt8]?) throws(ImagingError) in
             try ResizeChain.resize(pixels, owned: owned, to: sizes) { (position, resized) throws(ImagingError) in
                 let index = stills[position]
+                guard jobs[index].isWanted else { return }
                 let upright = OrientationTransform.apply(orientation, to: resized)
                 results[index] = try RenditionEncoder.encode(upright, as: jobs[index].spec.encoding, iccProfile: icc)
             }
@@ -52,6 +60,7 @@ public enum RenditionMaker {
         let ranges = stills.map { RenditionEncoder.sampleRange(for: jobs[$0].spec.encoding) }
         let encodePlanar = { (position: Int, image: YCbCrImage, icc: [UInt8]?) throws(ImagingError) -> [UInt8] in
             let job = jobs[stills[position]]
+            guard job.isWanted else { return [] }
             return try RenditionEncoder.encode(image, as: job.spec.encoding, iccProfile: icc)
         }
         var planar: [[UInt8]]?

@@ -114,7 +114,8 @@ public struct BuildState: Sendable, Equatable {
     /// An empty state.
     public init(files: [String] = [], photos: [String: CachedPhoto] = [:], pages: [String: PageRecord] = [:]) {
         self.version = Self.currentVersion
-        self.files = files.sorted()
+        // Sorted already when it is the previous state's list (a no-op): checked in one pass.
+        self.files = zip(files, files.dropFirst()).allSatisfy { $0 < $1 } ? files : files.sorted()
         self.photos = photos
         self.pages = pages
     }

@@ -24,6 +24,8 @@ public final class OutputFolder: @unchecked Sendable {
     private var shardLock: BuildLock?
     private let mutex = NSLock()
     private var written: [String] = []
+    /// The files OUT holds (listed when opened, plus those written since).
+    private let listing: OutputListing
     /// Files a previous, interrupted build journaled: this build owns them too.
     public private(set) var interruptedFiles: Set<String> = []
 
@@ -39,6 +41,7 @@ public final class OutputFolder: @unchecked Sendable {
         self.stateFolder = state
         self.shard = shard
         self.prefix = url.path.hasSuffix("/") ? url.path : url.path + "/"
+        self.listing = OutputListing(root: url)
         self.journal = shard.map { BuildJournal(url: Self.shardsFolder(state).appendingPathComponent($0.fileName + ".journal")) }
             ?? BuildJournal(state: state)
     }
@@ -139,14 +142,17 @@ public final class OutputFolder: @unchecked Sendable {
             for journal in journals { folder.interruptedFiles.formUnion(BuildJournal(url: journal).leftover()) }
             if !journals.isEmpty || !folder.shardFiles(".bin").isEmpty { folder.removeTemporaryFiles() }
         }
+        folder.listing.start()
         return folder
     }
 
     // MARK: Looking
 
-    /// True when `path` (relative to OUT) exists.
+    /// True when `path` (relative to OUT) exists: was there when OUT was
+    /// opened (and not pruned since) or was written by this build. A file
+    /// removed by hand from OUT during a build is the next build's to make again.
     public func contains(_ path: String) -> Bool {
-        access(prefix + path, F_OK) == 0
+        listing.contains(path)
     }
 
     /// The bytes of `path`, if it exists and can be read.
@@ -161,7 +167,7 @@ public final class OutputFolder: @unchecked Sendable {
     public func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(OutputError) {
         try record(path)
         try AtomicFile.write(bytes, to: url.appendingPathComponent(path), fault: injectedFault)
-        mutex.withLock { written.append(path) }
+        didWrite(path)
     }
 
     /// Has `make` write `path` (relative to OUT) through a temporary name in
@@ -195,7 +201,12 @@ public final class OutputFolder: @unchecked Sendable {
             unlink(temporary.path)
             throw OutputError.failure(writing: target.path, error)
         }
+        didWrite(path)
+    }
+
+    private func didWrite(_ path: String) {
         mutex.withLock { written.append(path) }
+        listing.add(path)
     }
 
     /// Journals `path` before it is written; a journal that cannot grow is
@@ -209,8 +220,6 @@ public final class OutputFolder: @unchecked Sendable {
         }
     }
 
-    /// Writes a state file (the whole build's or a part's) through the same
-    /// temporary-name-and-rename as every file of the site.
     /// True when the file system holding `folder` has less than 1 MiB left
     /// for this user.
     static func isFull(_ folder: URL) -> Bool {
@@ -255,10 +264,15 @@ public final class OutputFolder: @unchecked Sendable {
     /// removed paths. A user's own files in OUT are never among them, so they stay.
     public func prune(owned: [String], keeping produced: Set<String>) -> [String] {
         var removed: [String] = []
-        let stale = Set(owned).union(interruptedFiles).union(mutex.withLock { written }).subtracting(produced)
+        // Looked up one by one: no set of the 300,000 files owned is built for the few that go.
+        var stale = Set(owned.lazy.filter { !produced.contains($0) })
+        for path in interruptedFiles.union(mutex.withLock { written }) where !produced.contains(path) { stale.insert(path) }
         for path in stale.sorted() {
             let file = url.appendingPathComponent(path)
-            if unlink(file.path) == 0 { removed.append(path) }
+            if unlink(file.path) == 0 {
+                removed.append(path)
+                listing.remove(path)
+            }
             var folder = file.deletingLastPathComponent()
             while folder.path.count > url.path.count, rmdir(folder.path) == 0 {
                 folder.deleteLastPathComponent()

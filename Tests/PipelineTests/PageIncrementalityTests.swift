@@ -108,12 +108,18 @@ import GalleryTestSupport
         }
 
         func setting(_ random: inout Random) {
-            switch random.below(6) {
+            switch random.below(7) {
             case 0: settings.values.photosPerPage = random.pick([2, 3, 5, 120])
             case 1: settings.values.momentGroupBy = random.pick([.day, .month, .gap])
             case 2: settings.values.favourites.toggle()
             case 3: settings.values.title = random.pick(["Photos", "Our year", "Ünïcode & <friends>"])
             case 4: settings.values.albumSort = random.pick([.date, .name])
+            case 5:
+                // A size added or taken away: the renditions still there are
+                // kept, the new ones made as a build of all of them makes them.
+                settings.values.previewBoxes = random.pick([[PixelSize(width: 64, height: 48)],
+                                                            [PixelSize(width: 64, height: 48), PixelSize(width: 40, height: 30)],
+                                                            [PixelSize(width: 120, height: 90), PixelSize(width: 64, height: 48)]])
             default: settings.values.momentOrder = random.pick([.ascending, .descending])
             }
         }
@@ -216,9 +222,33 @@ import GalleryTestSupport
         for _ in 0..<6 { try library.add(&random) }
         _ = try await build(library.settings)
         try FileManager.default.removeItem(at: library.settings.output.appendingPathComponent("moments/index.html"))
+        // And a rendition: OUT is looked at, not only the state.
+        let rendition = try #require(try Self.files(library.settings.output).keys.sorted().first { $0.hasPrefix("media/") })
+        try FileManager.default.removeItem(at: library.settings.output.appendingPathComponent(rendition))
         let report = try await build(library.settings)
         #expect(report.pagesRendered == 1)
-        #expect(try Self.files(library.settings.output) == (try await cleanSite(library)))
+        #expect(report.renditionsMade == 1)
+        let after = try Self.files(library.settings.output), clean = try await cleanSite(library)
+        #expect(after == clean, "\(Set(after.keys).union(clean.keys).filter { after[$0] != clean[$0] }.sorted())")
+    }
+
+    /// A preview size added (larger than the others: it changes the JPEG
+    /// decode's scale; smaller: it is resampled from another) changes every
+    /// still's bytes: each photo's stills are made again, under new names,
+    /// with the bytes a clean build gives them.
+    @Test func aNewRenditionSizeGivesTheCleanBytes() async throws {
+        var random = Random(state: 3)
+        let library = try Library()
+        for _ in 0..<5 { try library.add(&random) }
+        _ = try await build(library.settings)
+        for boxes in [[PixelSize(width: 64, height: 48), PixelSize(width: 40, height: 30)],
+                      [PixelSize(width: 200, height: 150), PixelSize(width: 64, height: 48), PixelSize(width: 40, height: 30)]] {
+            library.settings.values.previewBoxes = boxes
+            let report = try await build(library.settings)
+            #expect(report.renditionsMade == 5 * (boxes.count + 1), "every still of five photos (a thumbnail, the previews)")
+            let after = try Self.files(library.settings.output), clean = try await cleanSite(library)
+            #expect(after == clean, "\(Set(after.keys).union(clean.keys).filter { after[$0] != clean[$0] }.sorted())")
+        }
     }
 
     /// A build stopped before it commits its state (here its state cannot be

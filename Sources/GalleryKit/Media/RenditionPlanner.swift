@@ -5,7 +5,9 @@ import Imaging
 /// The renditions of one item and the ones still missing from OUT.
 struct RenditionPlan: Sendable {
     var renditions: [Rendition] = []
-    /// The still renditions to encode now, and where each goes.
+    /// Every still rendition of the item and where it goes; those missing
+    /// from OUT are wanted (the others are resampled alongside, unencoded,
+    /// so the missing ones come out as a build of all of them makes them).
     var jobs: [RenditionJob] = []
     var jobPaths: [String] = []
     var reused = 0
@@ -15,8 +17,11 @@ struct RenditionPlan: Sendable {
     /// The playback file to make, when missing from OUT.
     var videoPath: String?
 
+    /// The still renditions to encode now.
+    var missingStills: Int { jobs.count { $0.isWanted } }
+
     /// Nothing to make: every file is in OUT.
-    var isComplete: Bool { jobs.isEmpty && originalPath == nil && videoPath == nil }
+    var isComplete: Bool { missingStills == 0 && originalPath == nil && videoPath == nil }
 }
 
 /// Decides what every item publishes (the one place that knows renditions'
@@ -58,29 +63,47 @@ struct RenditionPlanner: Sendable {
         }
         // Boxes that give the same pixels (a small source fits several boxes
         // whole) share one file.
-        var pathsBySize: [RenditionKey: String] = [:]
-        // Exact capacity: these arrays live as long as the build, one per photo.
-        plan.renditions.reserveCapacity(specs.count + (settings.originalSpec == nil ? 0 : 1))
-        /// Records a rendition, and the job to make it unless OUT has it.
-        func add(_ spec: RenditionSpec, size: PixelSize, path: String) {
-            plan.renditions.append(Rendition(spec: spec, size: size, path: path))
-            if output.contains(path) {
-                plan.reused += 1
-            } else {
-                plan.jobs.append(RenditionJob(spec: spec, size: size))
-                plan.jobPaths.append(path)
-            }
-        }
+        var stills: [(spec: RenditionSpec, size: PixelSize, sharedWith: Int?)] = []
+        var firstBySize: [RenditionKey: Int] = [:]
         for spec in specs {
             let size = upright.fitting(in: spec.box)
             let sizeKey = RenditionKey(encoding: spec.encoding, size: size, animated: spec.animated)
-            if let existing = pathsBySize[sizeKey] {
-                plan.renditions.append(Rendition(spec: spec, size: size, path: existing))
+            stills.append((spec, size, firstBySize[sizeKey]))
+            if firstBySize[sizeKey] == nil { firstBySize[sizeKey] = stills.count - 1 }
+        }
+        // HEIC, TIFF and RAW: browsers do not show them, and their location
+        // cannot be removed without rewriting the container, so the download
+        // is a full-size JPEG made from the pixels (upright, ICC kept, no
+        // metadata at all), with the other stills.
+        let convertsOriginal = settings.originalSpec != nil && metadata.kind != .video && !metadata.format.isPublishableAsIs
+        if convertsOriginal {
+            stills.append((RenditionSpec(role: .original, box: upright, encoding: .jpeg(quality: Self.convertedOriginalQuality)), upright, nil))
+        }
+        // The stills of one photo are made together (the decode's scale is
+        // chosen for the largest, smaller ones are resampled from larger
+        // ones), so each one's bytes depend on the others: their list is in
+        // every name, and a size added or taken away renames them all.
+        var chain = StableHash()
+        for still in stills where still.sharedWith == nil {
+            chain.add(still.spec.key)
+            chain.add(still.size.width)
+            chain.add(still.size.height)
+        }
+        let together = String(chain.digest().description.prefix(8))
+        // Exact capacity: these arrays live as long as the build, one per photo.
+        plan.renditions.reserveCapacity(stills.count + (settings.originalSpec == nil || convertsOriginal ? 0 : 1)
+                                        + (metadata.motion == nil ? 0 : 1))
+        for still in stills {
+            if let first = still.sharedWith {
+                plan.renditions.append(Rendition(spec: still.spec, size: still.size, path: plan.renditions[first].path))
                 continue
             }
-            let path = spec.relativePath(contentHash: contentHash, size: size)
-            pathsBySize[sizeKey] = path
-            add(spec, size: size, path: path)
+            let path = still.spec.relativePath(contentHash: contentHash, size: still.size, madeWith: together)
+            plan.renditions.append(Rendition(spec: still.spec, size: still.size, path: path))
+            let present = output.contains(path)
+            if present { plan.reused += 1 }
+            plan.jobs.append(RenditionJob(spec: still.spec, size: still.size, isWanted: !present))
+            plan.jobPaths.append(path)
         }
         if let motion = metadata.motion {
             let spec = settings.videoSpec
@@ -89,20 +112,10 @@ struct RenditionPlanner: Sendable {
             plan.renditions.append(Rendition(spec: spec, size: size, path: path))
             if output.contains(path) { plan.reused += 1 } else { plan.videoPath = path }
         }
-        if let spec = settings.originalSpec, metadata.kind != .video {
-            if metadata.format.isPublishableAsIs {
-                let path = spec.relativePath(contentHash: contentHash, size: metadata.storedSize,
-                                             originalExtension: metadata.format.fileExtension)
-                plan.renditions.append(Rendition(spec: spec, size: metadata.displaySize, path: path))
-                if output.contains(path) { plan.reused += 1 } else { plan.originalPath = path }
-            } else {
-                // HEIC, TIFF and RAW: browsers do not show them, and their
-                // location cannot be removed without rewriting the container,
-                // so the download is a full-size JPEG made from the pixels
-                // (upright, ICC kept, no metadata at all).
-                let converted = RenditionSpec(role: .original, box: upright, encoding: .jpeg(quality: Self.convertedOriginalQuality))
-                add(converted, size: upright, path: converted.relativePath(contentHash: contentHash, size: upright))
-            }
+        if let spec = settings.originalSpec, metadata.kind != .video, !convertsOriginal {
+            let path = spec.relativePath(contentHash: contentHash, size: metadata.storedSize, originalExtension: metadata.format.fileExtension)
+            plan.renditions.append(Rendition(spec: spec, size: metadata.displaySize, path: path))
+            if output.contains(path) { plan.reused += 1 } else { plan.originalPath = path }
         }
         return plan
     }
@@ -111,10 +124,10 @@ struct RenditionPlanner: Sendable {
     /// every still rendition the plan still needs.
     func makeStills(_ plan: RenditionPlan, from bytes: UnsafeRawBufferPointer, format: SourceFormat, storedSize: PixelSize,
                     orientation: Orientation) throws {
-        guard !plan.jobs.isEmpty else { return }
+        guard plan.missingStills > 0 else { return }
         let encoded = try RenditionMaker.make(bytes, format: format, storedSize: storedSize, orientation: orientation,
                                               jobs: plan.jobs, maximumPixels: settings.maximumPixels)
-        for (path, encodedBytes) in zip(plan.jobPaths, encoded) {
+        for (job, (path, encodedBytes)) in zip(plan.jobs, zip(plan.jobPaths, encoded)) where job.isWanted {
             try encodedBytes.withUnsafeBytes { raw in try output.write(raw, to: path) }
         }
     }

@@ -68,7 +68,7 @@ struct StillJob: Sendable {
             // Not cached as done: a later build (with ffmpeg back) tries the motion again.
             cached.size = -1
         }
-        let made = plan.jobs.count + (plan.originalPath == nil ? 0 : 1) + (motionMade ? 1 : 0)
+        let made = plan.missingStills + (plan.originalPath == nil ? 0 : 1) + (motionMade ? 1 : 0)
         notes += plan.note.map { [$0] } ?? []
         let detached = clip?.belongsToStill == false ? file.livePhotoClip : nil
         return .published(photo, made: made, reused: plan.reused, cache: cached, note: notes.isEmpty ? nil : notes.joined(separator: "; "),

@@ -32,7 +32,7 @@ struct VideoJob: Sendable {
             plan = planner.plan(contentHash: contentHash, metadata: metadata)
         }
         guard let facts = metadata.motion else { throw VideoWorkError.notAVideo }
-        if !plan.jobs.isEmpty {
+        if plan.missingStills > 0 {
             let posterSize = facts.displaySize.fitting(in: settings.posterBox)
             let png = try video.poster(of: file.url, facts: facts, size: posterSize)
             try png.withUnsafeBytes { bytes in
@@ -50,6 +50,6 @@ struct VideoJob: Sendable {
         var item = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: plan.renditions)
         let cached = rules.cacheEntry(file, contentHash: contentHash, metadata: metadata, shardKey: SourceFileReader.shardKey(of: file))
         item.$metadata = cached.$metadata  // as for stills: the state's metadata, one box
-        return .published(item, made: plan.jobs.count + (plan.videoPath == nil ? 0 : 1), reused: plan.reused, cache: cached, note: nil)
+        return .published(item, made: plan.missingStills + (plan.videoPath == nil ? 0 : 1), reused: plan.reused, cache: cached, note: nil)
     }
 }
