@@ -119,6 +119,7 @@ public struct SourceScanner: Sendable {
         var files: [SourceFile] = []
         // Possible sidecars, matched to media once the listing is read.
         var sidecarCandidates: [SourceFile] = []
+        let rawFolder = RawFolder(raw)
         for entry in visible.sorted(by: { NaturalOrder.less($0.name, $1.name) }) {
             let childRaw = raw + [47] + entry.raw
             let childC = childRaw.map { CChar(bitPattern: $0) } + [0]
@@ -145,7 +146,7 @@ public struct SourceScanner: Sendable {
             let nanoseconds = FileTime.nanoseconds(info.st_mtim)
             let modified = FileTime.date(nanoseconds: nanoseconds)
             let file = SourceFile(inFolder: url, relativeComponents: components + [entry.name], byteCount: Int64(info.st_size),
-                                  modificationDate: modified, modifiedNanoseconds: nanoseconds, rawPath: childC)
+                                  modificationDate: modified, modifiedNanoseconds: nanoseconds, rawFolder: rawFolder, rawName: entry.raw)
             if !isVideo && !SourceFileTypes.isPhoto(entry.name) {
                 if SourceLayout.isToolFile(entry.name, inRoot: components.isEmpty) { continue }
                 if SourceFileTypes.fileExtension(of: entry.name).map(SourceFileTypes.sidecarExtensions.contains) == true {

@@ -26,7 +26,8 @@ final class OutputListing: @unchecked Sendable {
         let thread = Thread { [self] in
             var found = Set<StableHash.Digest>()
             Self.list(path, relative: "", into: &found)
-            lock.withLock { present.formUnion(found) }
+            // Taken whole when nothing was written meanwhile (no second set).
+            lock.withLock { if present.isEmpty { present = found } else { present.formUnion(found) } }
             listed.signal()
         }
         thread.stackSize = 1 << 20
