@@ -24,6 +24,9 @@ public struct MediaItem: Hashable, Sendable {
     @OutOfLine public var metadata: PhotoMetadata
     /// Published renditions, thumbnails first, each role ordered by width.
     public var renditions: [Rendition]
+    /// A digest of `metadata` as kept (`PhotoMetadata.kept`), made when the
+    /// file was read and kept with the build state; nil: pages make one.
+    public var metadataDigest: StableHash.Digest?
 
     /// Creates a photo record.
     public init(source: SourceFile, contentHash: String, metadata: PhotoMetadata, renditions: [Rendition]) {

@@ -11,7 +11,10 @@ public struct CachedPhoto: Sendable, Equatable {
     /// Content hash of the bytes.
     public var contentHash: String
     /// Metadata as `PhotoMetadata.kept` leaves it: no GPS, people and place only when published.
-    @OutOfLine public var metadata: PhotoMetadata
+    @OutOfLine public private(set) var metadata: PhotoMetadata
+    /// A digest of `metadata` (from its bytes in the state): what page
+    /// fingerprints hash for it, made once when the file is read.
+    public private(set) var metadataDigest: StableHash.Digest
     /// A Live Photo still's clip, as it was when last read.
     public var clip: CachedClip? {
         get { clipBox?.clip }
@@ -44,15 +47,40 @@ public struct CachedPhoto: Sendable, Equatable {
     /// `keepPlace` (moment_places), never GPS.
     public init(size: Int64, modified: Int64, contentHash: String, metadata: PhotoMetadata, clip: CachedClip? = nil,
                 sidecarStamp: String = "", keepPeople: Bool = false, keepPlace: Bool = false, shardKey: UInt64 = 0) {
+        let kept = metadata.kept(people: keepPeople, place: keepPlace)
+        self.init(size: size, modified: modified, contentHash: contentHash, metadata: kept, clip: clip, sidecarStamp: sidecarStamp,
+                  keepPeople: keepPeople, keepPlace: keepPlace, metadataDigest: Self.digest(of: kept))
         self.shardKey = shardKey
+    }
+
+    /// An entry whose metadata is kept already and its digest known (read from the state).
+    init(size: Int64, modified: Int64, contentHash: String, metadata: PhotoMetadata, clip: CachedClip?, sidecarStamp: String,
+         keepPeople: Bool, keepPlace: Bool, metadataDigest: StableHash.Digest) {
+        self.shardKey = 0
         self.size = size
         self.modified = modified
         self.contentHash = contentHash
         self.peopleKept = keepPeople
         self.placeKept = keepPlace
-        self.metadata = metadata.kept(people: keepPeople, place: keepPlace)
+        self.metadata = metadata
+        self.metadataDigest = metadataDigest
         self.clipBox = clip.map(ClipBox.init)
         self.sidecarStamp = sidecarStamp
+    }
+
+    /// Forgets people's names and the place when they are no longer published
+    /// (`publish_people`, `moment_places` turned off since the entry was made).
+    public mutating func withhold(people: Bool, place: Bool) {
+        guard (people && peopleKept) || (place && placeKept) else { return }
+        if people && peopleKept {
+            metadata.words.people = []
+            peopleKept = false
+        }
+        if place && placeKept {
+            metadata.place = nil
+            placeKept = false
+        }
+        metadataDigest = Self.digest(of: metadata)
     }
 }
 
@@ -106,7 +134,7 @@ public struct CachedClip: Codable, Sendable, Equatable {
 /// An unreadable file or another version means a full rebuild, never a wrong site.
 public struct BuildState: Sendable, Equatable {
     /// Format version; bump when the layout or meaning changes.
-    public static let currentVersion = 7
+    public static let currentVersion = 8
     /// The folder in OUT that held the build state before it moved out of
     /// OUT (OUT is published whole): migrated once, then removed.
     public static let legacyFolderName = ".gallerygen"

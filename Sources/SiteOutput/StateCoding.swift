@@ -59,6 +59,13 @@ struct StateReader {
     /// Bytes read so far.
     var position: Int { offset }
 
+    /// A digest of the bytes from `start` to the current position.
+    func digest(from start: Int) -> StableHash.Digest {
+        var hash = StableHash()
+        hash.update(UnsafeRawBufferPointer(rebasing: bytes[start..<offset]))
+        return hash.digest()
+    }
+
     /// Steps over `length` bytes (a length already checked by `count()`).
     mutating func skip(_ length: Int) throws(StateFormatError) {
         guard length >= 0, bytes.count - offset >= length else { throw StateFormatError(reason: "truncated") }
@@ -120,7 +127,21 @@ extension CachedPhoto {
         writer.int(size)
         writer.int(modified)
         writer.string(contentHash)
-        let m = metadata
+        writer.optional(clip) { w, clip in
+            w.int(clip.size)
+            w.int(clip.modified)
+            w.string(clip.contentHash)
+            w.byte(clip.belongsToStill ? 1 : 0)
+        }
+        writer.string(sidecarStamp)
+        writer.byte(peopleKept ? 1 : 0)
+        writer.byte(placeKept ? 1 : 0)
+        Self.write(metadata, to: &writer)
+    }
+
+    /// The metadata's bytes: last in an entry, so its digest is made from
+    /// the bytes as read (`metadataDigest`), with no encoding again.
+    static func write(_ m: PhotoMetadata, to writer: inout StateWriter) {
         writer.byte(UInt8(Self.formats.firstIndex(of: m.format)!))
         writer.int(m.storedSize.width)
         writer.int(m.storedSize.height)
@@ -138,24 +159,26 @@ extension CachedPhoto {
         writer.int(m.frameCount)
         writer.optional(m.motion) { Self.write($1, to: &$0) }
         writer.optional(m.embeddedClip) { $0.int($1.lowerBound); $0.int($1.upperBound) }
-        writer.optional(clip) { w, clip in
-            w.int(clip.size)
-            w.int(clip.modified)
-            w.string(clip.contentHash)
-            w.byte(clip.belongsToStill ? 1 : 0)
-        }
-        writer.string(sidecarStamp)
         let words = m.words
         writer.optional(words.title) { $0.string($1) }
         writer.optional(words.caption) { $0.string($1) }
         writer.int(words.keywords.count)
         for keyword in words.keywords { writer.string(keyword) }
         writer.optional(words.rating) { $0.int($1) }
-        writer.byte(peopleKept ? 1 : 0)
         writer.int(words.people.count)
         for name in words.people { writer.string(name) }
-        writer.byte(placeKept ? 1 : 0)
         writer.optional(m.place) { $0.string($1) }
+    }
+
+    /// A digest of `metadata` as the state keeps it (no GPS, people and
+    /// place only when published): what page fingerprints hash for an
+    /// item's metadata, from its bytes, not through an `Encoder`.
+    static func digest(of metadata: PhotoMetadata) -> StableHash.Digest {
+        var writer = StateWriter()
+        write(metadata, to: &writer)
+        var hash = StableHash()
+        writer.bytes.withUnsafeBytes { hash.update($0) }
+        return hash.digest()
     }
 
     private static func write(_ date: CaptureDate, to writer: inout StateWriter) {
@@ -210,6 +233,19 @@ extension CachedPhoto {
         let size = try reader.int()
         let modified = try reader.int()
         let contentHash = try reader.string()
+        let clip = try reader.optional { (r: inout StateReader) throws(StateFormatError) -> CachedClip in
+            CachedClip(size: try r.int(), modified: try r.int(), contentHash: try r.string(), belongsToStill: try r.byte() == 1)
+        }
+        let stamp = try reader.string()
+        let keptPeople = try reader.byte() == 1
+        let keptPlace = try reader.byte() == 1
+        let start = reader.position
+        let metadata = try Self.readMetadata(&reader)
+        self.init(size: size, modified: modified, contentHash: contentHash, metadata: metadata, clip: clip, sidecarStamp: stamp,
+                  keepPeople: keptPeople, keepPlace: keptPlace, metadataDigest: reader.digest(from: start))
+    }
+
+    static func readMetadata(_ reader: inout StateReader) throws(StateFormatError) -> PhotoMetadata {
         let formatCode = Int(try reader.byte())
         guard formatCode < Self.formats.count else { throw StateFormatError(reason: "bad format") }
         let width = try reader.natural(), height = try reader.natural()
@@ -236,21 +272,14 @@ extension CachedPhoto {
             guard lower <= upper else { throw StateFormatError(reason: "bad clip range") }
             return lower..<upper
         }
-        let clip = try reader.optional { (r: inout StateReader) throws(StateFormatError) -> CachedClip in
-            CachedClip(size: try r.int(), modified: try r.int(), contentHash: try r.string(), belongsToStill: try r.byte() == 1)
-        }
-        let stamp = try reader.string()
         var words = PhotoWords(title: try reader.optional(text), caption: try reader.optional(text))
         let keywordCount = try reader.count()
         for _ in 0..<keywordCount { words.keywords.append(try reader.string()) }
         words.rating = try reader.optional { (r: inout StateReader) throws(StateFormatError) in max(-1, min(5, Int(try r.int()))) }
-        let keptPeople = try reader.byte() == 1
         let peopleCount = try reader.count()
         for _ in 0..<peopleCount { words.people.append(try reader.string()) }
         metadata.words = words
-        let keptPlace = try reader.byte() == 1
         metadata.place = try reader.optional(text)
-        self.init(size: size, modified: modified, contentHash: contentHash, metadata: metadata, clip: clip, sidecarStamp: stamp,
-                  keepPeople: keptPeople, keepPlace: keptPlace)
+        return metadata
     }
 }

@@ -42,14 +42,7 @@ struct MediaProcessor: Sendable {
     func triage(_ file: SourceFile, cached: CachedPhoto?) -> Triage {
         guard var cached, cached.size == file.byteCount, cached.modified == file.modifiedNanoseconds else { return .unknown }
         // What a setting now off no longer allows is not handed on (the state is published with OUT).
-        if !settings.publishPeople && cached.peopleKept {
-            cached.metadata.words.people = []
-            cached.peopleKept = false
-        }
-        if rules.places == nil && cached.placeKept {
-            cached.metadata.place = nil
-            cached.placeKept = false
-        }
+        cached.withhold(people: !settings.publishPeople, place: rules.places == nil)
         // A Live Photo's clip and the sidecars must be the ones that were read, too.
         switch (file.livePhotoClip, cached.clip) {
         case (nil, nil): break
@@ -67,6 +60,7 @@ struct MediaProcessor: Sendable {
         guard plan.isComplete else { return .incomplete(cached, plan) }
         var photo = MediaItem(source: file, contentHash: cached.contentHash, metadata: cached.metadata, renditions: plan.renditions)
         photo.$metadata = cached.$metadata  // one box for both, not two copies of 600 bytes
+        photo.metadataDigest = cached.metadataDigest
         let detached = cached.clip?.belongsToStill == false ? file.livePhotoClip : nil
         return .unchanged(.published(photo, made: 0, reused: plan.reused, cache: cached, note: plan.note, detachedClip: detached))
     }
