@@ -399,24 +399,3 @@ struct Fingerprinter: Sendable {
     }
 }
 
-/// `transform` of every element, in order, computed on every core (each
-/// worker takes whole runs of elements and writes its own slots).
-func parallelMap<Element: Sendable, Result: Sendable>(_ input: [Element], _ transform: @Sendable (Element) -> Result) -> [Result] {
-    guard input.count > 64 else { return input.map(transform) }
-    var results = [Result?](repeating: nil, count: input.count)
-    let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    let runs = min(input.count, workers * 8)
-    results.withUnsafeMutableBufferPointer { slots in
-        let base = Slots(pointer: slots.baseAddress!)
-        DispatchQueue.concurrentPerform(iterations: runs) { run in
-            let start = input.count * run / runs, end = input.count * (run + 1) / runs
-            for index in start..<end { base.pointer[index] = transform(input[index]) }
-        }
-    }
-    return results.map { $0! }
-}
-
-/// The results' storage: each worker writes only its own slots.
-private struct Slots<Result>: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<Result?>
-}

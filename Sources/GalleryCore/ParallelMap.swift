@@ -1,0 +1,64 @@
+import Foundation
+
+/// `transform` of every element, in order, computed on every core: the
+/// input is cut into runs (eight per core) that the calling thread and one
+/// helper thread per other core take in turn, each writing its own slots.
+///
+/// Helpers are threads of their own, not `DispatchQueue.concurrentPerform`:
+/// called from inside a `concurrentPerform` worker (a page job, such as the
+/// search index, while the other pages render), dispatch runs a nested one
+/// on the calling thread alone.
+public func parallelMap<Element: Sendable, Result: Sendable>(_ input: [Element], _ transform: @Sendable (Element) -> Result) -> [Result] {
+    guard input.count > 64 else { return input.map(transform) }
+    let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    guard workers > 1 else { return input.map(transform) }
+    var results = [Result?](repeating: nil, count: input.count)
+    let runs = min(input.count, workers * 8)
+    let queue = RunQueue(count: runs)
+    results.withUnsafeMutableBufferPointer { slots in
+        let base = Slots(pointer: slots.baseAddress!)
+        withoutActuallyEscaping(transform) { transform in
+            let work = { @Sendable in
+                while let run = queue.take() {
+                    let start = input.count * run / runs, end = input.count * (run + 1) / runs
+                    for index in start..<end { base.pointer[index] = transform(input[index]) }
+                }
+            }
+            let finished = DispatchSemaphore(value: 0)
+            for _ in 1..<workers {
+                let helper = Thread {
+                    work()
+                    finished.signal()
+                }
+                helper.stackSize = 1 << 20
+                helper.start()
+            }
+            work()
+            // Every helper has ended before the slots and `transform` go away.
+            for _ in 1..<workers { finished.wait() }
+        }
+    }
+    return results.map { $0! }
+}
+
+/// The runs not taken yet.
+private final class RunQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private let count: Int
+
+    init(count: Int) { self.count = count }
+
+    func take() -> Int? {
+        lock.withLock {
+            guard next < count else { return nil }
+            next += 1
+            return next - 1
+        }
+    }
+}
+
+/// The results' storage: each run writes only its own slots.
+private struct Slots<Result>: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<Result?>
+}
