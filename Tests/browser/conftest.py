@@ -5,6 +5,7 @@ import http.server
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -17,12 +18,8 @@ from selenium.webdriver.chrome.service import Service
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
-def gallerygen():
-    path = os.environ.get("GALLERYGEN")
-    if path:
-        return path
-    out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True)
-    return os.path.join(out.stdout.strip(), "gallerygen")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from benchlib import binary_under_test as gallerygen  # noqa: E402  (the binary under test, shared with Tests/scripts)
 
 
 @pytest.fixture(scope="session")

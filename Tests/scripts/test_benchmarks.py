@@ -10,14 +10,8 @@ import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
-
-
-def gallerygen():
-    path = os.environ.get("GALLERYGEN")
-    if path:
-        return path
-    out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True)
-    return os.path.join(out.stdout.strip(), "gallerygen")
+sys.path.insert(0, SCRIPTS)
+from benchlib import binary_under_test as gallerygen  # noqa: E402
 
 
 def bench(name, *arguments, timeout=600):
@@ -43,7 +37,6 @@ def test_no_benchmark_reads_shared():
 @pytest.fixture(scope="module")
 def photos(tmp_path_factory):
     """A small library made by the benchmarks' own generator."""
-    sys.path.insert(0, SCRIPTS)
     import benchlib
     folder = str(tmp_path_factory.mktemp("photos"))
     benchlib.make_photo_library(folder, 6, width=640, height=480)

@@ -17,6 +17,15 @@ def build_binary(release=True):
     return os.path.join(out, "gallerygen")
 
 
+def binary_under_test():
+    """The gallerygen the tests run: $GALLERYGEN, else this checkout's debug build."""
+    path = os.environ.get("GALLERYGEN")
+    if path:
+        return path
+    out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True)
+    return os.path.join(out.stdout.strip(), "gallerygen")
+
+
 def state_folder(out):
     """Where gallerygen keeps the build state of a build into `out` (beside it)."""
     out = os.path.abspath(out)
