@@ -1,0 +1,183 @@
+import Foundation
+import Synchronization
+import Testing
+import GalleryTestSupport
+@testable import SiteOutput
+import Video
+@testable import GalleryCore
+@testable import GalleryKit
+@testable import Scanning
+
+/// A folder moved out of SOURCE is no longer watched once the watches are
+/// mended (each rebuild does): changes there start no build.
+@Test func aFolderMovedOutOfSourceIsNoLongerWatched() throws {
+    let folder = try TemporaryFolder()
+    _ = try folder.write("src/Away/a.jpg", try IncrementalTests.photo(1))
+    let watcher = try SourceWatcher(root: folder.url.appendingPathComponent("src"))
+    #expect(rename(folder.url.appendingPathComponent("src/Away").path, folder.url.appendingPathComponent("elsewhere").path) == 0)
+    #expect(watcher.waitForChanges(debounce: 0.1, giveUpAfter: 2) > 0, "the move itself is a change")
+    watcher.resync()
+    _ = try folder.write("elsewhere/b.jpg", try IncrementalTests.photo(2))
+    #expect(watcher.waitForChanges(debounce: 0.1, giveUpAfter: 0.5) == 0, "a change outside SOURCE")
+    _ = try folder.write("src/c.jpg", try IncrementalTests.photo(3))
+    #expect(watcher.waitForChanges(debounce: 0.1, giveUpAfter: 2) > 0, "a change inside SOURCE")
+}
+
+/// `--watch` while hundreds of files are copied in, renamed and removed, a
+/// folder is moved in whole, a folder is renamed and filled, and an editor
+/// saves through a temporary file and `rename`: it settles on exactly the
+/// site a clean build gives, does not rebuild in a loop once SOURCE is
+/// quiet, and stops on SIGTERM (and SIGINT) with one line.
+@Suite(.serialized) struct WatchChurnTests {
+    /// A running `gallerygen build --watch`, its standard error in a file.
+    final class Watcher {
+        let process = Process()
+        let log: URL
+
+        init(source: URL, output: URL, log: URL, extra: [String] = []) throws {
+            self.log = log
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            process.executableURL = IncrementalTests.executable
+            process.arguments = ["build", source.path, "--output", output.path, "--watch",
+                                 "--thumbnail-size", "64x48", "--preview-size", "128x96"] + extra
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: log)
+            try process.run()
+        }
+
+        deinit {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
+
+        /// The log so far (it grows while read: see `Fixtures.contents`).
+        var text: String { String(decoding: Fixtures.contents(of: log), as: UTF8.self) }
+        /// Builds finished: each is followed by the "Watching" line.
+        var builds: Int { text.components(separatedBy: "for changes…").count - 1 }
+
+        /// Waits until `condition` holds (at most `seconds`).
+        func wait(seconds: Double, _ condition: () -> Bool) async throws -> Bool {
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end {
+                if condition() { return true }
+                try await Task.sleep(nanoseconds: 50_000_000)
+            }
+            return condition()
+        }
+
+        /// Waits until no build has finished for `quiet` seconds, with at
+        /// least `after` builds done.
+        func settle(after: Int, quiet: Double, limit: Double) async throws -> Bool {
+            let end = Date().addingTimeInterval(limit)
+            var count = builds, since = Date()
+            while Date() < end {
+                try await Task.sleep(nanoseconds: 100_000_000)
+                if builds != count {
+                    count = builds
+                    since = Date()
+                } else if count >= after, Date().timeIntervalSince(since) >= quiet, text.hasSuffix("for changes…\n") {
+                    return true
+                }
+            }
+            return false
+        }
+
+        /// Sends `signal` and waits for the exit: its status.
+        func stop(_ signal: Int32) async throws -> Int32? {
+            kill(process.processIdentifier, signal)
+            guard try await wait(seconds: 10, { !process.isRunning }) else { return nil }
+            return process.terminationStatus
+        }
+    }
+
+    @Test func watchSettlesOnTheCleanSiteAfterChurnAndStopsOnSignals() async throws {
+        let (folder, settings) = try IncrementalTests.library()
+        let source = settings.source
+        let watcher = try Watcher(source: source, output: settings.output, log: folder.url.appendingPathComponent("watch.log"))
+        #expect(try await watcher.wait(seconds: 60) { watcher.builds == 1 }, "first build: \(watcher.text)")
+        var seed = 100
+        func photo() throws -> [UInt8] {
+            seed += 1
+            return try IncrementalTests.photo(seed, exif: IncrementalTests.exif("2024:05:\(10 + seed % 19) 1\(seed % 10):00:00"))
+        }
+        let fm = FileManager.default
+        // 1. 150 photos copied in, three folders.
+        for i in 0..<150 {
+            try folder.write("src/Churn/c\(i % 3)/p\(i).jpg", try photo())
+            if i % 25 == 0 { usleep(2_000) }
+        }
+        // A pause long enough for a rebuild to start while the churn goes on.
+        try await Task.sleep(nanoseconds: 800_000_000)
+        // 2. Renamed: within a folder and across folders.
+        for i in stride(from: 0, to: 60, by: 2) {
+            let from = source.appendingPathComponent("Churn/c\(i % 3)/p\(i).jpg")
+            let to = source.appendingPathComponent("Churn/c\((i + 1) % 3)/renamed-\(i).jpg")
+            #expect(rename(from.path, to.path) == 0)
+        }
+        // 3. Removed.
+        for i in stride(from: 61, to: 121, by: 2) { try fm.removeItem(at: source.appendingPathComponent("Churn/c\(i % 3)/p\(i).jpg")) }
+        // 4. A folder moved in whole, with a folder inside.
+        for i in 0..<20 { try folder.write("staging/Moved/m\(i).jpg", try photo()) }
+        for i in 0..<5 { try folder.write("staging/Moved/Inner/n\(i).jpg", try photo()) }
+        #expect(rename(folder.url.appendingPathComponent("staging/Moved").path, source.appendingPathComponent("Moved").path) == 0)
+        // 5. An editor's save: a temporary file renamed over the photo.
+        for i in 1...3 {
+            let target = source.appendingPathComponent("Alpha/a\(i).jpg")
+            let temporary = source.appendingPathComponent("Alpha/.a\(i).jpg.swp")
+            try Data(try photo()).write(to: temporary)
+            #expect(rename(temporary.path, target.path) == 0)
+        }
+        // 6. A folder renamed, then a folder made in it and filled.
+        try await Task.sleep(nanoseconds: 600_000_000)
+        #expect(rename(source.appendingPathComponent("Churn/c2").path, source.appendingPathComponent("Churn/c2-renamed").path) == 0)
+        try await Task.sleep(nanoseconds: 1_500_000_000)  // a rebuild, which mends the watches
+        let beforeLate = watcher.builds
+        try fm.createDirectory(at: source.appendingPathComponent("Churn/c2-renamed/late"), withIntermediateDirectories: true)
+        // The folder alone is a change; its photos come after that rebuild,
+        // seen only if the folder itself is watched.
+        #expect(try await watcher.wait(seconds: 30) { watcher.builds > beforeLate })
+        for i in 0..<4 { try folder.write("src/Churn/c2-renamed/late/l\(i).jpg", try photo()) }
+        let buildsAtEnd = watcher.builds
+
+        #expect(try await watcher.settle(after: buildsAtEnd + 1, quiet: 3, limit: 120), "did not settle: \(watcher.text)")
+        let clean = try await FaultTests.cleanSite(settings, in: folder)
+        let watched = try FaultTests.site(settings.output)
+        #expect(Set(clean.keys) == Set(watched.keys),
+                "extra: \(Set(watched.keys).subtracting(clean.keys).sorted().prefix(5)), missing: \(Set(clean.keys).subtracting(watched.keys).sorted().prefix(5))")
+        #expect(clean == watched)
+        #expect(watched.keys.contains { $0.contains("l3.html") }, "the photos of a folder made in a renamed folder are published")
+        // Quiet SOURCE, no rebuilds: not a loop.
+        let settled = watcher.builds
+        try await Task.sleep(nanoseconds: 3_000_000_000)
+        #expect(watcher.builds == settled, "rebuilt \(watcher.builds - settled) times with nothing changed")
+        #expect(settled - 1 <= 12, "\(settled - 1) rebuilds for the churn")
+        #expect(!watcher.text.contains("skipped"), "\(watcher.text)")
+
+        // SIGTERM: one line, status 128 + 15, nothing half-written left.
+        let status = try await watcher.stop(SIGTERM)
+        #expect(status == 143)
+        #expect(watcher.text.contains("gallerygen: stopped (terminated)"))
+        let leftovers = try fm.subpathsOfDirectory(atPath: settings.output.path).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty)
+
+        // SIGINT (Ctrl-C) while a build runs: stopped, and the next build completes the site.
+        for i in 0..<40 { try folder.write("src/Late/q\(i).jpg", try photo()) }
+        let second = try Watcher(source: source, output: settings.output, log: folder.url.appendingPathComponent("watch2.log"),
+                                 extra: ["--jobs", "1"])
+        // Once its build has found the photos (it is running, its signal
+        // handlers in place: under AddressSanitizer start-up is slow; a
+        // journal left by the watcher stopped above tells nothing).
+        var waited = 0
+        while !second.text.contains("Found "), waited < 800 {
+            try await Task.sleep(nanoseconds: 25_000_000)
+            waited += 1
+        }
+        let interrupted = try await second.stop(SIGINT)
+        #expect(interrupted == 130, "status \(interrupted): \(second.text)")
+        #expect(second.text.contains("gallerygen: stopped (interrupted)"), "\(second.text)")
+        _ = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(try FaultTests.site(settings.output) == (try await FaultTests.cleanSite(settings, in: folder)))
+    }
+}
