@@ -8,7 +8,11 @@ import Foundation
 /// called from inside a `concurrentPerform` worker (a page job, such as the
 /// search index, while the other pages render), dispatch runs a nested one
 /// on the calling thread alone.
-public func parallelMap<Element: Sendable, Result: Sendable>(_ input: [Element], _ transform: @Sendable (Element) -> Result) -> [Result] {
+///
+/// `transform` escapes into the helpers (a thread keeps its closure until it
+/// is gone, after it has signalled the end of its work).
+public func parallelMap<Element: Sendable, Result: Sendable>(_ input: [Element],
+                                                             _ transform: @escaping @Sendable (Element) -> Result) -> [Result] {
     guard input.count > 64 else { return input.map(transform) }
     let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
     guard workers > 1 else { return input.map(transform) }
@@ -17,26 +21,24 @@ public func parallelMap<Element: Sendable, Result: Sendable>(_ input: [Element],
     let queue = RunQueue(count: runs)
     results.withUnsafeMutableBufferPointer { slots in
         let base = Slots(pointer: slots.baseAddress!)
-        withoutActuallyEscaping(transform) { transform in
-            let work = { @Sendable in
-                while let run = queue.take() {
-                    let start = input.count * run / runs, end = input.count * (run + 1) / runs
-                    for index in start..<end { base.pointer[index] = transform(input[index]) }
-                }
+        let work = { @Sendable in
+            while let run = queue.take() {
+                let start = input.count * run / runs, end = input.count * (run + 1) / runs
+                for index in start..<end { base.pointer[index] = transform(input[index]) }
             }
-            let finished = DispatchSemaphore(value: 0)
-            for _ in 1..<workers {
-                let helper = Thread {
-                    work()
-                    finished.signal()
-                }
-                helper.stackSize = 1 << 20
-                helper.start()
-            }
-            work()
-            // Every helper has ended before the slots and `transform` go away.
-            for _ in 1..<workers { finished.wait() }
         }
+        let finished = DispatchSemaphore(value: 0)
+        for _ in 1..<workers {
+            let helper = Thread {
+                work()
+                finished.signal()
+            }
+            helper.stackSize = 1 << 20
+            helper.start()
+        }
+        work()
+        // Every helper's work is done before the slots go away.
+        for _ in 1..<workers { finished.wait() }
     }
     return results.map { $0! }
 }

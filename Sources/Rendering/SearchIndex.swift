@@ -29,7 +29,8 @@ public struct SearchIndex: Sendable {
 
     /// Builds the index of `items` (timeline order) using `document` for what
     /// each result shows and `words` for what finds it.
-    public init(items: [MediaItem], document: @Sendable (MediaItem) -> SearchDocument, words: @Sendable (MediaItem) -> [String]) {
+    public init(items: [MediaItem], document: @escaping @Sendable (MediaItem) -> SearchDocument,
+                words: @escaping @Sendable (MediaItem) -> [String]) {
         // Each item's tokens, then its documents' files, on every core: one
         // job for 100,000 items was a second on one core while the others waited.
         let tokenLists = parallelMap(items) { item -> [String] in

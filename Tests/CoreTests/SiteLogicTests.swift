@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import Testing
 import GalleryTestSupport
@@ -6,6 +7,23 @@ import GalleryTestSupport
 @testable import Rendering
 
 @Suite struct SectioningTests {
+    /// parallelMap hands out runs to helper threads: the results are in
+    /// order, every one made once, whatever the threads' timing (and it is
+    /// called from inside a concurrentPerform worker, as a page job is).
+    @Test func parallelMapIsMapOnEveryCore() {
+        let input = Array(0..<20_000)
+        for _ in 0..<20 {
+            #expect(parallelMap(input) { $0 &* 31 &+ 7 } == input.map { $0 &* 31 &+ 7 })
+        }
+        let nested = Mutex<[[String]]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { run in
+            let made = parallelMap(input) { String($0 + run) }
+            nested.withLock { $0.append(made) }
+        }
+        #expect(nested.withLock { $0.count } == 4)
+        #expect(nested.withLock { $0.allSatisfy { $0.count == input.count } })
+    }
+
     @Test func groupsByTheLocalDayEvenAcrossTimeZones() {
         // 23:30 in Tokyo on the 10th is 14:30 UTC on the 10th; 00:30 in New York
         // on the 11th is 05:30 UTC on the 11th. Each stays on its own local day.
