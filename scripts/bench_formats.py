@@ -24,7 +24,6 @@ reused. Needs Pillow (a virtual environment), heif-enc/heif-convert
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 

@@ -21,7 +21,6 @@ import functools
 import http.server
 import os
 import random
-import shutil
 import sys
 import threading
 import time

@@ -26,7 +26,6 @@ Needs ffmpeg with libx264, libx265 and zscale (Debian's has them) and exiftool.
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
@@ -38,32 +37,6 @@ TONEMAP = ("zscale=tin=arib-std-b67:pin=bt2020:min=bt2020nc:t=linear:npl=100,for
            "tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv")
 # gallerygen scales before tone mapping (VideoTools.pictureFilters); plain
 # ffmpeg gets both orders: the NOTES' (tone map at full size) and gallerygen's.
-
-
-def ffmpeg(*arguments):
-    subprocess.run(["ffmpeg", "-v", "error", "-y", *arguments], check=True)
-
-
-def make_clips(folder, kind, count, seconds):
-    os.makedirs(folder, exist_ok=True)
-    made = []
-    for i in range(count):
-        source = f"testsrc2=s={'3840x2160' if kind == 'hdr' else '1920x1080'}:r=30:d={seconds},noise=alls=10:allf=t"
-        audio = ["-f", "lavfi", "-i", f"sine=f={300 + 40 * i}:d={seconds}"]
-        name = os.path.join(folder, f"{kind}-{i:02d}.{'mp4' if kind == 'remux' else 'mov'}")
-        made.append(name)
-        if os.path.exists(name):
-            continue
-        if kind == "remux":
-            ffmpeg("-f", "lavfi", "-i", source, *audio, "-c:v", "libx264", "-profile:v", "high", "-preset", "veryfast", "-crf", "20",
-                   "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", name)
-        else:
-            color = ["-color_primaries", "bt2020", "-color_trc", "arib-std-b67", "-colorspace", "bt2020nc"] if kind == "hdr" else []
-            ffmpeg("-f", "lavfi", "-i", source, *audio, "-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p10le",
-                   "-x265-params", "log-level=error", "-tag:v", "hvc1", *color, "-c:a", "aac", "-shortest", name)
-            if kind == "transcode":
-                subprocess.run(["exiftool", "-q", "-overwrite_original", "-Rotation=90", name], check=True)
-    return made
 
 
 def plain_ffmpeg(clips, kind, out, crf, preset, tonemap_first=False):
@@ -105,7 +78,7 @@ def main():
     for kind in args.kinds.split(","):
         count = max(1, args.clips // 2) if kind == "hdr" else args.clips
         seconds = max(1, args.seconds // 2) if kind == "hdr" else args.seconds
-        clips = make_clips(os.path.join(args.work, "clips", kind), kind, count, seconds)
+        clips = benchlib.make_clips(os.path.join(args.work, "clips", kind), kind, count, seconds)
         video_seconds = count * seconds
         out = os.path.join(args.work, "out-" + kind)
         benchlib.remove_site(out)

@@ -6,13 +6,11 @@ import os
 import shutil
 import subprocess
 import tempfile
-import time
 import zipfile
 
 import feedparser
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.common.keys import Keys
 
 from conftest import gallerygen, make_driver, serve, wait
 from test_search import photo

@@ -9,6 +9,7 @@
   two years with time-zone offsets, Orientation, GPS on some, a few PNGs,
   animated GIF and WebP, one truncated file per 500. Needs Pillow.
 - `convert_photos`: the same pictures as HEIC, AVIF, TIFF or DNG.
+- `make_clips`: phone-like video clips (ffmpeg's test sources).
 """
 import base64
 import datetime as dt
@@ -249,3 +250,33 @@ def jpegs_in(library, count=None, complete=False):
             if count is not None and len(found) == count:
                 return found
     return found
+
+
+def _ffmpeg(*arguments):
+    subprocess.run(["ffmpeg", "-v", "error", "-y", *arguments], check=True)
+
+
+def make_clips(folder, kind, count, seconds):
+    """`count` phone-like clips of `seconds` in `folder` (kept and reused):
+    remux (1080p30 H.264 + AAC, published as it is), transcode (1080p30 HEVC
+    10-bit, turned 90°: made again) or hdr (2160p30 HLG HEVC: tone-mapped).
+    Needs ffmpeg (libx264, libx265) and exiftool."""
+    os.makedirs(folder, exist_ok=True)
+    made = []
+    for i in range(count):
+        source = f"testsrc2=s={'3840x2160' if kind == 'hdr' else '1920x1080'}:r=30:d={seconds},noise=alls=10:allf=t"
+        audio = ["-f", "lavfi", "-i", f"sine=f={300 + 40 * i}:d={seconds}"]
+        name = os.path.join(folder, f"{kind}-{i:02d}.{'mp4' if kind == 'remux' else 'mov'}")
+        made.append(name)
+        if os.path.exists(name):
+            continue
+        if kind == "remux":
+            _ffmpeg("-f", "lavfi", "-i", source, *audio, "-c:v", "libx264", "-profile:v", "high", "-preset", "veryfast", "-crf", "20",
+                   "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", name)
+        else:
+            color = ["-color_primaries", "bt2020", "-color_trc", "arib-std-b67", "-colorspace", "bt2020nc"] if kind == "hdr" else []
+            _ffmpeg("-f", "lavfi", "-i", source, *audio, "-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p10le",
+                   "-x265-params", "log-level=error", "-tag:v", "hvc1", *color, "-c:a", "aac", "-shortest", name)
+            if kind == "transcode":
+                subprocess.run(["exiftool", "-q", "-overwrite_original", "-Rotation=90", name], check=True)
+    return made
