@@ -34,6 +34,12 @@ public struct BuildContext: Sendable {
     public var siteInputs: StableHash.Digest = .zero
     /// Files this build produced (relative to OUT).
     public var producedFiles: Set<String> = []
+    /// Every cache entry is the previous build's (nothing read, nothing gone).
+    var photoCacheUnchanged = false
+    /// The previous build's pages were taken whole (`RenderPagesStep.reuseAll`).
+    var pagesReused = false
+    /// Parts of a sharded build were merged into the previous state.
+    var mergedParts = false
     /// The report.
     public var report = BuildReport()
     /// Live progress.

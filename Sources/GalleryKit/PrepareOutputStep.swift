@@ -17,6 +17,7 @@ struct PrepareOutputStep: BuildStep {
         // plans the whole site from every media part's photos, and takes the
         // pages other page parts made as made); a media part reads its own.
         let parts = context.shard?.phase == .media ? (output.loadOwnShardState().map { [$0] } ?? []) : output.loadShardStates()
+        context.mergedParts = !parts.isEmpty
         for part in parts {
             state.photos.merge(part.photos) { _, part in part }
             state.pages.merge(part.pages) { _, part in part }

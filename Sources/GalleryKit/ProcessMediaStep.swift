@@ -64,6 +64,7 @@ struct ProcessMediaStep: BuildStep {
         progress.finish()
         if let fault = tally.fault { throw fault }
         tally.removeUnseen()
+        context.photoCacheUnchanged = !tally.cacheChanged
         context.photoCache = tally.cache
         // Scan order depends on job timing; the site must not.
         context.items = tally.items.sorted { $0.source.relativePath < $1.source.relativePath }
@@ -137,6 +138,8 @@ struct MediaTally {
     /// The previous build's entries, replaced one by one as files are
     /// recorded; those of files not seen this build are removed at the end.
     private(set) var cache: [String: CachedPhoto]
+    /// True once an entry differs from the previous build's (or one is new or gone).
+    private(set) var cacheChanged = false
     /// Files recorded with an entry: each file the walk finds (or a still
     /// detaches) is scheduled once and has one outcome, so this counts keys.
     private var entriesRecorded = 0
@@ -167,6 +170,16 @@ struct MediaTally {
         // Gathered first: removing while iterating the keys would copy the dictionary.
         let unseen = cache.keys.filter { !seen.contains($0) }
         for key in unseen { cache.removeValue(forKey: key) }
+        if !unseen.isEmpty { cacheChanged = true }
+    }
+
+    private mutating func store(_ entry: CachedPhoto, for path: String) {
+        if let old = cache.updateValue(entry, forKey: BuildState.key(for: path)) {
+            if old != entry { cacheChanged = true }
+        } else {
+            cacheChanged = true
+        }
+        entriesRecorded += 1
     }
 
     mutating func record(_ outcome: MediaOutcome) {
@@ -180,14 +193,12 @@ struct MediaTally {
             }
             if photo.kind == .video { report.videos += 1 }
             items.append(photo)
-            cache[BuildState.key(for: photo.source.relativePath)] = entry
-            entriesRecorded += 1
+            store(entry, for: photo.source.relativePath)
             report.published += 1
             report.renditionsMade += made
             report.renditionsReused += reused
         case .leftOut(let file, let reason, let entry):
-            cache[BuildState.key(for: file.relativePath)] = entry
-            entriesRecorded += 1
+            store(entry, for: file.relativePath)
             report.leftOut.append(SkippedPhoto(path: file.relativePath, reason: reason))
         case .skipped(let file, let reason):
             report.skipped.append(SkippedPhoto(path: file.relativePath, reason: reason))

@@ -14,10 +14,16 @@ struct PruneStep: BuildStep {
         // The same files as before (a no-op, a caption): the previous list, sorted already.
         let previous = context.previousState.files
         let sameFiles = previous.count == context.producedFiles.count && previous.allSatisfy(context.producedFiles.contains)
-        var state = BuildState(files: sameFiles ? previous : Array(context.producedFiles), photos: context.photoCache,
-                               pages: context.pageRecords)
-        state.siteInputs = context.siteInputs
-        try output.commit(state)
+        // Nothing the state holds changed (a no-op): it is not even encoded.
+        if sameFiles, context.photoCacheUnchanged, context.pagesReused, !context.mergedParts, context.shard == nil,
+           context.previousState.version == BuildState.currentVersion, context.siteInputs == context.previousState.siteInputs {
+            output.commitUnchanged()
+        } else {
+            var state = BuildState(files: sameFiles ? previous : Array(context.producedFiles), photos: context.photoCache,
+                                   pages: context.pageRecords)
+            state.siteInputs = context.siteInputs
+            try output.commit(state)
+        }
         context.report.filesWritten = output.writtenPaths
     }
 }

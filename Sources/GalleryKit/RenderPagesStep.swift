@@ -173,6 +173,7 @@ struct RenderPagesStep: BuildStep {
         guard files.allSatisfy(output.contains) else { return false }
         context.producedFiles.formUnion(files)
         context.pageRecords = previous.pages
+        context.pagesReused = true
         context.report.pages = files.count { $0.hasSuffix(".html") }
         for (path, _) in context.theme.staticFiles { context.producedFiles.insert("static/" + path) }
         return true

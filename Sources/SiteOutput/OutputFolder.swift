@@ -336,6 +336,13 @@ public final class OutputFolder: @unchecked Sendable {
         lock?.release()
     }
 
+    /// Completes a build whose state is the previous one's, byte for byte
+    /// (a no-op): the file in place stays, the journal closes, the lock goes.
+    public func commitUnchanged() {
+        journal.finish()
+        lock?.release()
+    }
+
     /// Moves the state an earlier version kept in `OUT/.gallerygen` (where it
     /// was published with the site) to `state`, unless `state` already has
     /// one, and removes that folder from OUT. Once: afterwards there is none.
