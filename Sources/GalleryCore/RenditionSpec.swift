@@ -122,7 +122,7 @@ public struct RenditionSpec: Hashable, Sendable, Codable {
         hasher.update(key)
         hasher.update(size.description)
         if !madeWith.isEmpty { hasher.update(madeWith) }
-        let name = String(hasher.finalize().prefix(20))
+        let name = hasher.digest().hex(digits: 20)
         if role == .original { return "media/\(name.prefix(2))/\(name)-original.\(originalExtension)" }
         return "media/\(name.prefix(2))/\(name)-\(size.width)x\(size.height).\(format.fileExtension)"
     }

@@ -104,9 +104,23 @@ public struct StableHash: Sendable {
         }
         /// No digest: what an empty state holds.
         public static let zero = Digest(high: 0, low: 0)
-        public var description: String {
-            let h = String(high, radix: 16), l = String(low, radix: 16)
-            return String(repeating: "0", count: 16 - h.count) + h + String(repeating: "0", count: 16 - l.count) + l
+        /// 32 lowercase hex digits, written nibble by nibble into one string
+        /// (file names and cache keys are made of them, 100,000s per build).
+        public var description: String { hex(digits: 32) }
+
+        /// The first `digits` (at most 32) hex digits of `description`.
+        public func hex(digits: Int) -> String {
+            let count = min(32, max(0, digits))
+            return String(unsafeUninitializedCapacity: count) { buffer in
+                let table: StaticString = "0123456789abcdef"
+                let alphabet = table.utf8Start
+                for index in 0..<count {
+                    let word = index < 16 ? high : low
+                    let shift = UInt64(60 - 4 * (index % 16))
+                    buffer[index] = alphabet[Int((word >> shift) & 0xF)]
+                }
+                return count
+            }
         }
     }
 

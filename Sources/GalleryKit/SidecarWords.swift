@@ -35,7 +35,7 @@ enum SidecarWords {
             hasher.update(sidecar.fileName)
             hasher.update("\(sidecar.byteCount) \(sidecar.modifiedNanoseconds)")
         }
-        return String(hasher.finalize().prefix(16))
+        return hasher.digest().hex(digits: 16)
     }
 
     /// A Markdown sidecar: optional `Key: value` lines first (sigal's

@@ -173,7 +173,7 @@ extension PageBuilding {
         } else {
             var hasher = StableHash()
             hasher.update(key)
-            thumbnail.id = "i-" + hasher.finalize().prefix(12)
+            thumbnail.id = "i-" + hasher.digest().hex(digits: 12)
         }
         let previews = item.renditions(.preview)
         if let largest = previews.last {

@@ -164,7 +164,7 @@ public struct BuildState: Sendable, Equatable {
     public static func key(for relativePath: String) -> String {
         var hasher = StableHash()
         hasher.update(relativePath)
-        return String(hasher.finalize().prefix(24))
+        return hasher.digest().hex(digits: 24)
     }
 
     /// The state file's name inside the state folder.

@@ -10,6 +10,22 @@ import GalleryTestSupport
     /// parallelMap hands out runs to helper threads: the results are in
     /// order, every one made once, whatever the threads' timing (and it is
     /// called from inside a concurrentPerform worker, as a page job is).
+    /// Digests are written as hex nibble by nibble: the same digits as
+    /// formatting each half in radix 16, zero-padded (every file name and
+    /// cache key depends on them).
+    @Test func digestHexIsRadixSixteenPadded() {
+        var generator = SystemRandomNumberGenerator()
+        for index in 0..<2_000 {
+            let digest = index == 0 ? StableHash.Digest.zero
+                : StableHash.Digest(high: index == 1 ? .max : generator.next() >> (generator.next() % 64),
+                                    low: generator.next() >> (generator.next() % 64))
+            let h = String(digest.high, radix: 16), l = String(digest.low, radix: 16)
+            let reference = String(repeating: "0", count: 16 - h.count) + h + String(repeating: "0", count: 16 - l.count) + l
+            #expect(digest.description == reference)
+            #expect(digest.hex(digits: 20) == String(reference.prefix(20)))
+        }
+    }
+
     @Test func parallelMapIsMapOnEveryCore() {
         let input = Array(0..<20_000)
         for _ in 0..<20 {

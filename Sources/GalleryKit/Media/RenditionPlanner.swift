@@ -89,7 +89,7 @@ struct RenditionPlanner: Sendable {
             chain.add(still.size.width)
             chain.add(still.size.height)
         }
-        let together = String(chain.digest().description.prefix(8))
+        let together = chain.digest().hex(digits: 8)
         // Exact capacity: these arrays live as long as the build, one per photo.
         plan.renditions.reserveCapacity(stills.count + (settings.originalSpec == nil || convertsOriginal ? 0 : 1)
                                         + (metadata.motion == nil ? 0 : 1))
