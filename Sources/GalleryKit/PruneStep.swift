@@ -10,10 +10,11 @@ struct PruneStep: BuildStep {
 
     func run(_ context: inout BuildContext) async throws {
         let output = try context.openOutput()
-        context.report.filesRemoved = output.prune(owned: context.previousState.files, keeping: context.producedFiles)
-        // The same files as before (a no-op, a caption): the previous list, sorted already.
         let previous = context.previousState.files
-        let sameFiles = previous.count == context.producedFiles.count && previous.allSatisfy(context.producedFiles.contains)
+        let (removed, keptAllOwned) = output.prune(owned: previous, keeping: context.producedFiles)
+        context.report.filesRemoved = removed
+        // The same files as before (a no-op, a caption): the previous list, sorted already.
+        let sameFiles = keptAllOwned && previous.count == context.producedFiles.count
         // Nothing the state holds changed (a no-op): it is not even encoded.
         if sameFiles, context.photoCacheUnchanged, context.pagesReused, !context.mergedParts, context.shard == nil,
            context.previousState.version == BuildState.currentVersion, context.siteInputs == context.previousState.siteInputs {

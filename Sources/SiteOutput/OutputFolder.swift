@@ -262,10 +262,11 @@ public final class OutputFolder: @unchecked Sendable {
     /// build wrote for an item it then did not publish: a video that changed
     /// while processed), with the folders that leaves empty; returns the
     /// removed paths. A user's own files in OUT are never among them, so they stay.
-    public func prune(owned: [String], keeping produced: Set<String>) -> [String] {
+    public func prune(owned: [String], keeping produced: Set<String>) -> (removed: [String], keptAllOwned: Bool) {
         var removed: [String] = []
         // Looked up one by one: no set of the 300,000 files owned is built for the few that go.
         var stale = Set(owned.lazy.filter { !produced.contains($0) })
+        let keptAllOwned = stale.isEmpty
         for path in interruptedFiles.union(mutex.withLock { written }) where !produced.contains(path) { stale.insert(path) }
         for path in stale.sorted() {
             let file = url.appendingPathComponent(path)
@@ -278,7 +279,7 @@ public final class OutputFolder: @unchecked Sendable {
                 folder.deleteLastPathComponent()
             }
         }
-        return removed
+        return (removed, keptAllOwned)
     }
 
     /// The states of the parts of a sharded build that finished since the
