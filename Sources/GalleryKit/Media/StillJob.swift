@@ -63,7 +63,7 @@ struct StillJob: Sendable {
                                       shardKey: SourceFileReader.shardKey(of: bytes))
         // From here the item needs only what the state keeps (no GPS; people
         // and places when published): one box for both, as a no-op build has.
-        photo.$metadata = cached.$metadata
+        photo.shareMetadata(cached.$metadata)
         photo.metadataDigest = cached.metadataDigest
         if plan.videoPath != nil && !motionMade {
             // Not cached as done: a later build (with ffmpeg back) tries the motion again.

@@ -49,7 +49,7 @@ struct VideoJob: Sendable {
         guard now.matches(file) else { throw SourceChangedError(path: file.displayPath, removed: false) }
         var item = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: plan.renditions)
         let cached = rules.cacheEntry(file, contentHash: contentHash, metadata: metadata, shardKey: SourceFileReader.shardKey(of: file))
-        item.$metadata = cached.$metadata  // as for stills: the state's metadata, one box
+        item.shareMetadata(cached.$metadata)  // as for stills: the state's metadata, one box
         item.metadataDigest = cached.metadataDigest
         return .published(item, made: plan.missingStills + (plan.videoPath == nil ? 0 : 1), reused: plan.reused, cache: cached, note: nil)
     }
