@@ -150,6 +150,12 @@ public struct SiteMap: Sendable {
         } else {
             favourites = nil
         }
+        // Sized once: grown by doubling, each was rehashed a dozen times at 100,000 items.
+        let itemCount = gallery.albums.values.reduce(0) { $0 + $1.photos.count }
+        photoPages.reserveCapacity(itemCount)
+        photoAnchors.reserveCapacity(itemCount)
+        photoAlbumPage.reserveCapacity(itemCount)
+        albumPhotoRanges.reserveCapacity(gallery.albums.count)
         assign(.root, folder: "", gallery: gallery, budget: options.photosPerPage)
     }
 
