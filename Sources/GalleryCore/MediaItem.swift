@@ -84,10 +84,11 @@ public struct MediaItem: Hashable, Sendable {
                           metadataDigest: nil)
     }
 
-    /// Takes `holder` as its metadata (the cache entry's box): one box for
-    /// both, not two copies of the same metadata.
-    public mutating func shareMetadata(_ holder: OutOfLine<PhotoMetadata>) {
-        unique().metadata = holder
+    /// Creates a record whose metadata is `holder`'s box (a cache entry's:
+    /// one box for both, not two copies) with its digest known.
+    public init(source: SourceFile, contentHash: String, metadata holder: OutOfLine<PhotoMetadata>, renditions: [Rendition],
+                metadataDigest: StableHash.Digest) {
+        storage = Storage(source: source, contentHash: contentHash, metadata: holder, renditions: renditions, metadataDigest: metadataDigest)
     }
 
     public static func == (a: MediaItem, b: MediaItem) -> Bool {

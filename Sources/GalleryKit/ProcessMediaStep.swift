@@ -23,16 +23,18 @@ struct ProcessMediaStep: BuildStep {
         // dictionary, not a second of 100,000 entries beside it.
         var tally = MediaTally(report: context.report, progress: progress, cache: context.previousState.photos)
         context.previousState.photos = [:]
-        await withTaskGroup(of: MediaOutcome.self) { group in
+        // Each outcome travels with its file's cache key, made once per file.
+        await withTaskGroup(of: (String, MediaOutcome).self) { group in
             var inFlight = 0
             func schedule(_ file: SourceFile) async {
                 guard tally.fault == nil else { return }
                 // An unchanged photo with every rendition in place costs a
                 // plan and a few existence checks: cheaper than a task.
+                let key = BuildState.key(for: file.relativePath)
                 let known: (CachedPhoto, RenditionPlan)?
-                switch processor.triage(file, cached: tally.cache[BuildState.key(for: file.relativePath)]) {
+                switch processor.triage(file, cached: tally.cache[key]) {
                 case .unchanged(let outcome):
-                    tally.record(outcome)
+                    tally.record(outcome, key: key)
                     return
                 case .incomplete(let cached, let plan): known = (cached, plan)
                 case .unknown: known = nil
@@ -45,11 +47,11 @@ struct ProcessMediaStep: BuildStep {
                     feed.otherParts.add()
                     return
                 }
-                if inFlight >= settings.jobs, let outcome = await group.next() {
-                    tally.record(outcome)
+                if inFlight >= settings.jobs, let (doneKey, outcome) = await group.next() {
+                    tally.record(outcome, key: doneKey)
                     inFlight -= 1
                 }
-                group.addTask { processor.process(file, known: known) }
+                group.addTask { (key, processor.process(file, known: known)) }
                 inFlight += 1
             }
             for await batch in feed.batches {
@@ -57,8 +59,8 @@ struct ProcessMediaStep: BuildStep {
             }
             while true {
                 while !tally.detachedClips.isEmpty { await schedule(tally.detachedClips.removeFirst()) }
-                guard let outcome = await group.next() else { break }
-                tally.record(outcome)
+                guard let (key, outcome) = await group.next() else { break }
+                tally.record(outcome, key: key)
             }
         }
         progress.finish()
@@ -173,8 +175,8 @@ struct MediaTally {
         if !unseen.isEmpty { cacheChanged = true }
     }
 
-    private mutating func store(_ entry: CachedPhoto, for path: String) {
-        if let old = cache.updateValue(entry, forKey: BuildState.key(for: path)) {
+    private mutating func store(_ entry: CachedPhoto, for key: String) {
+        if let old = cache.updateValue(entry, forKey: key) {
             if old != entry { cacheChanged = true }
         } else {
             cacheChanged = true
@@ -182,7 +184,8 @@ struct MediaTally {
         entriesRecorded += 1
     }
 
-    mutating func record(_ outcome: MediaOutcome) {
+    /// Records the outcome of the file whose cache key is `key`.
+    mutating func record(_ outcome: MediaOutcome, key: String) {
         progress.photoDone()
         switch outcome {
         case .published(let photo, let made, let reused, let entry, let note, let detached):
@@ -193,12 +196,12 @@ struct MediaTally {
             }
             if photo.kind == .video { report.videos += 1 }
             items.append(photo)
-            store(entry, for: photo.source.relativePath)
+            store(entry, for: key)
             report.published += 1
             report.renditionsMade += made
             report.renditionsReused += reused
         case .leftOut(let file, let reason, let entry):
-            store(entry, for: file.relativePath)
+            store(entry, for: key)
             report.leftOut.append(SkippedPhoto(path: file.relativePath, reason: reason))
         case .skipped(let file, let reason):
             report.skipped.append(SkippedPhoto(path: file.relativePath, reason: reason))

@@ -61,3 +61,12 @@ struct PublishingRules: Sendable {
                     shardKey: shardKey)
     }
 }
+
+extension CachedPhoto {
+    /// The item this entry publishes for `file`: the entry's metadata box
+    /// and digest, so an item holds only what the state keeps (no GPS; people
+    /// and places when published), as a no-op build's items do.
+    func item(_ file: SourceFile, renditions: [Rendition]) -> MediaItem {
+        MediaItem(source: file, contentHash: contentHash, metadata: $metadata, renditions: renditions, metadataDigest: metadataDigest)
+    }
+}

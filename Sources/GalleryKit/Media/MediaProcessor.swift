@@ -58,9 +58,7 @@ struct MediaProcessor: Sendable {
         // A video needs ffmpeg for anything missing: without it, it is read (and skipped) again.
         let plan = planner.plan(contentHash: cached.contentHash, metadata: cached.metadata, clipHash: cached.clip?.contentHash)
         guard plan.isComplete else { return .incomplete(cached, plan) }
-        var photo = MediaItem(source: file, contentHash: cached.contentHash, metadata: cached.metadata, renditions: plan.renditions)
-        photo.shareMetadata(cached.$metadata)  // one box for both, not two copies of 600 bytes
-        photo.metadataDigest = cached.metadataDigest
+        let photo = cached.item(file, renditions: plan.renditions)
         let detached = cached.clip?.belongsToStill == false ? file.livePhotoClip : nil
         return .unchanged(.published(photo, made: 0, reused: plan.reused, cache: cached, note: plan.note, detachedClip: detached))
     }

@@ -63,13 +63,15 @@ struct RenditionPlanner: Sendable {
         }
         // Boxes that give the same pixels (a small source fits several boxes
         // whole) share one file.
+        // A handful of specs: looked for in the list, not in a dictionary made per photo.
         var stills: [(spec: RenditionSpec, size: PixelSize, sharedWith: Int?)] = []
-        var firstBySize: [RenditionKey: Int] = [:]
+        stills.reserveCapacity(specs.count + 1)
         for spec in specs {
             let size = upright.fitting(in: spec.box)
-            let sizeKey = RenditionKey(encoding: spec.encoding, size: size, animated: spec.animated)
-            stills.append((spec, size, firstBySize[sizeKey]))
-            if firstBySize[sizeKey] == nil { firstBySize[sizeKey] = stills.count - 1 }
+            let first = stills.firstIndex {
+                $0.sharedWith == nil && $0.size == size && $0.spec.encoding == spec.encoding && $0.spec.animated == spec.animated
+            }
+            stills.append((spec, size, first))
         }
         // HEIC, TIFF and RAW: browsers do not show them, and their location
         // cannot be removed without rewriting the container, so the download
@@ -131,13 +133,4 @@ struct RenditionPlanner: Sendable {
             try encodedBytes.withUnsafeBytes { raw in try output.write(raw, to: path) }
         }
     }
-}
-
-/// Two specs that make the same bytes (one file serves both roles when a
-/// photo is smaller than both boxes): compared as values, with no text made
-/// (describing an enum with payloads goes through reflection, per photo).
-private struct RenditionKey: Hashable {
-    let encoding: Encoding
-    let size: PixelSize
-    let animated: Bool
 }

@@ -58,13 +58,9 @@ struct StillJob: Sendable {
             motionMade = try motion.makePlayback(file, still: bytes, path: path, metadata: &metadata, notes: &notes)
             if !motionMade { renditions.removeAll { $0.path == path } }
         }
-        var photo = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: renditions)
         var cached = rules.cacheEntry(file, contentHash: contentHash, metadata: metadata, clip: clip,
                                       shardKey: SourceFileReader.shardKey(of: bytes))
-        // From here the item needs only what the state keeps (no GPS; people
-        // and places when published): one box for both, as a no-op build has.
-        photo.shareMetadata(cached.$metadata)
-        photo.metadataDigest = cached.metadataDigest
+        let photo = cached.item(file, renditions: renditions)
         if plan.videoPath != nil && !motionMade {
             // Not cached as done: a later build (with ffmpeg back) tries the motion again.
             cached.size = -1

@@ -47,10 +47,8 @@ struct VideoJob: Sendable {
         // hash) may be of another version (they are pruned with this build).
         guard let now = SourceFileReader.stamp(file) else { throw SourceChangedError(path: file.displayPath, removed: true) }
         guard now.matches(file) else { throw SourceChangedError(path: file.displayPath, removed: false) }
-        var item = MediaItem(source: file, contentHash: contentHash, metadata: metadata, renditions: plan.renditions)
         let cached = rules.cacheEntry(file, contentHash: contentHash, metadata: metadata, shardKey: SourceFileReader.shardKey(of: file))
-        item.shareMetadata(cached.$metadata)  // as for stills: the state's metadata, one box
-        item.metadataDigest = cached.metadataDigest
+        let item = cached.item(file, renditions: plan.renditions)
         return .published(item, made: plan.missingStills + (plan.videoPath == nil ? 0 : 1), reused: plan.reused, cache: cached, note: nil)
     }
 }
