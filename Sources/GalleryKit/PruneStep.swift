@@ -17,7 +17,7 @@ struct PruneStep: BuildStep {
         let sameFiles = keptAllOwned && previous.count == context.producedFiles.count
         // Nothing the state holds changed (a no-op): it is not even encoded.
         if sameFiles, context.photoCacheUnchanged, context.pagesReused, !context.mergedParts, context.shard == nil,
-           context.previousState.version == BuildState.currentVersion, context.siteInputs == context.previousState.siteInputs {
+           context.siteInputs == context.previousState.siteInputs {
             output.commitUnchanged()
         } else {
             var state = BuildState(files: sameFiles ? previous : Array(context.producedFiles), photos: context.photoCache,

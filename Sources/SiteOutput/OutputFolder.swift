@@ -333,8 +333,7 @@ public final class OutputFolder: @unchecked Sendable {
         }
         // The parts' states and journals are merged into this state now.
         for file in shardFiles(".bin") + shardFiles(".journal") { unlink(file.path) }
-        journal.finish()
-        lock?.release()
+        commitUnchanged()
     }
 
     /// Completes a build whose state is the previous one's, byte for byte
