@@ -38,8 +38,7 @@ public enum Slug {
         out.reserveCapacity(min(60, bytes.count))
         var pendingHyphen = false
         for byte in bytes {
-            let lower = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
-            if (lower >= 0x61 && lower <= 0x7A) || (lower >= 0x30 && lower <= 0x39) {
+            if let lower = ASCIIFolding.letterOrDigit(byte) {
                 if pendingHyphen, !out.isEmpty {
                     out.append(0x2D)
                     if out.count >= 60 { break }

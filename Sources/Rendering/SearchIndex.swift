@@ -99,8 +99,7 @@ public struct SearchIndex: Sendable {
         var tokens: [String] = []
         var current: [UInt8] = []
         for byte in bytes {
-            let lower = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
-            if (lower >= 0x61 && lower <= 0x7A) || (lower >= 0x30 && lower <= 0x39) {
+            if let lower = ASCIIFolding.letterOrDigit(byte) {
                 current.append(lower)
             } else if !current.isEmpty {
                 tokens.append(String(decoding: current, as: UTF8.self))
