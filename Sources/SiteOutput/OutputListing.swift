@@ -30,7 +30,8 @@ final class OutputListing: @unchecked Sendable {
             lock.withLock { if present.isEmpty { present = found } else { present.formUnion(found) } }
             listed.signal()
         }
-        thread.stackSize = 1 << 20
+        // A frame per folder level: as deep a stack as the SOURCE walker has.
+        thread.stackSize = 4 << 20
         thread.start()
     }
 
