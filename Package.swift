@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         // ZIP archives of albums (`album_downloads`): stored entries, ZIP64 past 4 GB.
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+        // Private albums: AES-256-GCM, HMAC-SHA256 names and PBKDF2 (in _CryptoExtras), BoringSSL underneath.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
     ],
     targets: [
         .executableTarget(
@@ -46,7 +48,8 @@ let package = Package(
         ),
         .target(
             name: "GalleryKit",
-            dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging", "Planning", "Rendering", "SiteOutput", "Configuration", "Video", "Archives"]
+            dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging", "Planning", "Rendering", "SiteOutput", "Configuration", "Video", "Archives",
+                           "Sealing"]
         ),
         .target(name: "Configuration", dependencies: ["GalleryCore", .product(name: "Yams", package: "Yams")]),
         .target(name: "GalleryCore"),
@@ -64,6 +67,10 @@ let package = Package(
         ),
         // The one owner of OUT: checks, lock, journal, atomic writes, the build state, pruning.
         .target(name: "SiteOutput", dependencies: ["GalleryCore"]),
+        // Private albums: the one module that holds keys and encrypts (pages,
+        // renditions, downloads), and names a private album's files opaquely.
+        .target(name: "Sealing", dependencies: ["GalleryCore", .product(name: "Crypto", package: "swift-crypto"),
+                                                .product(name: "_CryptoExtras", package: "swift-crypto")]),
         // Album downloads: the one module that writes ZIP archives.
         .target(name: "Archives", dependencies: ["GalleryCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         // Videos: the one module that starts other programs (ffprobe, ffmpeg),
@@ -104,7 +111,7 @@ let package = Package(
         .testTarget(
             name: "PipelineTests",
             dependencies: ["GalleryTestSupport", "GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Containers", "Planning", "Rendering",
-                           "SiteOutput", "Configuration", "Video", "Archives", .product(name: "Yams", package: "Yams")]
+                           "SiteOutput", "Configuration", "Video", "Archives", "Sealing", .product(name: "Yams", package: "Yams")]
         ),
     ]
 )

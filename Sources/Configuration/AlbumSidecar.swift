@@ -11,6 +11,8 @@ import GalleryCore
 /// sort: date        # date | name
 /// order: ascending  # ascending | descending
 /// hidden: false     # unlisted: not in listings or moments (still reachable by URL)
+/// private: true     # published only encrypted, it and the albums below it
+/// passphrase_file: ../secrets/family.txt   # relative to this file, outside OUT
 /// photos:           # words for single photos, by file name
 ///   IMG_1234.jpg:
 ///     title: The summit
@@ -20,7 +22,7 @@ import GalleryCore
 public enum AlbumSidecar {
     /// The sidecar's file name.
     public static let fileName = SourceLayout.albumSidecarName
-    static let knownKeys = ["title", "description", "cover", "sort", "order", "hidden", "photos"]
+    static let knownKeys = ["title", "description", "cover", "sort", "order", "hidden", "private", "passphrase_file", "photos"]
     static let knownPhotoKeys = ["title", "caption", "keywords"]
 
     /// Reads a sidecar file; `displayName` names it in errors (e.g. `Trips/album.yml`).
@@ -35,6 +37,7 @@ public enum AlbumSidecar {
     public static func parse(_ text: String, file: String = fileName) throws(ConfigError) -> AlbumSettings {
         let reader = YAMLReader(file: file)
         var settings = AlbumSettings()
+        var privateLine: Int?
         for (key, value, line) in try reader.mapping(text) {
             switch key {
             case "title": settings.title = try reader.string(key, value)
@@ -50,6 +53,14 @@ public enum AlbumSidecar {
             case "sort": settings.sort = try reader.choice(key, value, [("date", .date), ("name", .name)])
             case "order": settings.order = try reader.choice(key, value, [("ascending", .ascending), ("descending", .descending)])
             case "hidden": settings.hidden = try reader.bool(key, value)
+            case "private":
+                settings.isPrivate = try reader.bool(key, value)
+                privateLine = line
+            case "passphrase_file":
+                let path = try reader.string(key, value)
+                guard !path.isEmpty else { throw reader.fail(key, value, "must name the file that holds the passphrase") }
+                settings.passphraseFile = path
+                settings.passphraseLine = line
             case "photos":
                 for (name, entry, _) in try reader.entries(value, path: key) {
                     let fileName = String(name.dropFirst(key.count + 1))
@@ -70,6 +81,12 @@ public enum AlbumSidecar {
                 }
             default: throw reader.unknown(key, line, known: knownKeys)
             }
+        }
+        // A private album without a passphrase would have to be published
+        // in plain or not at all: neither is what its owner asked for.
+        if settings.isPrivate, settings.passphraseFile == nil {
+            throw ConfigError(file: file, line: privateLine, key: "private",
+                              message: "a private album needs passphrase_file: the file (outside OUT) that holds its passphrase")
         }
         return settings
     }

@@ -38,6 +38,13 @@ public struct AlbumSettings: Sendable, Equatable {
     public var order: SortDirection?
     /// Left out of every listing and of the moments timeline (unlisted, not private).
     public var hidden: Bool = false
+    /// Published only encrypted (`private: true`), it and the albums below it,
+    /// with the key derived from the passphrase in `passphraseFile`.
+    public var isPrivate: Bool = false
+    /// The file holding the passphrase, as album.yml names it (relative to
+    /// the album.yml's folder), and the line that names it, for errors.
+    public var passphraseFile: String?
+    public var passphraseLine: Int?
     /// Titles, captions and keywords of this folder's items, by file name
     /// (`photos:` in album.yml); they win over what the files say.
     public var photoWords: [String: PhotoWords] = [:]

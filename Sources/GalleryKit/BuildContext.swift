@@ -3,6 +3,7 @@ import SiteOutput
 import GalleryCore
 import Planning
 import Rendering
+import Sealing
 
 /// The state one build threads through its steps.
 public struct BuildContext: Sendable {
@@ -18,6 +19,13 @@ public struct BuildContext: Sendable {
     public var items: [MediaItem] = []
     /// Album sidecars, read and checked before any image work.
     public var sidecars: [AlbumPath: AlbumSettings] = [:]
+    /// The private albums' passphrases, by the album that says `private: true`
+    /// (read with the sidecars, dropped once the keys are derived).
+    var passphrases: [AlbumPath: [UInt8]] = [:]
+    /// The passphrase files inside SOURCE (paths in SOURCE): never published, never a sidecar.
+    var passphraseFiles: Set<String> = []
+    /// The private albums' keys, by the album that says `private: true`.
+    var albumKeys: [AlbumPath: AlbumKey] = [:]
     /// OUT, opened by the first step; every file operation on OUT goes through it.
     var output: OutputFolder?
     /// What the previous build left: owned files, photo cache, page fingerprint.

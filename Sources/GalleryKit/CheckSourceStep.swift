@@ -34,5 +34,39 @@ struct CheckSourceStep: BuildStep {
         }
         if let failure { throw failure }
         context.sidecars = sidecars
+        for (path, sidecar) in sidecars where sidecar.isPrivate {
+            let (passphrase, inSource) = try Self.passphrase(of: path, sidecar, settings: settings)
+            context.passphrases[path] = passphrase
+            if let inSource { context.passphraseFiles.insert(inSource) }
+        }
+    }
+
+    /// Reads a private album's passphrase from its `passphrase_file` (relative
+    /// to its album.yml): it must exist outside OUT and hold a passphrase; one
+    /// trailing line break is not part of it. Also returns the file's path in
+    /// SOURCE when it is inside SOURCE, so the walk never publishes it.
+    static func passphrase(of album: AlbumPath, _ sidecar: AlbumSettings, settings: BuildSettings) throws(ConfigError) -> ([UInt8], String?) {
+        let sidecarName = (album.components + [SourceLayout.albumSidecarName]).joined(separator: "/")
+        func fail(_ message: String) -> ConfigError {
+            ConfigError(file: sidecarName, line: sidecar.passphraseLine, key: sidecar.passphraseFile == nil ? "private" : "passphrase_file", message: message)
+        }
+        guard !album.isRoot else {
+            throw ConfigError(file: sidecarName, line: nil, key: "private", message: "the top album cannot be private: make a folder inside SOURCE private")
+        }
+        guard let name = sidecar.passphraseFile else { throw fail("a private album needs passphrase_file") }
+        let folder = album.components.reduce(settings.source) { $0.appendingPathComponent($1, isDirectory: true) }
+        let file = (name.hasPrefix("/") ? URL(fileURLWithPath: name) : folder.appendingPathComponent(name)).standardizedFileURL
+        let real = file.resolvingSymlinksInPath().path
+        let out = settings.output.standardizedFileURL.resolvingSymlinksInPath().path
+        if real == out || real.hasPrefix(out + "/") {
+            throw fail("\(name) is inside OUT, which is published: keep the passphrase outside it")
+        }
+        guard let data = FileManager.default.contents(atPath: real) else { throw fail("\(name) cannot be read") }
+        var bytes = Array(data)
+        if bytes.last == 10 { bytes.removeLast(); if bytes.last == 13 { bytes.removeLast() } }
+        guard !bytes.isEmpty else { throw fail("\(name) is empty: it must hold the album's passphrase") }
+        let source = settings.source.standardizedFileURL.resolvingSymlinksInPath().path
+        let inSource = real.hasPrefix(source + "/") ? String(real.dropFirst(source.count + 1)) : nil
+        return (bytes, inSource)
     }
 }

@@ -16,9 +16,10 @@ struct ProcessMediaStep: BuildStep {
         let video = VideoWork(settings: settings, output: output, progress: progress)
         // The place table (3 MB) is read only when places are wanted.
         let places = settings.momentPlaces ? try PlaceFinder.load() : nil
-        let processor = MediaProcessor(settings: settings, output: output, video: video, places: places)
+        let processor = MediaProcessor(settings: settings, output: output, video: video, places: places,
+                                       vaults: context.albumKeys.mapValues(\.vault))
         let shard = context.shard
-        let feed = SourceFeed.start(settings: settings, shard: shard, progress: progress)
+        let feed = SourceFeed.start(settings: settings, shard: shard, progress: progress, skipping: context.passphraseFiles)
         // The previous build's cache becomes this one's, entry by entry: one
         // dictionary, not a second of 100,000 entries beside it.
         var tally = MediaTally(report: context.report, progress: progress, cache: context.previousState.photos)
@@ -90,11 +91,11 @@ struct SourceFeed {
     let otherParts: Counter
     let ignored: IgnoredFiles
 
-    static func start(settings: BuildSettings, shard: Shard?, progress: ProgressReporter) -> SourceFeed {
+    static func start(settings: BuildSettings, shard: Shard?, progress: ProgressReporter, skipping skipped: Set<String> = []) -> SourceFeed {
         let scanner = SourceScanner(root: settings.source, excluding: [settings.output])
         let (stream, continuation) = AsyncStream<[SourceFile]>.makeStream()
         let feed = SourceFeed(batches: stream, otherParts: Counter(), ignored: IgnoredFiles())
-        let options = ScanOptions(followSymlinks: settings.followSymlinks, pairRaw: settings.rawPairs == .preferJPEG)
+        let options = ScanOptions(followSymlinks: settings.followSymlinks, pairRaw: settings.rawPairs == .preferJPEG, skippedFiles: skipped)
         let walker = Thread {
             var batch: [SourceFile] = []
             scanner.walk(options) { event in

@@ -4,6 +4,7 @@ import GalleryCore
 import Planning
 import Rendering
 import Synchronization
+import Sealing
 
 /// Assembles albums, plans the site and renders the pages whose inputs
 /// changed, then writes the theme's static files.
@@ -45,7 +46,8 @@ struct RenderPagesStep: BuildStep {
         }
 
         let gallery = Gallery.assemble(title: context.settings.title, photos: context.items,
-                                       sidecars: context.sidecars, options: context.settings.values)
+                                       sidecars: context.sidecars, options: context.settings.values,
+                                       vaults: context.albumKeys.mapValues(\.vault))
         let plan = SitePlan(gallery: gallery, options: context.settings.values, downloads: context.downloads, seed: seed)
 
         var records: [String: PageRecord] = [:]
@@ -68,7 +70,13 @@ struct RenderPagesStep: BuildStep {
             toRender.append(page)
         }
 
-        let renderer = SiteRenderer(theme: theme, plan: plan, options: context.settings.values, downloads: context.downloads)
+        var renderer = SiteRenderer(theme: theme, plan: plan, options: context.settings.values, downloads: context.downloads)
+        for key in context.albumKeys.values {
+            let salt = Data(key.salt).base64EncodedString()
+            renderer.sealers[key.vault.folder] = { html, path in
+                (try? key.sealPage(html, path: path)).map { SealedPage(payload: $0, salt: salt, iterations: key.iterations) }
+            }
+        }
         let rendered = try Self.render(toRender.map(renderer.job), workers: context.settings.jobs, output: output, keeping: usersOwn)
         var renderedPages = 0
         for (page, files) in zip(toRender, rendered.paths) {
@@ -197,6 +205,11 @@ struct RenderPagesStep: BuildStep {
         for (path, settings) in context.sidecars.sorted(by: { $0.key < $1.key }) {
             hasher.add(path.description)
             hasher.add(String(describing: settings))
+        }
+        // A new passphrase names every page of the album anew.
+        for (path, key) in context.albumKeys.sorted(by: { $0.key < $1.key }) {
+            hasher.add(path.description)
+            hasher.add(key.vault.keyID)
         }
         hasher.add(context.items.count)
         for item in context.items {

@@ -18,6 +18,9 @@ public struct Album: Sendable {
     public var hidden: Bool
     /// File name of the cover photo chosen by the sidecar.
     public var coverFileName: String?
+    /// Where it publishes when it is private or below a private album: its
+    /// nearest private ancestor's (or its own) vault; nil when public.
+    public var vault: Vault?
 
     /// Creates an album.
     public init(path: AlbumPath, title: String, description: String? = nil, photos: [MediaItem] = [], children: [AlbumPath] = [],
@@ -48,8 +51,9 @@ public struct Gallery: Sendable {
     /// Groups photos into albums, orders each album (sidecar order, else the
     /// site default), applies sidecar titles, covers and hidden flags, and links
     /// every album that has photos below it to its parent.
+    /// `vaults` are the private albums' (by the album that says `private: true`).
     public static func assemble(title: String, photos: [MediaItem], sidecars: [AlbumPath: AlbumSettings] = [:],
-                                options: Settings = Settings()) -> Gallery {
+                                options: Settings = Settings(), vaults: [AlbumPath: Vault] = [:]) -> Gallery {
         var albums: [AlbumPath: Album] = [.root: Album(path: .root, title: title)]
         func make(_ path: AlbumPath) -> Album {
             Album(path: path, title: path.isRoot ? title : path.name)
@@ -74,6 +78,13 @@ public struct Gallery: Sendable {
             album.coverFileName = sidecar.cover
             album.children = Array(Set(album.children)).sorted()
             album.photos = sorted(album.photos, by: sidecar.sort ?? options.albumSort, sidecar.order ?? options.albumOrder)
+            if !vaults.isEmpty, !key.isRoot {
+                var current: AlbumPath? = key
+                while let p = current, album.vault == nil {
+                    album.vault = vaults[p]
+                    current = p.parent
+                }
+            }
             albums[key] = album
         }
         return Gallery(title: title, albums: albums)
@@ -93,8 +104,10 @@ public struct Gallery: Sendable {
         return direction == .ascending ? ascending : ascending.reversed()
     }
 
-    /// True when the album or one of its ancestors is hidden.
+    /// True when the album or one of its ancestors is hidden, or it is
+    /// private: left out of the timeline, tags, search, the feed and the sitemap.
     public func isHidden(_ path: AlbumPath) -> Bool {
+        if albums[path]?.vault != nil { return true }
         var current: AlbumPath? = path
         while let p = current {
             if albums[p]?.hidden == true { return true }
@@ -103,9 +116,24 @@ public struct Gallery: Sendable {
         return false
     }
 
-    /// The children an album lists (hidden ones left out).
+    /// The children an album lists (hidden ones left out, and private ones
+    /// unless the album is inside the same vault: those are locked cards).
     public func listedChildren(of path: AlbumPath) -> [AlbumPath] {
-        (albums[path]?.children ?? []).filter { albums[$0]?.hidden != true }
+        let own = albums[path]?.vault?.folder
+        return (albums[path]?.children ?? []).filter { child in
+            guard let album = albums[child], !album.hidden else { return false }
+            return album.vault == nil || album.vault?.folder == own
+        }
+    }
+
+    /// The private albums an album shows as locked cards: no title, cover or
+    /// count, only a link to the album's locked first page.
+    public func lockedChildren(of path: AlbumPath) -> [AlbumPath] {
+        let own = albums[path]?.vault?.folder
+        return (albums[path]?.children ?? []).filter { child in
+            guard let album = albums[child], !album.hidden, let vault = album.vault else { return false }
+            return vault.folder != own
+        }
     }
 
     /// Photos in this album and all listed albums below it.

@@ -326,6 +326,7 @@ struct Fingerprinter: Sendable {
                 h.add("-")
             }
             guard number == 0 else { return }
+            for child in gallery.lockedChildren(of: path) { h.add(map.albumPages[child]?.first ?? "-") }
             for child in gallery.listedChildren(of: path) {
                 h.add(title(child))
                 h.add(map.albumPages[child]?.first ?? "-")

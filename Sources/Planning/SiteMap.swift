@@ -203,7 +203,9 @@ public struct SiteMap: Sendable {
         guard let album = gallery.albums[path] else { return }
         let ranges = PageSplitter.pages(count: album.photos.count, budget: budget)
         albumPhotoRanges[path] = ranges
-        albumPages[path] = ranges.indices.map { SiteMap.albumPage(folder: folder, number: $0) }
+        // A private album's pages are named by its vault (the plain path, hashed with its key).
+        let placed: (String) -> String = album.vault.map { vault in { vault.page($0) } } ?? { $0 }
+        albumPages[path] = ranges.indices.map { placed(SiteMap.albumPage(folder: folder, number: $0)) }
         let photoFolder = path.isRoot ? "albums/" : folder
         var photoSlugs = Slug.Uniquer()
         for (index, photo) in album.photos.enumerated() {
@@ -214,7 +216,7 @@ public struct SiteMap: Sendable {
             if slug == "index" || slug.hasPrefix("index-") { slug = "photo-" + slug }
             slug = photoSlugs.claim(slug)
             let key = photo.source.relativePath
-            photoPages[key] = photoFolder + slug + ".html"
+            photoPages[key] = placed(photoFolder + slug + ".html")
             photoAnchors[key] = "p-" + slug
             photoAlbumPage[key] = index / max(1, budget)
         }

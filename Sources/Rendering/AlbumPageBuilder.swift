@@ -31,8 +31,15 @@ struct AlbumPageBuilder: PageBuilding {
         }
         if number == 0 {
             model.descriptionHTML = album.description.map { Markdown.render($0, allowHTML: options.allowHTML) }
-            let cards = gallery.listedChildren(of: path).compactMap { child -> AlbumCard? in
+            let listed = Set(gallery.listedChildren(of: path)), locked = Set(gallery.lockedChildren(of: path))
+            let cards = (album.children).compactMap { child -> AlbumCard? in
                 guard let page = map.albumPages[child]?.first, let childAlbum = gallery.albums[child] else { return nil }
+                if locked.contains(child) {
+                    // Nothing of a private album in plain: not its title, cover, count or dates.
+                    return AlbumCard(title: strings.text("album.private"), url: URLPath.relative(from: pagePath, to: page),
+                                     countLabel: strings.text("album.private_hint"), dateRange: "", cover: nil, locked: true)
+                }
+                guard listed.contains(child) else { return nil }
                 let summary = inputs.albumSummaries[child] ?? ItemSummary()
                 return AlbumCard(title: childAlbum.title, url: URLPath.relative(from: pagePath, to: page),
                                  countLabel: count(summary), dateRange: dateRange(summary) ?? "",

@@ -187,6 +187,8 @@ public struct AlbumCard: Sendable, Encodable {
     public var countLabel: String
     public var dateRange: String
     public var cover: Thumbnail?
+    /// A private album's card: titled "Private album", no cover, no count.
+    public var locked = false
 }
 
 /// A page of an album (`index` for the root album, `album` for the others).

@@ -27,6 +27,9 @@ public struct SiteRenderer: Sendable, PageBuilding {
     public let plan: SitePlan
     /// What every builder reads.
     public let inputs: PageInputs
+    /// The private albums' sealers, by their vault's folder: a page there is
+    /// published as its locked page.
+    public var sealers: [String: PageSealer] = [:]
 
     /// Creates a renderer for `gallery`, planning its site here.
     public init(theme: Theme, gallery: Gallery, options: Settings, downloads: [AlbumPath: AlbumDownload] = [:]) {
@@ -67,8 +70,14 @@ public struct SiteRenderer: Sendable, PageBuilding {
     /// The work of making one planned page (or group of files).
     public func job(_ page: PlannedPage) -> PageJob {
         let path = page.id
+        let sealer = sealers.isEmpty ? nil : sealers.first { path.hasPrefix($0.key) }?.value
+        let inputs = self.inputs
         func one(_ kind: PageJob.Kind, _ render: @escaping @Sendable () throws(ThemeError) -> String) -> PageJob {
-            PageJob(kind: kind) { () throws(ThemeError) in [RenderedPage(path: path, html: try render())] }
+            guard let sealer else { return PageJob(kind: kind) { () throws(ThemeError) in [RenderedPage(path: path, html: try render())] } }
+            return PageJob(kind: kind) { () throws(ThemeError) in
+                guard let sealed = sealer(try render(), path) else { throw ThemeError.renderFailed(name: "locked", reason: "\(path) could not be encrypted") }
+                return [RenderedPage(path: path, html: try LockedPageBuilder(inputs: inputs).render(path, sealed: sealed))]
+            }
         }
         switch page.kind {
         case let .album(number):

@@ -32,11 +32,16 @@ public struct ScanOptions: Sendable {
     /// every shot.
     public var pairRaw = false
 
+    /// Files never published nor read as anything's sidecar, by their path
+    /// in SOURCE: private albums' passphrase files.
+    public var skippedFiles: Set<String> = []
+
     /// Creates options.
-    public init(followSymlinks: Bool = false, foldersOnly: Bool = false, pairRaw: Bool = false) {
+    public init(followSymlinks: Bool = false, foldersOnly: Bool = false, pairRaw: Bool = false, skippedFiles: Set<String> = []) {
         self.followSymlinks = followSymlinks
         self.foldersOnly = foldersOnly
         self.pairRaw = pairRaw
+        self.skippedFiles = skippedFiles
     }
 
     /// Pairing names (lower case, without extension) of the JPEG/HEIC files among `names`.
@@ -69,7 +74,7 @@ public struct SourceScanner: Sendable {
         var visited: Set<DirectoryID> = []
         let real = root.resolvingSymlinksInPath().path
         Self.walk(raw: Array(root.path.utf8), url: root, components: [], excluded: excluded,
-                  follow: options.followSymlinks ? real : nil, foldersOnly: options.foldersOnly, pairRaw: options.pairRaw,
+                  follow: options.followSymlinks ? real : nil, options: options,
                   visited: &visited, emit: emit)
     }
 
@@ -82,7 +87,8 @@ public struct SourceScanner: Sendable {
     /// Walks by raw path bytes, so names that are not valid UTF-8 are still
     /// reached; `follow` is SOURCE's real path when symlinks are followed.
     static func walk(raw: [UInt8], url: URL, components: [String], excluded: Set<String>, follow root: String?,
-                     foldersOnly: Bool, pairRaw: Bool, visited: inout Set<DirectoryID>, emit: (ScanEvent) -> Void) {
+                     options: ScanOptions, visited: inout Set<DirectoryID>, emit: (ScanEvent) -> Void) {
+        let foldersOnly = options.foldersOnly, pairRaw = options.pairRaw
         let cPath = raw.map { CChar(bitPattern: $0) } + [0]
         var info = stat()
         if stat(cPath, &info) == 0 {
@@ -142,6 +148,7 @@ public struct SourceScanner: Sendable {
             } else if kind != S_IFREG || foldersOnly {
                 continue
             }
+            if !options.skippedFiles.isEmpty, options.skippedFiles.contains(relative) { continue }
             let isVideo = SourceFileTypes.isVideo(entry.name)
             let nanoseconds = FileTime.nanoseconds(info.st_mtim)
             let modified = FileTime.date(nanoseconds: nanoseconds)
@@ -196,7 +203,7 @@ public struct SourceScanner: Sendable {
         for clip in liveClips.values.sorted(by: { NaturalOrder.less($0.fileName, $1.fileName) }) { emit(.media(clip)) }
         for folder in folders {
             walk(raw: folder.raw, url: folder.url, components: components + [folder.name], excluded: excluded, follow: root,
-                 foldersOnly: foldersOnly, pairRaw: pairRaw, visited: &visited, emit: emit)
+                 options: options, visited: &visited, emit: emit)
         }
     }
 }

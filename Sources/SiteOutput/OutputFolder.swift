@@ -24,6 +24,8 @@ public final class OutputFolder: @unchecked Sendable {
     private var shardLock: BuildLock?
     private let mutex = NSLock()
     private var written: [String] = []
+    /// The private albums' sealers, by their folder (set before any media work).
+    private var sealers: [(folder: String, seal: FileSealer)] = []
     /// The files OUT holds (listed when opened, plus those written since).
     private let listing: OutputListing
     /// Files a previous, interrupted build journaled: this build owns them too.
@@ -162,11 +164,39 @@ public final class OutputFolder: @unchecked Sendable {
 
     // MARK: Writing
 
+    /// Encrypts a private album's file for the path it is published at.
+    public typealias FileSealer = @Sendable (_ bytes: UnsafeRawBufferPointer, _ path: String) throws -> [UInt8]
+
+    /// Every file written or produced under `folder` from now on is sealed
+    /// first: its plain bytes never reach OUT (a program's output is made in
+    /// the state folder, outside OUT, and sealed from there).
+    public func seal(folder: String, with sealer: @escaping FileSealer) {
+        mutex.withLock { sealers.append((folder, sealer)) }
+    }
+
+    private func sealer(for path: String) -> FileSealer? {
+        mutex.withLock { sealers.isEmpty ? nil : sealers.first { path.hasPrefix($0.folder) }?.seal }
+    }
+
     /// Writes `bytes` to `path` (relative to OUT): journaled first, then
-    /// written to a temporary name and renamed into place.
+    /// written to a temporary name and renamed into place; sealed first when
+    /// `path` is a private album's.
     public func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(OutputError) {
+        try write(bytes, to: path, sealing: true)
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer, to path: String, sealing: Bool) throws(OutputError) {
         try record(path)
-        try AtomicFile.write(bytes, to: url.appendingPathComponent(path), fault: injectedFault)
+        if sealing, let sealer = sealer(for: path) {
+            let sealed: [UInt8]
+            do { sealed = try sealer(bytes, path) } catch { throw OutputError.failure(writing: prefix + path, error) }
+            let written: Result<Void, OutputError> = sealed.withUnsafeBytes { raw in
+                Result { () throws(OutputError) in try AtomicFile.write(raw, to: url.appendingPathComponent(path), fault: injectedFault) }
+            }
+            try written.get()
+        } else {
+            try AtomicFile.write(bytes, to: url.appendingPathComponent(path), fault: injectedFault)
+        }
         didWrite(path)
     }
 
@@ -176,6 +206,7 @@ public final class OutputFolder: @unchecked Sendable {
     /// file under the real name (the temporary one is removed now, or by the
     /// next build's clean-up).
     public func produce(_ path: String, by make: (URL) throws -> Void) throws {
+        if sealer(for: path) != nil { return try produceSealed(path, by: make) }
         try record(path)
         let target = url.appendingPathComponent(path)
         let folder = target.deletingLastPathComponent()
@@ -204,6 +235,25 @@ public final class OutputFolder: @unchecked Sendable {
         didWrite(path)
     }
 
+    /// `produce` for a private album's file: made in the state folder (never
+    /// in OUT, where a killed build could leave it in plain), then sealed into OUT.
+    private func produceSealed(_ path: String, by make: (URL) throws -> Void) throws {
+        let scratch = stateFolder.appendingPathComponent("sealing", isDirectory: true)
+        let temporary = scratch.appendingPathComponent(AtomicFile.temporaryName(for: (path as NSString).lastPathComponent))
+        do {
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        } catch {
+            throw OutputError.failure(writing: scratch.path, error)
+        }
+        defer { unlink(temporary.path) }
+        try make(temporary)
+        guard let plain = FileManager.default.contents(atPath: temporary.path) else {
+            throw OutputError.failure(writing: temporary.path, POSIXError(.EIO))
+        }
+        let written: Result<Void, OutputError> = plain.withUnsafeBytes { raw in Result { () throws(OutputError) in try write(raw, to: path) } }
+        try written.get()
+    }
+
     private func didWrite(_ path: String) {
         mutex.withLock { written.append(path) }
         listing.add(path)
@@ -229,12 +279,13 @@ public final class OutputFolder: @unchecked Sendable {
     }
 
     /// Writes unless the file already holds exactly these bytes: a page whose
-    /// bytes did not change keeps its modification time.
+    /// bytes did not change keeps its modification time. Never sealed here:
+    /// a private album's pages are sealed as pages (the renderer's locked page).
     public func writeIfChanged(_ bytes: [UInt8], to path: String) throws(OutputError) {
         if let existing = contents(of: path), existing.count == bytes.count, existing.elementsEqual(bytes) {
             return
         }
-        let result: Result<Void, OutputError> = bytes.withUnsafeBytes { raw in Result { () throws(OutputError) in try write(raw, to: path) } }
+        let result: Result<Void, OutputError> = bytes.withUnsafeBytes { raw in Result { () throws(OutputError) in try write(raw, to: path, sealing: false) } }
         try result.get()
     }
 

@@ -16,9 +16,9 @@ struct MediaProcessor: Sendable {
     let stills: StillJob
     let videos: VideoJob
 
-    init(settings: BuildSettings, output: OutputFolder, video: VideoWork, places: PlaceFinder? = nil) {
+    init(settings: BuildSettings, output: OutputFolder, video: VideoWork, places: PlaceFinder? = nil, vaults: [AlbumPath: Vault] = [:]) {
         rules = PublishingRules(settings: settings, places: places)
-        planner = RenditionPlanner(settings: settings, output: output)
+        planner = RenditionPlanner(settings: settings, output: output, vaults: vaults)
         stills = StillJob(rules: rules, planner: planner, motion: MotionJob(video: video, rules: rules), output: output)
         videos = VideoJob(rules: rules, planner: planner, video: video)
     }
@@ -56,7 +56,7 @@ struct MediaProcessor: Sendable {
         if rules.places != nil && !cached.placeKept { return .unknown }
         if let reason = rules.leftOutReason(cached.metadata.words) { return .unchanged(.leftOut(file, reason: reason, cache: cached)) }
         // A video needs ffmpeg for anything missing: without it, it is read (and skipped) again.
-        let plan = planner.plan(contentHash: cached.contentHash, metadata: cached.metadata, clipHash: cached.clip?.contentHash)
+        let plan = planner.plan(contentHash: cached.contentHash, metadata: cached.metadata, clipHash: cached.clip?.contentHash, album: file.albumPath)
         guard plan.isComplete else { return .incomplete(cached, plan) }
         let photo = cached.item(file, renditions: plan.renditions)
         let detached = cached.clip?.belongsToStill == false ? file.livePhotoClip : nil

@@ -31,20 +31,37 @@ struct RenditionPlanner: Sendable {
     let settings: BuildSettings
     let specs: [RenditionSpec]
     let output: OutputFolder
+    /// The private albums' vaults, by the album that is private.
+    let vaults: [AlbumPath: Vault]
 
-    init(settings: BuildSettings, output: OutputFolder) {
+    init(settings: BuildSettings, output: OutputFolder, vaults: [AlbumPath: Vault] = [:]) {
         self.settings = settings
         self.specs = settings.renditionSpecs
         self.output = output
+        self.vaults = vaults
+    }
+
+    /// The vault of the nearest private album at or above `album`, if any.
+    func vault(of album: AlbumPath) -> Vault? {
+        guard !vaults.isEmpty else { return nil }
+        var current: AlbumPath? = album
+        while let path = current {
+            if let vault = vaults[path] { return vault }
+            current = path.parent
+        }
+        return nil
     }
 
     /// JPEG quality of the full-size download made for formats that cannot be
     /// published as they are: high enough to print from.
     static let convertedOriginalQuality = 92
 
-    /// What an item publishes; `clipHash` names a Live Photo's playback file
+    /// What an item of `album` publishes; `clipHash` names a Live Photo's playback file
     /// (its clip's content hash; a video's and a Motion Photo's is the file's own).
-    func plan(contentHash: String, metadata: PhotoMetadata, clipHash: String? = nil) -> RenditionPlan {
+    /// A private album's files go to its vault, under opaque names.
+    func plan(contentHash: String, metadata: PhotoMetadata, clipHash: String? = nil, album: AlbumPath) -> RenditionPlan {
+        let vault = vault(of: album)
+        let place: (String) -> String = vault.map { vault in { vault.file($0) } } ?? { $0 }
         let upright = metadata.displaySize
         var plan = RenditionPlan()
         var specs = self.specs
@@ -100,7 +117,7 @@ struct RenditionPlanner: Sendable {
                 plan.renditions.append(Rendition(spec: still.spec, size: still.size, path: plan.renditions[first].path))
                 continue
             }
-            let path = still.spec.relativePath(contentHash: contentHash, size: still.size, madeWith: together)
+            let path = place(still.spec.relativePath(contentHash: contentHash, size: still.size, madeWith: together))
             plan.renditions.append(Rendition(spec: still.spec, size: still.size, path: path))
             let present = output.contains(path)
             if present { plan.reused += 1 }
@@ -110,12 +127,12 @@ struct RenditionPlanner: Sendable {
         if let motion = metadata.motion {
             let spec = settings.videoSpec
             let size = motion.displaySize.fittingVideo(in: spec.box)
-            let path = spec.relativePath(contentHash: clipHash ?? contentHash, size: size)
+            let path = place(spec.relativePath(contentHash: clipHash ?? contentHash, size: size))
             plan.renditions.append(Rendition(spec: spec, size: size, path: path))
             if output.contains(path) { plan.reused += 1 } else { plan.videoPath = path }
         }
         if let spec = settings.originalSpec, metadata.kind != .video, !convertsOriginal {
-            let path = spec.relativePath(contentHash: contentHash, size: metadata.storedSize, originalExtension: metadata.format.fileExtension)
+            let path = place(spec.relativePath(contentHash: contentHash, size: metadata.storedSize, originalExtension: metadata.format.fileExtension))
             plan.renditions.append(Rendition(spec: spec, size: metadata.displaySize, path: path))
             if output.contains(path) { plan.reused += 1 } else { plan.originalPath = path }
         }

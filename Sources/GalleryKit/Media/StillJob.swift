@@ -38,7 +38,7 @@ struct StillJob: Sendable {
                                                                               shardKey: SourceFileReader.shardKey(of: bytes)))
             }
             clip = try motion.examine(file, still: bytes, metadata: &metadata, notes: &notes)
-            plan = planner.plan(contentHash: contentHash, metadata: metadata, clipHash: clip?.contentHash)
+            plan = planner.plan(contentHash: contentHash, metadata: metadata, clipHash: clip?.contentHash, album: file.albumPath)
         }
         // Before the original is copied: a file over the limit publishes nothing.
         try RenditionMaker.checkPixelLimit(metadata.storedSize, maximumPixels: settings.maximumPixels)

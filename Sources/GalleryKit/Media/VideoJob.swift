@@ -29,7 +29,7 @@ struct VideoJob: Sendable {
                 return .leftOut(file, reason: reason, cache: rules.cacheEntry(file, contentHash: contentHash, metadata: metadata,
                                                                               shardKey: SourceFileReader.shardKey(of: file)))
             }
-            plan = planner.plan(contentHash: contentHash, metadata: metadata)
+            plan = planner.plan(contentHash: contentHash, metadata: metadata, album: file.albumPath)
         }
         guard let facts = metadata.motion else { throw VideoWorkError.notAVideo }
         if plan.missingStills > 0 {

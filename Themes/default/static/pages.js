@@ -63,6 +63,9 @@
       return response.text();
     }).then(function (text) {
       var doc = new DOMParser().parseFromString(text, "text/html");
+      // A private album's page is decrypted first (sealed.js).
+      return window.gallerygenUnseal ? window.gallerygenUnseal(doc, url) : doc;
+    }).then(function (doc) {
       var theirs = doc.querySelector(".moments-main") || doc.querySelector("main");
       if (!theirs) throw new Error("no content");
       rebase(theirs, url);

@@ -336,6 +336,8 @@
       var key = item.srcset;
       wanted[key] = true;
       if (preloads[key]) return;
+      // A private album's previews are opened ahead by sealed.js instead.
+      if (window.gallerygenPreload && window.gallerygenPreload(item.srcset)) { preloads[key] = { complete: true }; return; }
       var img = new Image();
       img.decoding = "async";
       img.sizes = sizesFor(item);
@@ -365,6 +367,9 @@
       return r.text();
     }).then(function (html) {
       var doc = new DOMParser().parseFromString(html, "text/html");
+      // A private album's page is decrypted first (sealed.js).
+      return window.gallerygenUnseal ? window.gallerygenUnseal(doc, url) : doc;
+    }).then(function (doc) {
       var base = document.createElement("base");
       base.href = url;
       doc.head.appendChild(base);

@@ -1,0 +1,34 @@
+/// Where a private album (`private: true` in its album.yml) and the albums
+/// below it publish: one folder of opaque names. A page's or a file's name is
+/// a keyed hash of the path it would have in a public album, so the names
+/// say nothing of titles, folders or files, and change with the passphrase.
+/// The Sealing module makes a vault from the album's key; planning and the
+/// media step only ask it for names.
+public struct Vault: Sendable {
+    /// The folder, relative to OUT, with a trailing slash (`sealed/<16 hex>/`).
+    public let folder: String
+    /// Identifies the key (not the key): part of the fingerprints of the
+    /// pages that link into the vault, so a new passphrase renders them again.
+    public let keyID: String
+    private let opaqueName: @Sendable (String) -> String
+
+    /// A vault whose names are made by `opaqueName` (a keyed hash, hex).
+    public init(folder: String, keyID: String, opaqueName: @escaping @Sendable (String) -> String) {
+        self.folder = folder
+        self.keyID = keyID
+        self.opaqueName = opaqueName
+    }
+
+    /// Where the page a public album would have at `plainPath` goes.
+    public func page(_ plainPath: String) -> String { folder + opaqueName(plainPath) + ".html" }
+
+    /// Where the media file a public album would have at `plainPath` goes:
+    /// sealed, wrapped in a script so a page can load it from `file://` too.
+    public func file(_ plainPath: String) -> String { folder + opaqueName(plainPath) + ".js" }
+
+    /// True when `path` (relative to OUT) is one of this vault's.
+    public func holds(_ path: String) -> Bool { path.hasPrefix(folder) }
+
+    /// The folder every vault lives in.
+    public static let root = "sealed/"
+}
