@@ -79,13 +79,13 @@
     return w || parseInt(el.getAttribute("width"), 10) || window.innerWidth;
   }
 
-  /* Gives `el` the plain bytes of what its attribute names; `waiting`: the
+  /* Gives `el` the plain bytes of what its attribute names; `unset`: the
      address is not set on the element (a lazily woken one), so nothing can
      have changed it meanwhile. */
-  function reveal(el, attribute, value, waiting) {
+  function reveal(el, attribute, value, unset) {
     var url = attribute === "srcset" ? pick(value, widthOf(el.tagName === "SOURCE" && el.parentNode ? el.parentNode : el)) : value;
     load(url).then(function (plain) {
-      if (!waiting && el.getAttribute(attribute) !== value) return;   // changed meanwhile
+      if (!unset && el.getAttribute(attribute) !== value) return;   // changed meanwhile
       if (attribute === "srcset") {
         el.removeAttribute("srcset");
         el.setAttribute(el.tagName === "SOURCE" ? "srcset" : "src", plain);
@@ -105,6 +105,14 @@
       if (entry.target.gallerygenWake) entry.target.gallerygenWake();
     });
   }, { rootMargin: "800px 0px" }) : null;
+
+  /* The elements under `root` (itself included) whose sealed addresses wait. */
+  function unopened(root) {
+    var selector = "[data-sealed-src], [data-sealed-srcset], [data-sealed-poster]";
+    var found = Array.prototype.slice.call(root.querySelectorAll(selector));
+    if (root.matches && root.matches(selector)) found.unshift(root);
+    return found;
+  }
 
   function defuse(root) {
     var found = [];
@@ -152,7 +160,9 @@
         return;
       }
       Array.prototype.forEach.call(record.addedNodes, function (node) {
-        if (node.nodeType === 1 && node.tagName !== "SCRIPT") watchLazily(defuse(node));
+        if (node.nodeType !== 1 || node.tagName === "SCRIPT") return;
+        defuse(node);
+        watchLazily(unopened(node));
       });
     });
   }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ["src", "srcset", "poster"] });
@@ -210,7 +220,6 @@
     });
     var fresh = document.importNode(theirs, true);
     main.replaceWith(fresh);
-    watchLazily(Array.prototype.slice.call(fresh.querySelectorAll("[data-sealed-src], [data-sealed-srcset], [data-sealed-poster]")));
     Array.prototype.forEach.call(page.querySelectorAll("body script[src]"), function (old) {
       var src = old.getAttribute("src");
       if (/(?:^|\/)(?:sealed|strings)\.js$/.test(src)) return;
