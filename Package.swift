@@ -6,7 +6,8 @@ import PackageDescription
 //   gallerygen (CLI) → GalleryKit (the build: named steps over one context)
 //     Scanning → Metadata → Imaging → Planning → Rendering → SiteOutput
 //     beside them: Configuration (gallery.yml, album.yml), Video (ffmpeg and
-//     ffprobe, the one module that runs programs), Archives (album ZIPs)
+//     ffprobe, the one module that runs programs), Archives (album ZIPs),
+//     Sealing (private albums: keys, encryption, opaque names; swift-crypto)
 //   Containers: byte-level readers of file containers (HEIF boxes), shared by
 //     Metadata and Imaging
 //   GalleryCore: plain values (settings, items, metadata, renditions, hashes)

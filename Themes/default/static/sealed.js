@@ -257,7 +257,7 @@
   function ask() {
     form.hidden = false;
     var input = form.querySelector("input");
-    if (!window.crypto || !crypto.subtle) { status.textContent = "WebCrypto (HTTPS, localhost or file://) is needed to open this album."; return; }
+    if (!window.crypto || !crypto.subtle) { status.textContent = t("locked_needs_https"); return; }
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       status.textContent = t("locked_opening");
