@@ -32,3 +32,17 @@ public struct Vault: Sendable {
     /// The folder every vault lives in.
     public static let root = "sealed/"
 }
+
+extension Dictionary where Key == AlbumPath {
+    /// The value of `path` or of its nearest ancestor that has one: the vault
+    /// an album publishes into is its nearest private ancestor's.
+    public func nearest(to path: AlbumPath) -> Value? {
+        guard !isEmpty else { return nil }
+        var current: AlbumPath? = path
+        while let album = current {
+            if let value = self[album] { return value }
+            current = album.parent
+        }
+        return nil
+    }
+}

@@ -25,14 +25,8 @@ struct AlbumDownloadsStep: BuildStep {
         let output = try context.openOutput()
         let originals = context.settings.values.publishOriginals
         var byAlbum: [AlbumPath: [MediaItem]] = [:]
-        // Private albums have no ZIP: its members would be sealed files.
-        let privateAlbums = Set(context.albumKeys.keys)
-        func isPrivate(_ album: AlbumPath) -> Bool {
-            var current: AlbumPath? = album
-            while let path = current { if privateAlbums.contains(path) { return true }; current = path.parent }
-            return false
-        }
-        for item in context.items where !isPrivate(item.source.albumPath) { byAlbum[item.source.albumPath, default: []].append(item) }
+        // Private albums have no ZIP: their members would be sealed files.
+        for item in context.items where context.albumKeys.nearest(to: item.source.albumPath) == nil { byAlbum[item.source.albumPath, default: []].append(item) }
         for (album, items) in byAlbum.sorted(by: { $0.key < $1.key }) {
             let members = Self.members(items.sorted { NaturalOrder.less($0.source.fileName, $1.source.fileName) },
                                        originals: originals, output: output.url)

@@ -78,13 +78,7 @@ public struct Gallery: Sendable {
             album.coverFileName = sidecar.cover
             album.children = Array(Set(album.children)).sorted()
             album.photos = sorted(album.photos, by: sidecar.sort ?? options.albumSort, sidecar.order ?? options.albumOrder)
-            if !vaults.isEmpty, !key.isRoot {
-                var current: AlbumPath? = key
-                while let p = current, album.vault == nil {
-                    album.vault = vaults[p]
-                    current = p.parent
-                }
-            }
+            if !key.isRoot { album.vault = vaults.nearest(to: key) }
             albums[key] = album
         }
         return Gallery(title: title, albums: albums)

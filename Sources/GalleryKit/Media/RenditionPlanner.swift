@@ -41,17 +41,6 @@ struct RenditionPlanner: Sendable {
         self.vaults = vaults
     }
 
-    /// The vault of the nearest private album at or above `album`, if any.
-    func vault(of album: AlbumPath) -> Vault? {
-        guard !vaults.isEmpty else { return nil }
-        var current: AlbumPath? = album
-        while let path = current {
-            if let vault = vaults[path] { return vault }
-            current = path.parent
-        }
-        return nil
-    }
-
     /// JPEG quality of the full-size download made for formats that cannot be
     /// published as they are: high enough to print from.
     static let convertedOriginalQuality = 92
@@ -60,7 +49,7 @@ struct RenditionPlanner: Sendable {
     /// (its clip's content hash; a video's and a Motion Photo's is the file's own).
     /// A private album's files go to its vault, under opaque names.
     func plan(contentHash: String, metadata: PhotoMetadata, clipHash: String? = nil, album: AlbumPath) -> RenditionPlan {
-        let vault = vault(of: album)
+        let vault = vaults.nearest(to: album)
         let place: (String) -> String = vault.map { vault in { vault.file($0) } } ?? { $0 }
         let upright = metadata.displaySize
         var plan = RenditionPlan()
