@@ -10,10 +10,12 @@ import Foundation
 /// on the calling thread alone.
 ///
 /// `transform` escapes into the helpers (a thread keeps its closure until it
-/// is gone, after it has signalled the end of its work).
-public func parallelMap<Element: Sendable, Result: Sendable>(_ input: [Element],
+/// is gone, after it has signalled the end of its work). Fewer elements than
+/// `minimumCount` are mapped on the calling thread: for cheap transforms,
+/// starting threads costs more than it saves.
+public func parallelMap<Element: Sendable, Result: Sendable>(_ input: [Element], minimumCount: Int = 65,
                                                              _ transform: @escaping @Sendable (Element) -> Result) -> [Result] {
-    guard input.count > 64 else { return input.map(transform) }
+    guard input.count >= max(2, minimumCount) else { return input.map(transform) }
     let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
     guard workers > 1 else { return input.map(transform) }
     var results = [Result?](repeating: nil, count: input.count)

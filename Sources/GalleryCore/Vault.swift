@@ -5,17 +5,14 @@
 /// The Sealing module makes a vault from the album's key; planning and the
 /// media step only ask it for names.
 public struct Vault: Sendable {
-    /// The folder, relative to OUT, with a trailing slash (`sealed/<16 hex>/`).
+    /// The folder, relative to OUT, with a trailing slash (`sealed/<16 hex>/`):
+    /// named by the key too, so a new passphrase gives a new folder.
     public let folder: String
-    /// Identifies the key (not the key): part of the fingerprints of the
-    /// pages that link into the vault, so a new passphrase renders them again.
-    public let keyID: String
     private let opaqueName: @Sendable (String) -> String
 
     /// A vault whose names are made by `opaqueName` (a keyed hash, hex).
-    public init(folder: String, keyID: String, opaqueName: @escaping @Sendable (String) -> String) {
+    public init(folder: String, opaqueName: @escaping @Sendable (String) -> String) {
         self.folder = folder
-        self.keyID = keyID
         self.opaqueName = opaqueName
     }
 
@@ -25,9 +22,6 @@ public struct Vault: Sendable {
     /// Where the media file a public album would have at `plainPath` goes:
     /// sealed, wrapped in a script so a page can load it from `file://` too.
     public func file(_ plainPath: String) -> String { folder + opaqueName(plainPath) + ".js" }
-
-    /// True when `path` (relative to OUT) is one of this vault's.
-    public func holds(_ path: String) -> Bool { path.hasPrefix(folder) }
 
     /// The folder every vault lives in.
     public static let root = "sealed/"

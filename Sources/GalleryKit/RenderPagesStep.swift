@@ -209,7 +209,7 @@ struct RenderPagesStep: BuildStep {
         // A new passphrase names every page of the album anew.
         for (path, key) in context.albumKeys.sorted(by: { $0.key < $1.key }) {
             hasher.add(path.description)
-            hasher.add(key.vault.keyID)
+            hasher.add(key.vault.folder)
         }
         hasher.add(context.items.count)
         for item in context.items {

@@ -28,7 +28,7 @@ public struct AlbumKey: Sendable {
     public let check: [UInt8]
     private let key: SymmetricKey
 
-    /// Derives the key of `passphrase` with `salt` (costly: about a quarter of a second).
+    /// Derives the key of `passphrase` with `salt` (costly on purpose: 0.08 s on a 2-core VM).
     public init(passphrase: [UInt8], salt: [UInt8], iterations: Int = AlbumKey.iterations) throws(SealingError) {
         let key: SymmetricKey
         do {
@@ -48,7 +48,7 @@ public struct AlbumKey: Sendable {
             Self.hex(HMAC<SHA256>.authenticationCode(for: Array(text.utf8), using: naming), digits: 32)
         }
         let token = Self.hex(HMAC<SHA256>.authenticationCode(for: Array("gallerygen folder".utf8), using: naming), digits: 16)
-        vault = Vault(folder: Vault.root + token + "/", keyID: token, opaqueName: name)
+        vault = Vault(folder: Vault.root + token + "/", opaqueName: name)
         check = Array(HMAC<SHA256>.authenticationCode(for: Array("gallerygen check".utf8), using: key))
     }
 

@@ -228,7 +228,10 @@
       script.async = false;
       document.body.appendChild(script);
     });
-    var target = location.hash.length > 1 && location.hash.indexOf("=") < 0 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+    var target = null;
+    try {   // a hand-typed fragment may not decode
+      if (location.hash.length > 1 && location.hash.indexOf("=") < 0) target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    } catch (e) { target = null; }
     if (target) target.scrollIntoView();
     else { var heading = fresh.querySelector("h1"); if (heading) { heading.tabIndex = -1; heading.focus({ preventScroll: true }); } }
   }
