@@ -36,8 +36,12 @@ public struct ArchiveError: Error, CustomStringConvertible, Sendable {
 /// Only published files go in, so the archive holds nothing the site does
 /// not already show (no GPS, no source paths).
 public enum AlbumArchive {
-    /// Writes `members` to `url` (a new file), in the order given.
-    public static func write(_ members: [ArchiveMember], to url: URL) throws(ArchiveError) {
+    /// Writes `members` to `url` (a new file), in the order given. `open`,
+    /// when given, turns a member's published file into the bytes the archive
+    /// holds (a private album's files are sealed in OUT: the archive holds
+    /// them opened, and is sealed whole); without it each file is streamed.
+    public static func write(_ members: [ArchiveMember], to url: URL,
+                             open: ((URL) throws -> Data)? = nil) throws(ArchiveError) {
         let archive: Archive
         do {
             archive = try Archive(url: url, accessMode: .create)
@@ -46,6 +50,15 @@ public enum AlbumArchive {
         }
         for member in members {
             do {
+                if let open {
+                    let bytes = try open(member.file)
+                    try archive.addEntry(with: member.name, type: .file, uncompressedSize: Int64(bytes.count),
+                                         modificationDate: localDate(member.wallClockSeconds), permissions: 0o644,
+                                         compressionMethod: .none, bufferSize: 1 << 20) { position, count in
+                        bytes.subdata(in: Int(position)..<Int(position) + count)
+                    }
+                    continue
+                }
                 let handle = try FileHandle(forReadingFrom: member.file)
                 defer { try? handle.close() }
                 let size = Int64(try handle.seekToEnd())

@@ -76,10 +76,10 @@ public struct AlbumKey: Sendable {
     /// (where nothing can be fetched) can load it too.
     public func sealFile(_ bytes: UnsafeRawBufferPointer, path: String) throws(SealingError) -> [UInt8] {
         let sealed = try seal(bytes, path: path)
-        var out = Array("gallerygenSealed(\"\(Self.name(of: path))\",\"".utf8)
+        var out = Self.filePrefix(path)
         out.reserveCapacity(out.count + sealed.count * 4 / 3 + 8)
         out += sealed.base64EncodedData()
-        out += Array("\");\n".utf8)
+        out += Self.fileSuffix
         return out
     }
 
@@ -98,6 +98,30 @@ public struct AlbumKey: Sendable {
             throw SealingError.decryption(path)
         }
     }
+
+    /// Opens a file `sealFile` made for `path`, as read back from OUT.
+    public func openFile(_ published: Data, path: String) throws(SealingError) -> Data {
+        let prefix = Self.filePrefix(path).count
+        let suffix = Self.fileSuffix.count
+        guard published.count >= prefix + suffix,
+              let sealed = Data(base64Encoded: published.subdata(in: published.startIndex + prefix..<published.endIndex - suffix))
+        else { throw SealingError.decryption(path) }
+        return try open(sealed, path: path)
+    }
+
+    /// The size of what a sealed file at `path` of `publishedSize` bytes
+    /// holds, within the two bytes Base64's padding leaves unsaid: an album
+    /// page shows its download's size without opening it.
+    public static func plainSize(ofFile path: String, publishedSize: Int64) -> Int64 {
+        let base64 = publishedSize - Int64(filePrefix(path).count + fileSuffix.count)
+        return max(0, base64 / 4 * 3 - Int64(nonceAndTagLength))
+    }
+
+    /// What wraps a sealed file's Base64 (the script calling `gallerygenSealed`).
+    static func filePrefix(_ path: String) -> [UInt8] { Array("gallerygenSealed(\"\(name(of: path))\",\"".utf8) }
+    static let fileSuffix = Array("\");\n".utf8)
+    /// AES-GCM's 12-byte nonce and 16-byte tag around the ciphertext.
+    static let nonceAndTagLength = 28
 
     /// A sealed file's name as authenticated: `sealed/t/abc.js` → `abc`.
     public static func name(of path: String) -> String {

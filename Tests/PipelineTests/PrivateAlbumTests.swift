@@ -1,3 +1,4 @@
+import Archives
 import Configuration
 import Foundation
 import Testing
@@ -94,6 +95,7 @@ import GalleryTestSupport
         #expect(sealed.allSatisfy { $0.hasPrefix(key.vault.folder) })
         var pages = 0, media = 0
         var opened = ""
+        var openedFiles: [String: Data] = [:]
         for path in sealed {
             let text = try String(contentsOf: library.output.appendingPathComponent(path), encoding: .utf8)
             let payload: String
@@ -108,13 +110,21 @@ import GalleryTestSupport
                 media += 1
             }
             let plain = try key.open(try #require(Data(base64Encoded: payload)), path: path)
-            if path.hasSuffix(".html") { opened += String(decoding: plain, as: UTF8.self) }
+            if path.hasSuffix(".html") { opened += String(decoding: plain, as: UTF8.self) } else { openedFiles[path] = plain }
         }
         // Two albums' pages and four items' pages; thumbnails, previews and originals of three items.
         #expect(pages == 5)
         #expect(media >= 9)
         #expect(opened.contains("Quetzalcoatl Reunion") && opened.contains("Snorkelwombat") && opened.contains("Geheimkammer"))
         #expect(!opened.contains(Self.passphrase), "the passphrase file became a caption")
+        // The album's download is a sealed ZIP of its photos, opened, under their own names.
+        let link = try #require(opened.firstMatch(of: /class="album-download"><a href="([0-9a-f]{32}\.js)" download="Quetzalcoatl Reunion\.zip"/))
+        let zip = try #require(openedFiles[key.vault.folder + link.1])
+        let zipFile = library.folder.url.appendingPathComponent("download.zip")
+        try zip.write(to: zipFile)
+        let members = try Archives.AlbumArchive.listing(zipFile)
+        #expect(members.map(\.name).sorted() == ["clubhouse.jpg", "kiwiportrait.jpg"])
+        #expect(try Archives.AlbumArchive.contents(of: "clubhouse.jpg", in: zipFile).starts(with: [0xFF, 0xD8, 0xFF]))
         // The public files are exactly those of a build that never had the private album.
         let without = try Self.makeLibrary(withPrivateAlbum: false)
         _ = try await Self.build(without)

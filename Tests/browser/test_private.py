@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+import zipfile
 
 import pytest
 from PIL import Image
@@ -65,7 +66,7 @@ def private_site():
                 "passphrase_file: ../../secrets/cove.txt\nphotos:\n  lagoonpic0.jpg:\n    title: Zanzibarquiz\n")
     with open(os.path.join(work, "gallery.yml"), "w") as f:
         f.write("title: Private test\nphotos_per_page: 2\nthumbnail_sizes: [280x210]\npreview_sizes: [640x480]\n"
-                "publish_originals: true\n")
+                "publish_originals: true\nalbum_downloads: true\n")
     out = os.path.join(work, "site")
     subprocess.run([gallerygen(), "build", library, "--output", out, "--config", os.path.join(work, "gallery.yml"), "--quiet"],
                    check=True)
@@ -115,6 +116,14 @@ def test_an_attacker_finds_nothing_of_the_private_album_in_out(private_site):
         if image is not None:
             images += 1
             assert not looks_private(image), f"{relative} shows a private picture"
+        if data[:4] == b"PK\x03\x04":
+            # An album's download: every photo in it looked at too.
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                for member in archive.namelist():
+                    assert not any(secret.lower() in member.lower() for secret in SECRETS), f"{relative} holds {member}"
+                    image = Image.open(io.BytesIO(archive.read(member)))
+                    images += 1
+                    assert not looks_private(image), f"{member} in {relative} shows a private picture"
         if relative.endswith((".mp4", ".mov", ".webm")) or data[4:8] == b"ftyp":
             frame = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-frames:v", "1", "-f", "image2pipe", "-vcodec", "png", "-"],
                                    capture_output=True).stdout
@@ -187,6 +196,34 @@ def test_the_right_passphrase_opens_the_album_its_pages_and_its_viewer(browser, 
     wait(browser, "var i = document.querySelector('.photo img'); return i && i.currentSrc.startsWith('blob:') && i.naturalWidth > 0", timeout=20)
     assert browser.find_elements(By.CSS_SELECTOR, ".photo-download a")
     assert not browser.find_elements(By.CSS_SELECTOR, ".locked-form:not([hidden])")
+
+
+def test_a_private_album_downloads_its_photos_opened(private_server):
+    folder = tempfile.mkdtemp(prefix="gallerygen-download-")
+    driver = make_driver(1280, 800)
+    try:
+        driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": folder})
+        driver.get(locked_link(driver, private_server))
+        enter(driver, PASSPHRASE)
+        wait(driver, "return document.title.includes('Operation Lighthouse')", timeout=20)
+        link = driver.find_element(By.CSS_SELECTOR, ".album-download a")
+        assert link.get_attribute("download") == "Operation Lighthouse.zip"
+        shown = link.text
+        link.click()
+        target = os.path.join(folder, "Operation Lighthouse.zip")
+        end = time.time() + 20
+        while time.time() < end and not os.path.exists(target):
+            time.sleep(0.2)
+        assert os.path.exists(target), os.listdir(folder)
+        # The size on the button is the archive's, not its sealed file's (a third larger).
+        assert f"{round(os.path.getsize(target) / 1000)} KB" in shown, (shown, os.path.getsize(target))
+        with zipfile.ZipFile(target) as archive:
+            names = sorted(archive.namelist())
+            assert names == ["lagoonpic0.jpg", "lagoonpic1.jpg", "lagoonpic2.jpg", "motorboatclip.mp4"], names
+            assert looks_private(Image.open(io.BytesIO(archive.read("lagoonpic2.jpg"))))
+    finally:
+        driver.quit()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_a_private_album_opens_from_file(private_site):
