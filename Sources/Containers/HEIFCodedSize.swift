@@ -1,8 +1,10 @@
 import GalleryCore
-/// The picture sizes the HEVC streams of a HEIF declare (the SPS in each
-/// `hvcC`), read with bounds checks. (An AVIF's `av1C` rarely carries its
-/// sequence header; there libheif's own size limit, which the decoder caps
-/// by the same rule, is the guard.)
+/// The picture sizes the coded streams of a HEIF declare, read with bounds
+/// checks: the SPS in each `hvcC` (HEVC), the AV1 sequence header in each
+/// `av1C` and at the start of each `av01` item's data (libheif hands the
+/// decoder both, and dav1d sizes its buffers by the sequence header's
+/// maximum frame size: a 49×32 AVIF asked it for 3.2 GB, found by FuzzHEIF),
+/// and each `grid` item's canvas.
 ///
 /// A stream larger than `HEIFSizeRule` allows is refused before decoding.
 public enum HEIFCodedSize {
@@ -31,10 +33,13 @@ public enum HEIFCodedSize {
                 largest = (max(largest.width, w), max(largest.height, h))
             } else if r.matches(offset + 4, "hvcC"), let size = hevcSize(r, body) {
                 coded.append(size)
+            } else if r.matches(offset + 4, "av1C"), body.count > 4, let obus = r.slice(body.lowerBound + 4, body.count - 4),
+                      let size = av1Size(Array(obus)) {
+                coded.append(size)
             }
             offset += size
         }
-        coded += gridSizes(r, meta: (meta.lowerBound + 4)..<meta.upperBound)
+        coded += itemSizes(r, meta: (meta.lowerBound + 4)..<meta.upperBound)
         // Each dimension on its own: a 17456x32 header must not allow a
         // square canvas (found by FuzzHEIF: a grid asking for 767 MB).
         let allowedWidth = HEIFSizeRule.allowedSide(forHeaderSide: largest.width)
@@ -46,26 +51,60 @@ public enum HEIFCodedSize {
         return nil
     }
 
-    /// The canvas sizes the `grid` items' descriptors declare (ISO/IEC
-    /// 23008-12 6.6.2.3), found through `iinf` (item types) and `iloc`
-    /// (where each item's data is: in `idat`, or at a file offset).
-    static func gridSizes(_ r: ByteReader, meta: Range<Int>) -> [(width: Int, height: Int)] {
+    /// The sizes the items' own data declares: each `grid` item's canvas
+    /// (its descriptor, ISO/IEC 23008-12 6.6.2.3) and each `av01` item's
+    /// sequence header, found through `iinf` (item types) and `iloc` (where
+    /// each item's data is: in `idat`, or at file offsets).
+    static func itemSizes(_ r: ByteReader, meta: Range<Int>) -> [(width: Int, height: Int)] {
+        var found: [(width: Int, height: Int)] = []
+        for item in items(of: ["grid", "av01"], r, meta: meta) {
+            guard let first = item.extents.first else { continue }
+            if item.type == "grid" {
+                // Descriptor: version, flags (bit 0: 32-bit sizes), rows-1, columns-1, width, height.
+                guard let flags = r.u8(first.lowerBound + 1) else { continue }
+                let wide = flags & 1 == 1
+                let width = wide ? r.u32be(first.lowerBound + 4) : r.u16be(first.lowerBound + 4)
+                let height = wide ? r.u32be(first.lowerBound + 8) : r.u16be(first.lowerBound + 6)
+                if let width, let height { found.append((width, height)) }
+            } else {
+                // The decoder is handed the extents joined: a sequence header
+                // comes before the frame, within the first few hundred bytes.
+                var data: [UInt8] = []
+                for extent in item.extents where data.count < av1HeaderWindow {
+                    let length = min(extent.count, av1HeaderWindow - data.count)
+                    guard let bytes = r.slice(extent.lowerBound, length) else { break }
+                    data += bytes
+                }
+                if let size = av1Size(data) { found.append(size) }
+            }
+        }
+        return found
+    }
+
+    /// How much of an `av01` item's data is searched for its sequence header.
+    static let av1HeaderWindow = 4096
+
+    /// The items of the given types with their data's extents (absolute
+    /// offsets in the file; an extent of length 0 runs to the end of its
+    /// file or `idat`, as libheif reads it).
+    static func items(of types: Set<String>, _ r: ByteReader, meta: Range<Int>) -> [(type: String, extents: [Range<Int>])] {
         guard let iinf = child("iinf", in: meta, r), let iloc = child("iloc", in: meta, r) else { return [] }
         // iinf: version, flags, entry count (16 or 32 bits), then infe boxes (version 2: 16-bit IDs, 3: 32-bit).
         guard let iinfVersion = r.u8(iinf.lowerBound) else { return [] }
         var offset = iinf.lowerBound + 4 + (iinfVersion == 0 ? 2 : 4)
-        var grids: Set<Int> = []
+        var wanted: [Int: String] = [:]
         var entries = 0
         while offset + 8 <= iinf.upperBound, entries < 65_536 {
             entries += 1
             guard let size = r.u32be(offset), size >= 8, offset + size <= iinf.upperBound else { break }
             if r.matches(offset + 4, "infe"), let version = r.u8(offset + 8), version >= 2 {
                 let idAt = offset + 12, idSize = version == 2 ? 2 : 4
-                if let id = idSize == 2 ? r.u16be(idAt) : r.u32be(idAt), r.matches(idAt + idSize + 2, "grid") { grids.insert(id) }
+                if let id = idSize == 2 ? r.u16be(idAt) : r.u32be(idAt),
+                   let type = types.first(where: { r.matches(idAt + idSize + 2, $0) }) { wanted[id] = type }
             }
             offset += size
         }
-        guard !grids.isEmpty, let version = r.u8(iloc.lowerBound), version <= 2,
+        guard !wanted.isEmpty, let version = r.u8(iloc.lowerBound), version <= 2,
               let sizes = r.u8(iloc.lowerBound + 4), let more = r.u8(iloc.lowerBound + 5) else { return [] }
         let offsetSize = sizes >> 4, lengthSize = sizes & 0xF, baseSize = more >> 4, indexSize = version >= 1 ? more & 0xF : 0
         func value(_ at: Int, _ width: Int) -> Int? {
@@ -80,30 +119,29 @@ public enum HEIFCodedSize {
         var p = iloc.lowerBound + 6
         guard let count = version < 2 ? r.u16be(p) : r.u32be(p) else { return [] }
         p += version < 2 ? 2 : 4
-        var found: [(width: Int, height: Int)] = []
+        var found: [(type: String, extents: [Range<Int>])] = []
         for _ in 0..<min(count, 65_536) {
             guard let id = version < 2 ? r.u16be(p) : r.u32be(p) else { break }
             p += version < 2 ? 2 : 4
             var method = 0
             if version >= 1 { guard let m = r.u16be(p) else { break }; method = m & 0xF; p += 2 }
             p += 2  // data reference index
-            guard let base = value(p, baseSize), let extents = r.u16be(p + baseSize) else { break }
+            guard let base = value(p, baseSize), let extentCount = r.u16be(p + baseSize) else { break }
             p += baseSize + 2
-            var first: Int?
-            for index in 0..<extents {
+            // Offsets are from the file's start (method 0) or idat's payload (method 1).
+            let space: Range<Int>? = method == 0 ? 0..<r.count : (method == 1 ? idat : nil)
+            var extents: [Range<Int>] = []
+            for _ in 0..<extentCount {
                 p += indexSize
-                guard let extentOffset = value(p, offsetSize) else { return found }
-                if index == 0 { first = base + extentOffset }
+                guard let extentOffset = value(p, offsetSize), let length = value(p + offsetSize, lengthSize) else { return found }
                 p += offsetSize + lengthSize
+                if let space, extents.count < 64 {
+                    let start = space.lowerBound + base + extentOffset
+                    let end = length == 0 ? space.upperBound : start + length
+                    extents.append(start..<max(start, end))
+                }
             }
-            guard grids.contains(id), let start = first else { continue }
-            let at: Int? = method == 0 ? start : (method == 1 ? idat.map { $0.lowerBound + start } : nil)
-            // Descriptor: version, flags (bit 0: 32-bit sizes), rows-1, columns-1, width, height.
-            guard let at, let flags = r.u8(at + 1) else { continue }
-            let wide = flags & 1 == 1
-            let width = wide ? r.u32be(at + 4) : r.u16be(at + 4)
-            let height = wide ? r.u32be(at + 8) : r.u16be(at + 6)
-            if let width, let height { found.append((width, height)) }
+            if let type = wanted[id], !extents.isEmpty { found.append((type, extents)) }
         }
         return found
     }
@@ -254,6 +292,82 @@ public enum HEIFCodedSize {
     }
 }
 
+extension HEIFCodedSize {
+    // MARK: AV1
+
+    /// max_frame_width/height of the first sequence header among `data`'s
+    /// OBUs (AV1 5.3 and 5.5), or nil when there is none or it is cut short.
+    static func av1Size(_ data: [UInt8]) -> (width: Int, height: Int)? {
+        var offset = 0
+        var units = 0
+        while offset < data.count, units < 64 {
+            units += 1
+            let header = Int(data[offset])
+            let type = header >> 3 & 0xF, hasExtension = header & 4 != 0, hasSize = header & 2 != 0
+            offset += hasExtension ? 2 : 1
+            var size = data.count - offset
+            if hasSize {
+                // leb128, at most 8 bytes.
+                var value = 0
+                var i = 0
+                while true {
+                    guard offset < data.count, i < 8 else { return nil }
+                    let byte = Int(data[offset])
+                    value |= (byte & 0x7F) << (7 * i)
+                    offset += 1
+                    i += 1
+                    if byte & 0x80 == 0 { break }
+                }
+                size = value
+            }
+            guard size >= 0, offset <= data.count else { return nil }
+            if type == 1 { return sequenceHeaderSize(Array(data[offset..<min(data.count, offset + size)])) }
+            guard size <= data.count - offset else { return nil }
+            offset += size
+        }
+        return nil
+    }
+
+    /// The maximum frame size of an AV1 sequence header OBU's payload (AV1 5.5.1).
+    static func sequenceHeaderSize(_ payload: [UInt8]) -> (width: Int, height: Int)? {
+        var bits = BitReader(payload)
+        guard bits.skip(3), bits.skip(1), let reduced = bits.read(1) else { return nil }
+        if reduced == 1 {
+            guard bits.skip(5) else { return nil }  // seq_level_idx[0]
+        } else {
+            guard let timing = bits.read(1) else { return nil }
+            var decoderModel = 0
+            var bufferDelayLength = 0
+            if timing == 1 {
+                guard bits.skip(64), let equal = bits.read(1) else { return nil }
+                if equal == 1 { guard bits.uvlc() != nil else { return nil } }
+                guard let model = bits.read(1) else { return nil }
+                decoderModel = model
+                if model == 1 {
+                    guard let length = bits.read(5), bits.skip(32 + 5 + 5) else { return nil }
+                    bufferDelayLength = length + 1
+                }
+            }
+            guard let initialDelay = bits.read(1), let points = bits.read(5) else { return nil }
+            for _ in 0...points {
+                guard bits.skip(12), let level = bits.read(5) else { return nil }
+                if level > 7 { guard bits.skip(1) else { return nil } }
+                if decoderModel == 1 {
+                    guard let present = bits.read(1) else { return nil }
+                    if present == 1 { guard bits.skip(2 * bufferDelayLength + 1) else { return nil } }
+                }
+                if initialDelay == 1 {
+                    guard let present = bits.read(1) else { return nil }
+                    if present == 1 { guard bits.skip(4) else { return nil } }
+                }
+            }
+        }
+        guard let widthBits = bits.read(4), let heightBits = bits.read(4),
+              let width = bits.read(widthBits + 1), let height = bits.read(heightBits + 1) else { return nil }
+        return (width + 1, height + 1)
+    }
+}
+
 /// Reads bits most significant first; every read is bounds-checked.
 public struct BitReader {
     let bytes: [UInt8]
@@ -275,6 +389,19 @@ public struct BitReader {
         guard count >= 0, position + count <= bytes.count * 8 else { return false }
         position += count
         return true
+    }
+
+    /// uvlc() of AV1 (4.10.3): nil past 32 leading zeros, as dav1d refuses it.
+    mutating func uvlc() -> Int? {
+        var zeros = 0
+        while true {
+            guard let bit = read(1) else { return nil }
+            if bit == 1 { break }
+            zeros += 1
+            if zeros >= 32 { return nil }
+        }
+        guard let rest = read(zeros) else { return nil }
+        return (1 << zeros) - 1 + rest
     }
 
     /// ue(v).

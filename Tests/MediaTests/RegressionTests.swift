@@ -54,6 +54,19 @@ import GalleryTestSupport
         }
     }
 
+    /// An AVIF whose header says 49×32 and whose AV1 sequence header allows
+    /// frames of 32768 pixels a side: dav1d asked for 3.2 GB. Refused in the
+    /// metadata read and by the decoder before libheif is handed it.
+    @Test func avifSequenceHeaderLargerThanItsHeaderIsRefused() throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.folder.appendingPathComponent("avif-sequence-header-larger-than-header.avif")))
+        try bytes.withUnsafeBytes { raw in
+            let reason = try #require(HEIFCodedSize.violation(raw))
+            #expect(reason.contains("header says at most 49x32"), "\(reason)")
+            #expect(throws: (any Error).self) { try MetadataReader.read(raw, modificationDate: Date()) }
+            #expect(throws: (any Error).self) { try HEIFCodec.withDecoded(raw, maximumPixels: 1 << 22) { _, _ in } }
+        }
+    }
+
     @Test func gifFrameBesideTheCanvasIsClipped() throws {
         let gif = Fixtures.gif(width: 4, height: 4, frames: [
             Fixtures.GIFFrame(width: 4, height: 4, indices: [UInt8](repeating: 3, count: 16), disposal: 1),

@@ -225,6 +225,25 @@ import GalleryTestSupport
         #expect(throws: MetadataError.self) { _ = try lying.withUnsafeBytes { try MetadataReader.read($0, modificationDate: Date()) } }
     }
 
+    /// The same for AV1: the sequence header of an aom stream (in the
+    /// item's data, where heif-enc puts it) gives the coded size, and an
+    /// AVIF whose header claims less is refused before dav1d sizes its buffers.
+    @Test func av1CodedSizeIsReadFromTheStream() throws {
+        let folder = try TemporaryFolder()
+        let url = try CameraFixtures.heif(Fixtures.png(Fixtures.quadrants(width: 200, height: 120)), in: folder.url, name: "coded.avif",
+                                          arguments: ["--no-alpha"])
+        let bytes = try [UInt8](Data(contentsOf: url))
+        try bytes.withUnsafeBytes { raw in
+            let r = ByteReader(bytes: raw)
+            let meta = try #require(HEIFCodedSize.child("meta", in: 0..<raw.count, r))
+            let sizes = HEIFCodedSize.itemSizes(r, meta: (meta.lowerBound + 4)..<meta.upperBound)
+            #expect(sizes.count == 1 && sizes[0].width == 200 && sizes[0].height == 120, "\(sizes)")
+            #expect(HEIFCodedSize.violation(raw) == nil)
+        }
+        let lying = try CameraFixtures.claimSize(bytes, width: 32, height: 32)
+        #expect(throws: MetadataError.self) { _ = try lying.withUnsafeBytes { try MetadataReader.read($0, modificationDate: Date()) } }
+    }
+
     /// A grid canvas far taller than its thin header (found by FuzzHEIF) is
     /// refused by the metadata read and by the decoder on its own, which
     /// libheif's one-number size limit alone would have let allocate 767 MB.
