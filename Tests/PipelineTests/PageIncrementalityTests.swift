@@ -5,6 +5,7 @@ import GalleryTestSupport
 @testable import GalleryCore
 @testable import GalleryKit
 @testable import Planning
+@testable import Sealing
 
 /// Page-level incrementality: a rebuild renders only the pages whose
 /// fingerprint changed, and after any sequence of edits the site is byte for
@@ -33,6 +34,10 @@ import GalleryTestSupport
         var settings: BuildSettings
         var photos: [String] = []  // relative paths under src/
         var next = 0
+        /// Albums made private by their album.yml (with the one passphrase file).
+        var privateAlbums: Set<String> = []
+        var passphraseFile: URL { folder.url.appendingPathComponent("passphrase.txt") }
+        static let passphrase = "fjord lantern 42"
 
         init() throws {
             folder = try TemporaryFolder()
@@ -93,19 +98,45 @@ import GalleryTestSupport
             try Data(xmp.utf8).write(to: sidecar(of: path))
         }
 
-        func albumSidecar(_ random: inout Random) throws {
-            let album = random.pick(PageIncrementalityTests.albums.filter { !$0.isEmpty })
+        func albumSidecar(_ random: inout Random, album chosen: String? = nil, private makePrivate: Bool? = nil) throws {
+            let album = chosen ?? random.pick(PageIncrementalityTests.albums.filter { !$0.isEmpty })
             let folder = source.appendingPathComponent(album)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             var lines = ["title: \"Album \(random.below(50))\""]
             if random.below(2) == 0 { lines.append("description: \"Days by the **water**\"") }
             if random.below(4) == 0 { lines.append("hidden: true") }
+            // Private now and then: its pages and files are sealed, and a
+            // rebuild must seal exactly what a clean build with its key does.
+            if makePrivate ?? (random.below(3) == 0) {
+                try Data((Self.passphrase + "\n").utf8).write(to: passphraseFile)
+                lines.append("private: true")
+                lines.append("passphrase_file: \(passphraseFile.path)")
+                privateAlbums.insert(album)
+            } else {
+                privateAlbums.remove(album)
+            }
             if random.below(2) == 0 { lines.append("sort: " + random.pick(["date", "name"])) }
             if random.below(2) == 0 { lines.append("order: " + random.pick(["ascending", "descending"])) }
             let own = photos.filter { ($0 as NSString).deletingLastPathComponent == album }
             if let cover = own.last, random.below(2) == 0 { lines.append("cover: " + (cover as NSString).lastPathComponent) }
             try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: folder.appendingPathComponent("album.yml"))
         }
+
+        /// The keys of the private albums, as the build derived them (its salts are in the state).
+        func keys(stateFolder: URL) throws -> [String: AlbumKey] {
+            var keys: [String: AlbumKey] = [:]
+            for album in privateAlbums {
+                let path = AlbumPath(components: album.split(separator: "/").map(String.init))
+                // PBKDF2 is slow on purpose: a salt seen before gives the key derived before.
+                let salt = try Data(contentsOf: stateFolder.appendingPathComponent("private").appendingPathComponent(SaltStore.fileName(path)))
+                if knownKeys[salt] == nil {
+                    knownKeys[salt] = try SaltStore(stateFolder: stateFolder).key(for: path, passphrase: Array(Self.passphrase.utf8))
+                }
+                keys[knownKeys[salt]!.vault.folder] = knownKeys[salt]!
+            }
+            return keys
+        }
+        private var knownKeys: [Data: AlbumKey] = [:]
 
         func setting(_ random: inout Random) {
             switch random.below(7) {
@@ -137,6 +168,27 @@ import GalleryTestSupport
         return result
     }
 
+    /// `files` with every sealed file opened: sealing takes a fresh nonce
+    /// each time, so two builds' sealed bytes differ while what they hold,
+    /// and their names, must not.
+    static func opened(_ files: [String: Data], keys: [String: AlbumKey]) throws -> [String: Data] {
+        var result = files
+        for (path, data) in files where path.hasPrefix(Vault.root) {
+            let folder = path.split(separator: "/").prefix(2).joined(separator: "/") + "/"
+            let key = try #require(keys[folder], "\(path) is sealed with no private album's key")
+            if path.hasSuffix(".html") {
+                let text = String(decoding: data, as: UTF8.self)
+                let start = try #require(text.range(of: #"id="gallerygen-sealed""#)).upperBound
+                let payload = text[start...].drop { $0 != ">" }.dropFirst().prefix { $0 != "<" }
+                let wrapper = text.replacingOccurrences(of: payload, with: "")
+                result[path] = Data(wrapper.utf8) + (try key.open(try #require(Data(base64Encoded: String(payload))), path: path))
+            } else {
+                result[path] = try key.openFile(data, path: path)
+            }
+        }
+        return result
+    }
+
     func build(_ settings: BuildSettings) async throws -> BuildReport {
         try await GalleryBuilder().build(settings: settings, quiet: true)
     }
@@ -154,8 +206,15 @@ import GalleryTestSupport
             try? FileManager.default.removeItem(at: clean.output)
             try? FileManager.default.removeItem(at: clean.stateFolder)
         }
+        // The private albums' salts (random, kept in the state) carried over:
+        // the clean build then names and seals with the same keys.
+        let salts = library.settings.stateFolder.appendingPathComponent("private")
+        if FileManager.default.fileExists(atPath: salts.path) {
+            try FileManager.default.createDirectory(at: clean.stateFolder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: salts, to: clean.stateFolder.appendingPathComponent("private"))
+        }
         _ = try await build(clean)
-        return (try Self.files(clean.output), try Self.state(clean))
+        return (try Self.opened(try Self.files(clean.output), keys: library.keys(stateFolder: clean.stateFolder)), try Self.state(clean))
     }
 
     static func state(_ settings: BuildSettings) throws -> BuildState {
@@ -167,7 +226,10 @@ import GalleryTestSupport
         var random = Random(state: seed)
         let library = try Library()
         for _ in 0..<14 { try library.add(&random) }
+        // An album with a sub-album starts private; edits may open it or close others.
+        try library.albumSidecar(&random, album: "Trips/Coast", private: true)
         _ = try await build(library.settings)
+        var sealedSteps = 0
         for step in 0..<12 {
             let operation = random.below(7)
             switch operation {
@@ -179,9 +241,10 @@ import GalleryTestSupport
             default: library.setting(&random)
             }
             let report = try await build(library.settings)
-            let incremental = try Self.files(library.settings.output)
+            let incremental = try Self.opened(try Self.files(library.settings.output), keys: library.keys(stateFolder: library.settings.stateFolder))
             let (clean, cleanState) = try await cleanBuild(library)
             let differing = Set(incremental.keys).union(clean.keys).filter { incremental[$0] != clean[$0] }.sorted()
+            sealedSteps += incremental.keys.contains { $0.hasPrefix(Vault.root) } ? 1 : 0
             #expect(differing.isEmpty, "seed \(seed), step \(step) (operation \(operation)): \(differing.prefix(8))")
             // The state remembers what a clean build would: no entry of a removed or moved file.
             let state = try Self.state(library.settings)
@@ -192,6 +255,7 @@ import GalleryTestSupport
             let again = try await build(library.settings)
             #expect(again.pagesRendered == 0 && again.filesWritten.isEmpty, "seed \(seed), step \(step): a no-op rendered \(again.pagesRendered)")
         }
+        #expect(sealedSteps > 0, "seed \(seed): no step had a private album")
     }
 
     @Test func aCaptionEditRendersOnlyThePagesThatShowTheItem() async throws {
