@@ -15,13 +15,14 @@ import zipfile
 
 import pytest
 from PIL import Image
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import gallerygen, make_driver, serve, wait
 
 PASSPHRASE = "tangerine orbit 1987"
-SECRETS = ["Operation Lighthouse", "Pelicanbrunch", "Zanzibarquiz", "Hiddencove", "Grottoroom", "lagoonpic", "motorboatclip",
+SECRETS = ["Operation Lighthouse", "Pelicanbrunch", "Zanzibarquiz", "Hiddencove", "Grottoroom", "lagoonpic", "motorboatclip", "reefmoment",
            "tidepoolshot", "Rejected smudge", PASSPHRASE]
 # Saturated colours no public picture has: what an image of the album looks like.
 PRIVATE_COLOURS = [(230, 20, 200), (20, 200, 40), (250, 150, 0), (30, 60, 240)]
@@ -55,6 +56,10 @@ def private_site():
     for i, colour in enumerate(PRIVATE_COLOURS[:3]):
         solid(os.path.join(album, f"lagoonpic{i}.jpg"), colour)
     solid(os.path.join(album, "Grottoroom", "tidepoolshot.jpg"), PRIVATE_COLOURS[3])
+    # A Live Photo: a still and its clip of the same name.
+    solid(os.path.join(album, "reefmoment.JPG"), PRIVATE_COLOURS[2])
+    ffmpeg("-f", "lavfi", "-i", f"color=c=0x{PRIVATE_COLOURS[0][0]:02x}{PRIVATE_COLOURS[0][1]:02x}{PRIVATE_COLOURS[0][2]:02x}:s=640x480:r=25:d=2",
+           "-c:v", "libx264", "-pix_fmt", "yuv420p", os.path.join(album, "reefmoment.MOV"))
     ffmpeg("-f", "lavfi", "-i", f"color=c=0x{PRIVATE_COLOURS[1][0]:02x}{PRIVATE_COLOURS[1][1]:02x}{PRIVATE_COLOURS[1][2]:02x}:s=320x240:r=25:d=2",
            "-c:v", "libx264", "-pix_fmt", "yuv420p", os.path.join(album, "motorboatclip.mp4"))
     secrets = os.path.join(work, "secrets")
@@ -198,6 +203,36 @@ def test_the_right_passphrase_opens_the_album_its_pages_and_its_viewer(browser, 
     assert not browser.find_elements(By.CSS_SELECTOR, ".locked-form:not([hidden])")
 
 
+def test_a_live_photo_of_a_private_album_moves_while_held(browser, private_server):
+    browser.get(locked_link(browser, private_server))
+    enter(browser, PASSPHRASE)
+    wait(browser, "return document.title.includes('Operation Lighthouse')", timeout=20)
+    live = "document.querySelector(\".photo-grid a[data-live='true']\")"
+    for _ in range(4):
+        if browser.execute_script("return !!" + live):
+            break
+        # A page that fits the window does not scroll: "More" appends the next one.
+        browser.execute_script("var more = document.querySelector('.pager a[rel=\"next\"]'); if (more) more.click();")
+        time.sleep(0.8)
+    # In the viewer: its motion's sealed clip is opened when the button is held.
+    browser.execute_script(live + ".click()")
+    wait(browser, "return !document.querySelector('.viewer').hidden")
+    button = browser.find_element(By.CSS_SELECTOR, ".viewer-live")
+    wait(browser, "return !arguments[0].hidden", button)
+    ActionChains(browser).move_to_element(button).click_and_hold().perform()
+    wait(browser, "return Array.from(document.querySelectorAll('video.viewer-motion')).some(v => v.currentSrc.startsWith('blob:') && v.currentTime > 0.2)",
+         timeout=15)
+    ActionChains(browser).release().perform()
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+    # On its own page.
+    browser.get(browser.execute_script("return " + live + ".href"))
+    wait(browser, "var i = document.querySelector('.photo img'); return i && i.currentSrc.startsWith('blob:') && i.naturalWidth > 0", timeout=20)
+    button = browser.find_element(By.CSS_SELECTOR, ".live-button")
+    ActionChains(browser).move_to_element(button).click_and_hold().perform()
+    wait(browser, "var v = document.querySelector('video.live-motion'); return v.currentSrc.startsWith('blob:') && v.currentTime > 0.2", timeout=15)
+    ActionChains(browser).release().move_by_offset(0, 400).perform()
+
+
 def test_a_private_album_downloads_its_photos_opened(private_server):
     folder = tempfile.mkdtemp(prefix="gallerygen-download-")
     driver = make_driver(1280, 800)
@@ -219,7 +254,7 @@ def test_a_private_album_downloads_its_photos_opened(private_server):
         assert f"{round(os.path.getsize(target) / 1000)} KB" in shown, (shown, os.path.getsize(target))
         with zipfile.ZipFile(target) as archive:
             names = sorted(archive.namelist())
-            assert names == ["lagoonpic0.jpg", "lagoonpic1.jpg", "lagoonpic2.jpg", "motorboatclip.mp4"], names
+            assert names == ["lagoonpic0.jpg", "lagoonpic1.jpg", "lagoonpic2.jpg", "motorboatclip.mp4", "reefmoment.jpg"], names
             assert looks_private(Image.open(io.BytesIO(archive.read("lagoonpic2.jpg"))))
     finally:
         driver.quit()

@@ -194,6 +194,8 @@
     });
   }
   window.gallerygenUnseal = decryptPage;
+  /* A sealed file's opened address (a Promise of a blob: URL), or null for a public one. */
+  window.gallerygenOpenFile = function (url) { return key && isSealed(url) ? load(url) : null; };
   /* The viewer's neighbours, opened ahead at the screen's width; false for a public page's. */
   window.gallerygenPreload = function (srcset) {
     if (!key || !isSealed(srcset)) return false;

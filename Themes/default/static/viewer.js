@@ -10,13 +10,30 @@
      nothing on these pages ever plays sound on its own. */
   function liveMotion(frame, video, button, indicator) {
     indicator = indicator || button;   // what shows aria-pressed (the viewer's bar button)
-    function play() {
-      if (!video.getAttribute("src") && video.dataset.src) video.src = video.dataset.src;
+    function start() {
       try { video.currentTime = 0; } catch (e) { /* not loaded yet */ }
       var started = video.play();
       if (started && started.catch) started.catch(function () {});
+    }
+    function play() {
       frame.classList.add("live-playing");
       if (indicator) indicator.setAttribute("aria-pressed", "true");
+      var wanted = video.dataset.src;
+      if (!video.getAttribute("src") && wanted) {
+        // A private album's clip is opened first (sealed.js): playing the
+        // sealed address would fail, and setting the opened one later would stop it.
+        var opening = window.gallerygenOpenFile ? window.gallerygenOpenFile(wanted) : null;
+        if (opening) {
+          opening.then(function (plain) {
+            if (video.dataset.src !== wanted || !frame.classList.contains("live-playing")) return;
+            video.src = plain;
+            start();
+          }, function () {});
+          return;
+        }
+        video.src = wanted;
+      }
+      start();
     }
     function stop() {
       video.pause();
