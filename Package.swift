@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         // Private albums: AES-256-GCM, HMAC-SHA256 names and PBKDF2 (in _CryptoExtras), BoringSSL underneath.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
+        // `gallerygen serve`: HTTP/1.1 in pure Swift over plain sockets (no SwiftNIO to build).
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.0"),
     ],
     targets: [
         .executableTarget(
@@ -44,6 +46,7 @@ let package = Package(
                 "GalleryCore",
                 "Configuration",
                 "Benchmarking",
+                "Preview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -72,6 +75,8 @@ let package = Package(
         // renditions, downloads), and names a private album's files opaquely.
         .target(name: "Sealing", dependencies: ["GalleryCore", .product(name: "Crypto", package: "swift-crypto"),
                                                 .product(name: "_CryptoExtras", package: "swift-crypto")]),
+        // `gallerygen serve`: OUT served as a static host would, pages reloaded after each build.
+        .target(name: "Preview", dependencies: [.product(name: "FlyingFox", package: "FlyingFox")]),
         // Album downloads: the one module that writes ZIP archives.
         .target(name: "Archives", dependencies: ["GalleryCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         // Videos: the one module that starts other programs (ffprobe, ffmpeg),
@@ -108,6 +113,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["GalleryTestSupport", "GalleryCore", "Containers", "Imaging", "Metadata", "CResample"],
                     // Read through #filePath, not as bundle resources.
                     exclude: ["Regressions", "JPEGVariants"]),
+        .testTarget(name: "PreviewTests", dependencies: ["GalleryTestSupport", "Preview"]),
         .testTarget(name: "PageTests", dependencies: ["GalleryTestSupport", "GalleryCore", "Planning", "Rendering"]),
         .testTarget(
             name: "PipelineTests",

@@ -61,18 +61,12 @@ struct BuildCommand: AsyncParsableCommand {
             let part = try shard.map { (text) throws(Shard.ParseError) in try Shard.parse(text, environment: environment) }
                 ?? pages.map { (text) throws(Shard.ParseError) in try Shard.parse(text, environment: environment, flag: "--pages", phase: .pages) }
             if part != nil, watch { throw ValidationFailure(message: "\(shard != nil ? "--shard" : "--pages") and --watch cannot be used together") }
+            // Watching starts before the first build: an edit made during it is seen.
             let watcher = watch ? try SourceWatcher(root: resolved.settings.source) : nil
-            try await buildOnce(resolved, shard: part)
-            while let watcher {
-                watcher.resync()
-                if !quiet { FileHandle.standardError.write(Data("Watching \(resolved.settings.source.path) for changes…\n".utf8)) }
-                _ = watcher.waitForChanges()
-                do {
-                    // Settings are read again: an edited gallery.yml takes effect.
-                    try await buildOnce(try resolve())
-                } catch let error as CustomStringConvertible & Error {
-                    // A bad edit (say, a broken album.yml) must not end the watch.
-                    FileHandle.standardError.write(Data("gallerygen: error: \(error.description)\n".utf8))
+            try await Self.buildOnce(resolved, quiet: quiet, verbose: verbose, shard: part)
+            if let watcher {
+                try await Self.watch(watcher, source: resolved.settings.source, quiet: quiet, resolve: resolve) {
+                    try await Self.buildOnce($0, quiet: quiet, verbose: verbose)
                 }
             }
         } catch let error as CustomStringConvertible & Error {
@@ -80,7 +74,32 @@ struct BuildCommand: AsyncParsableCommand {
         }
     }
 
-    func buildOnce(_ resolved: ResolvedBuild, shard: Shard? = nil) async throws {
+    /// Rebuilds with `build` after every change to SOURCE, until the process
+    /// is stopped. Settings are read again each time (an edited gallery.yml
+    /// takes effect), and a bad edit (a broken album.yml) does not end it.
+    /// The wait for changes blocks a thread of its own, not one of the few
+    /// that run async work (a preview server answers meanwhile).
+    static func watch(_ watcher: SourceWatcher, source: URL, quiet: Bool, resolve: () throws(ConfigError) -> ResolvedBuild,
+                      build: (ResolvedBuild) async throws -> Void) async throws {
+        while true {
+            watcher.resync()
+            if !quiet { FileHandle.standardError.write(Data("Watching \(source.path) for changes…\n".utf8)) }
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                let waiting = UncheckedSendable(watcher)
+                Thread.detachNewThread {
+                    _ = waiting.value.waitForChanges()
+                    done.resume()
+                }
+            }
+            do {
+                try await build(try resolve())
+            } catch let error as CustomStringConvertible & Error {
+                FileHandle.standardError.write(Data("gallerygen: error: \(error.description)\n".utf8))
+            }
+        }
+    }
+
+    static func buildOnce(_ resolved: ResolvedBuild, quiet: Bool, verbose: Bool, shard: Shard? = nil) async throws {
         let report = try await GalleryBuilder().build(resolved, quiet: quiet, shard: shard)
         if verbose {
             for path in report.ignored { FileHandle.standardError.write(Data("ignored \(DisplayText.oneLine(path))\n".utf8)) }
@@ -105,6 +124,12 @@ struct BuildCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data("Site: \(resolved.settings.output.appendingPathComponent("index.html").path)\n".utf8))
         }
     }
+}
+
+/// A value handed to another thread that only that thread uses meanwhile.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 /// A fatal error shown as one line.
