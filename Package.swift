@@ -76,7 +76,10 @@ let package = Package(
         .target(name: "Sealing", dependencies: ["GalleryCore", .product(name: "Crypto", package: "swift-crypto"),
                                                 .product(name: "_CryptoExtras", package: "swift-crypto")]),
         // `gallerygen serve`: OUT served as a static host would, pages reloaded after each build.
-        .target(name: "Preview", dependencies: [.product(name: "FlyingFox", package: "FlyingFox")]),
+        // FlyingFox's proxy handler (unused here) brings in FoundationNetworking, which a
+        // --static-swift-stdlib link resolves against the system's libcurl.
+        .target(name: "Preview", dependencies: [.product(name: "FlyingFox", package: "FlyingFox")],
+                linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]),
         // Album downloads: the one module that writes ZIP archives.
         .target(name: "Archives", dependencies: ["GalleryCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         // Videos: the one module that starts other programs (ffprobe, ffmpeg),

@@ -26,7 +26,11 @@ esac
 # libheif-dev brings libheif1 and with it the HEVC (libde265) and AV1 (dav1d, aom) decoders.
 # ffmpeg (with ffprobe) makes videos' posters and playback files; without it
 # videos are listed as skipped and photos still build.
-build_packages=(libjpeg-dev libwebp-dev libexif-dev libgif-dev libpng-dev zlib1g-dev libheif-dev libtiff-dev libraw-dev pkg-config ffmpeg)
+# libcurl4-openssl-dev: the release build links Foundation statically, and the
+# HTTP library of `gallerygen serve` pulls in FoundationNetworking, which needs libcurl.
+# dpkg-dev: dpkg-shlibdeps, for scripts/package-deb.sh.
+build_packages=(libjpeg-dev libwebp-dev libexif-dev libgif-dev libpng-dev zlib1g-dev libheif-dev libtiff-dev libraw-dev pkg-config ffmpeg
+                libcurl4-openssl-dev dpkg-dev)
 # Chromium is `chromium` on Debian; Ubuntu ships it as `chromium-browser`.
 distro="$(. /etc/os-release 2>/dev/null && echo "${ID:-debian}")"
 if [ "$distro" = ubuntu ]; then

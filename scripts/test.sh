@@ -6,8 +6,11 @@
 #      each benchmark run small (Tests/scripts: they work on a fresh clone);
 #   3. the Slurm files for real: a single-node Slurm started here runs
 #      deploy/slurm's array and page step (root only; installs slurm-wlm);
-#   4. a fuzz smoke run: each libFuzzer target for FUZZ_SECONDS (default 20);
-#   5. the Swift suite again under AddressSanitizer (a build of its own in .build-asan).
+#   4. the Debian package: scripts/package-deb.sh makes it (a release build),
+#      scripts/deb_check.sh installs it with apt-get into a fresh Debian 12
+#      root (mmdebstrap) and builds the sample library there (root only);
+#   5. a fuzz smoke run: each libFuzzer target for FUZZ_SECONDS (default 20);
+#   6. the Swift suite again under AddressSanitizer (a build of its own in .build-asan).
 #
 #   bash scripts/test.sh --quick   the Swift suite only (1.), about a minute: the loop while working
 set -euo pipefail
@@ -25,6 +28,11 @@ swift test --skip-build
 PYTHONDONTWRITEBYTECODE=1 GALLERYGEN="$(swift build --show-bin-path)/gallerygen" \
   .build/venv/bin/python -m pytest -q -p no:cacheprovider Tests/browser Tests/scripts
 bash scripts/slurm_check.sh "$(swift build --show-bin-path)/gallerygen"
+if [ "$(id -u)" -eq 0 ]; then
+  bash scripts/deb_check.sh
+else
+  echo "deb check skipped: it makes a chroot (run as root)" >&2
+fi
 bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}"
 # gold warns once per sanitizer entry point that it cannot export a local
 # symbol (hundreds of lines, harmless): keep the build's output readable.

@@ -328,6 +328,26 @@ import Metadata
         #expect(siteCommand != nil && siteCommand?.contains("--shard") == false && siteCommand?.contains("--pages") == false)
     }
 
+    /// Every manifest runs the image the Containerfile documents building,
+    /// as the image's own non-root user (its uid), with the site volume
+    /// writable to it.
+    @Test func theManifestsRunTheContainerfilesImageAsItsUser() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let containerfile = try String(contentsOf: repository.appendingPathComponent("Containerfile"), encoding: .utf8)
+        let tag = try #require(containerfile.firstMatch(of: /podman build -f Containerfile -t (\S+) \./)?.1)
+        let user = try #require(containerfile.firstMatch(of: /\nUSER (\d+):(\d+)\n/))
+        for name in ["shards-job.yaml", "pages-job.yaml", "site-job.yaml"] {
+            let job = try #require(try Yams.load(yaml: String(contentsOf: repository.appendingPathComponent("deploy/kubernetes/" + name), encoding: .utf8))
+                as? [String: Any])
+            let pod = try #require((((job["spec"] as? [String: Any])?["template"] as? [String: Any])?["spec"] as? [String: Any]))
+            let container = try #require((pod["containers"] as? [[String: Any]])?.first)
+            #expect(container["image"] as? String == String(tag), "\(name)")
+            let security = try #require(pod["securityContext"] as? [String: Any], "\(name)")
+            #expect(security["runAsUser"] as? Int == Int(user.1) && security["runAsGroup"] as? Int == Int(user.2), "\(name)")
+            #expect(security["fsGroup"] as? Int == Int(user.2), "\(name)")
+        }
+    }
+
     /// The page phase: after the media parts, three page parts at once (one
     /// killed once it has written a page, then run again), then the last
     /// step, which renders no page a part made; the site is the single
