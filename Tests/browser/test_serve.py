@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -36,9 +37,14 @@ def served():
     match = re.search(r"at http://127\.0\.0\.1:(\d+)/", line)
     assert match, (line, process.stderr.read() if process.poll() is not None else "")
     yield {"port": int(match.group(1)), "library": library, "out": out, "work": work}
-    process.terminate()
-    process.wait(10)
-    shutil.rmtree(work, ignore_errors=True)
+    # Ctrl-C stops it at once, with the status of an interrupted program.
+    process.send_signal(signal.SIGINT)
+    try:
+        assert process.wait(10) == 130
+    finally:
+        if process.poll() is None:
+            process.kill()
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def request(served, path, method="GET", headers=None):
