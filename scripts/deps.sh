@@ -84,6 +84,12 @@ if ! "$venv/bin/python" -c "import selenium, pytest, feedparser, PIL" 2>/dev/nul
   }
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check selenium pytest feedparser pillow
 fi
+# axe-core for the accessibility test: the axe.min.js that axe-playwright-python
+# carries (axe-core 4.12.1), without Playwright, which it would pull in and
+# which the test does not use (it drives Debian's Chromium through selenium).
+if ! "$venv/bin/python" -c "import axe_playwright_python" 2>/dev/null; then
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps axe-playwright-python==0.1.8
+fi
 
 [ "$mode" = bench ] || exit 0
 
