@@ -60,6 +60,8 @@ public struct SettingsSchema: Sendable {
                                       help: "Space between thumbnails and between rows of the grid (CSS px).")
     public let rowHeight = Setting<Int>("row_height", .integer(40...1200), default: 210,
                                         help: "Height of a thumbnail row on wide screens (CSS px).")
+    public let slideshowSeconds = Setting<Int>("slideshow_interval", .integer(1...60), default: 4,
+                                               help: "Seconds each photo shows in the viewer's slideshow (a video plays to its end).")
     public let allowHTML = Setting<Bool>("allow_html", .boolean, default: false,
                                          help: "Keep raw HTML in album descriptions (album.yml); off: it shows as text.")
     public let followSymlinks = Setting<Bool>("follow_symlinks", .boolean, default: false,

@@ -60,6 +60,7 @@ extension PageBuilding {
             spacing: options.spacing,
             rowHeight: options.rowHeight,
             mobileRowHeight: mobileRowHeight,
+            slideshowSeconds: options.slideshowSeconds,
             footer: options.footer,
             canonicalURL: absoluteURL(pagePath)
         )

@@ -86,6 +86,8 @@ public struct PageChrome: Sendable, Encodable, FlattenedInTemplateContext {
     public var rowHeight: Int
     /// `--row-mobile`, CSS px.
     public var mobileRowHeight: Int
+    /// The viewer's slideshow interval, seconds (`data-slideshow` on <body>).
+    public var slideshowSeconds: Int
     /// The footer line (`footer` setting).
     public var footer: String
     /// The page's absolute address (`base_url` + its path), when `base_url` is set.

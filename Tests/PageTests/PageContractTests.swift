@@ -59,7 +59,7 @@ import GalleryTestSupport
         #expect(context["width"]?.integer == 1 && context["lazy"]?.flag == false)
         #expect(context["href"] == nil, "a nil optional is absent")
         let chrome = PageChrome(site: .init(title: "S"), language: "en", title: "T", stylesheet: "s", themeStylesheet: "t", script: "v", stringsScript: "st", feedURL: "f", pagesScript: "p", home: "h",
-                                momentsURL: "m", searchURL: "q", inAlbums: true, inMoments: false, spacing: 4, rowHeight: 210, mobileRowHeight: 120,
+                                momentsURL: "m", searchURL: "q", inAlbums: true, inMoments: false, spacing: 4, rowHeight: 210, mobileRowHeight: 120, slideshowSeconds: 4,
                                 footer: "F")
         let page = MomentsPageModel(chrome: chrome, photoCountLabel: "1 photo", blocks: [], pager: nil, years: [], yearsURL: "years.html",
                                     hereLabel: "May 2024", placesCredit: false)

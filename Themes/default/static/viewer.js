@@ -58,6 +58,51 @@
     frame.addEventListener("mouseleave", live.stop);
   });
 
+  /* Animations: anything that moves can be paused (WCAG 2.2.2), and with
+     prefers-reduced-motion they start paused. Paused, a grid or item page
+     shows each animation's still first frame (its <picture> source); a
+     paused grid thumbnail plays while hovered or focused. One button per
+     page says which, and the choice holds for the tab's session. */
+  var reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
+  var animationsPaused = !!(reducedMotion && reducedMotion.matches);
+  try {
+    var chosen = sessionStorage.getItem("gallerygen-animations");
+    if (chosen) animationsPaused = chosen === "paused";
+  } catch (e) { /* storage off: the media query decides */ }
+  var stillSources = Array.prototype.slice.call(
+    document.querySelectorAll(".photo-grid a[data-animated] source[media], .photo picture source[media]"));
+  function showAnimations() {
+    stillSources.forEach(function (source) { source.media = animationsPaused ? "all" : "not all"; });
+    if (animationToggle) animationToggle.textContent = t(animationsPaused ? "play_animations" : "pause_animations");
+  }
+  var animationToggle = null;
+  if (stillSources.length) {
+    animationToggle = document.querySelector(".animation-toggle");
+    if (!animationToggle) {
+      animationToggle = document.createElement("button");
+      animationToggle.className = "animation-toggle";
+      var firstGrid = document.querySelector(".photo-grid");
+      firstGrid.parentNode.insertBefore(animationToggle, firstGrid);
+    }
+    animationToggle.type = "button";
+    animationToggle.hidden = false;
+    animationToggle.addEventListener("click", function () {
+      animationsPaused = !animationsPaused;
+      try { sessionStorage.setItem("gallerygen-animations", animationsPaused ? "paused" : "playing"); } catch (e) {}
+      showAnimations();
+    });
+    showAnimations();
+  }
+  Array.prototype.forEach.call(document.querySelectorAll(".photo-grid a[data-animated]"), function (a) {
+    var source = a.querySelector("source[media]");
+    if (!source) return;
+    var play = function () { source.media = "not all"; };
+    var stop = function () { source.media = animationsPaused ? "all" : "not all"; };
+    a.addEventListener("mouseenter", play);
+    a.addEventListener("focus", play);
+    a.addEventListener("mouseleave", stop);
+    a.addEventListener("blur", stop);
+  });
   var grids = document.querySelectorAll(".photo-grid a[data-srcset]");
   // The search page fills its grid later (search.js calls refresh()).
   var dynamic = !!document.querySelector(".search-results");
@@ -111,20 +156,6 @@
 
   collect(grids, null);
 
-  /* Animations under prefers-reduced-motion: grids show the still poster
-     (a <picture> source) and play while hovered or focused. */
-  var reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
-  Array.prototype.forEach.call(document.querySelectorAll(".photo-grid a[data-animated]"), function (a) {
-    var source = a.querySelector("source[media]");
-    if (!source) return;
-    var media = source.media;
-    var play = function () { source.media = "not all"; };
-    var stop = function () { source.media = media; };
-    a.addEventListener("mouseenter", play);
-    a.addEventListener("focus", play);
-    a.addEventListener("mouseleave", stop);
-    a.addEventListener("blur", stop);
-  });
   function bind(link) {
     if (link.gallerygenBound) return;
     link.gallerygenBound = true;
@@ -190,7 +221,17 @@
   });
   var bar = element("div", "viewer-bar");
   var counter = element("span", "viewer-count");
-  counter.setAttribute("aria-live", "polite");
+  counter.setAttribute("aria-hidden", "true");
+  // What a screen reader hears on each photo: "3 of 40: Old town".
+  var status = element("span", "viewer-status visually-hidden");
+  status.setAttribute("role", "status");
+  status.setAttribute("aria-live", "polite");
+  var playButton = button("viewer-play", t("slideshow_start"), "▶");
+  playButton.setAttribute("aria-keyshortcuts", "P");
+  var progress = element("div", "viewer-progress");
+  progress.setAttribute("aria-hidden", "true");
+  var progressBar = element("div", "viewer-progress-bar");
+  progress.appendChild(progressBar);
   var info = button("viewer-info", t("details"), "i");
   info.setAttribute("aria-expanded", "false");
   var download = element("a", "viewer-download");
@@ -203,7 +244,7 @@
   liveButton.hidden = true;
   var live = null;         // the current slide's motion controls, when it is a Live Photo
   var close = button("viewer-close", t("close"), "×");
-  [counter, liveButton, info, download, pageLink, close].forEach(function (n) { bar.appendChild(n); });
+  [counter, status, playButton, liveButton, info, download, pageLink, close].forEach(function (n) { bar.appendChild(n); });
   liveButton.addEventListener("pointerdown", function () { if (live) live.play(); });
   liveButton.addEventListener("pointerup", function () { if (live) live.stop(); });
   liveButton.addEventListener("pointerleave", function () { if (live) live.stop(); });
@@ -219,7 +260,7 @@
   more.hidden = true;
   var captionLine = element("p", "viewer-caption");   // the photographer's title and caption, as text
   captionLine.hidden = true;
-  [track, prev, next, bar, captionLine, panel, more].forEach(function (n) { root.appendChild(n); });
+  [track, progress, prev, next, bar, captionLine, panel, more].forEach(function (n) { root.appendChild(n); });
   document.body.appendChild(root);
 
   function element(tag, cls) { var n = document.createElement(tag); n.className = cls; return n; }
@@ -281,7 +322,7 @@
     s.sizes = sizesFor(item);
     s.img.sizes = s.sizes;
     // With reduced motion an animation shows its poster until hovered.
-    s.still = !!(item.poster && reducedMotion && reducedMotion.matches);
+    s.still = !!(item.poster && animationsPaused);
     if (s.still) { s.img.removeAttribute("srcset"); s.img.src = item.poster; }
     else s.img.srcset = item.srcset;
     s.img.width = item.w;
@@ -290,6 +331,7 @@
   }
 
   function layout(offset, animate) {
+    if (reducedMotion && reducedMotion.matches) animate = false;
     var width = window.innerWidth + GAP;
     track.style.transition = animate ? "transform .28s cubic-bezier(.2,.7,.3,1)" : "none";
     track.style.transform = "translate3d(" + (-width + offset) + "px,0,0)";
@@ -315,7 +357,10 @@
       s.motion.dataset.src = item.video;
       live = liveMotion(s.slide, s.motion, null, liveButton);
     }
-    counter.textContent = (i + 1) + " / " + items.length + (nextPageURL ? "+" : "");
+    var total = items.length + (nextPageURL ? "+" : "");
+    counter.textContent = (i + 1) + " / " + total;
+    status.textContent = t("position").replace("{n}", String(i + 1)).replace("{total}", total)
+      .replace("{title}", item.alt || "");
     pageLink.href = item.href;
     download.hidden = !item.original;
     if (item.original) { download.href = item.original; download.setAttribute("download", ""); }
@@ -327,6 +372,7 @@
     more.hidden = true;
     preloadAround(i);
     if (i >= items.length - 3) loadMore();
+    slideshow.shown();
   }
 
   function renderFacts(item) {
@@ -422,8 +468,107 @@
       history.replaceState(history.state, "", "#view=" + encodeURIComponent(items[target].id || String(target)));
     };
     track.addEventListener("transitionend", finish);
-    setTimeout(finish, 320);
+    setTimeout(finish, reducedMotion && reducedMotion.matches ? 0 : 320);
   }
+
+  /* ---- Slideshow ----
+     Play/pause by button or the P key. Each photo shows for the site's
+     interval (data-slideshow on <body>, seconds), drawn as a progress bar;
+     a video plays to its end instead. The next photo is loaded before it is
+     due (a late one is waited for). It pauses while the tab is hidden and
+     while the pointer rests on the controls, and goes on from where it was.
+     While it plays, photos are not announced one by one (a live region that
+     talks every few seconds drowns everything else). */
+  var slideshow = (function () {
+    var interval = Math.max(1, parseFloat(document.body.getAttribute("data-slideshow")) || 4) * 1000;
+    var playing = false, remaining = interval, startedAt = 0, timer = null, held = {};
+    function isHeld() { return Object.keys(held).some(function (k) { return held[k]; }); }
+    function currentVideo() {
+      var item = items[index];
+      return item && item.video && !item.live ? slides[1].video : null;
+    }
+    function drawProgress(fraction, runFor) {
+      progressBar.style.transition = "none";
+      progressBar.style.transform = "scaleX(" + fraction + ")";
+      if (runFor > 0) {
+        void progressBar.offsetWidth;   // start the transition from `fraction`
+        progressBar.style.transition = "transform " + runFor + "ms linear";
+        progressBar.style.transform = "scaleX(1)";
+      }
+    }
+    function stopTimer() {
+      if (timer) { clearTimeout(timer); timer = null; remaining = Math.max(0, remaining - (Date.now() - startedAt)); }
+    }
+    function run() {
+      stopTimer();
+      if (!playing || index < 0 || isHeld() || document.hidden) {
+        drawProgress(1 - remaining / interval, 0);
+        var video = currentVideo();
+        if (video && !video.paused && (isHeld() || document.hidden)) video.pause();
+        return;
+      }
+      var video = currentVideo();
+      if (video) {
+        // A video is its own clock: it plays to its end.
+        progress.hidden = true;
+        if (video.paused && !video.ended) {
+          var started = video.play();
+          if (started && started.catch) started.catch(function () { video.muted = true; video.play().catch(function () {}); });
+        }
+        return;
+      }
+      progress.hidden = false;
+      startedAt = Date.now();
+      drawProgress(1 - remaining / interval, remaining);
+      timer = setTimeout(function () { timer = null; remaining = 0; advance(); }, remaining);
+    }
+    function nextReady() {
+      var item = items[index + 1];
+      if (!item) return true;
+      var preload = preloads[item.srcset];
+      return !preload || preload.complete;
+    }
+    function advance() {
+      if (!playing || index < 0) return;
+      if (index + 1 >= items.length && !nextPageURL) { remaining = interval; go(-index); return; }   // round again
+      if (index + 1 >= items.length || !nextReady()) {
+        // Not there yet (the next page, a slow photo): look again shortly.
+        if (index + 1 >= items.length) loadMore();
+        timer = setTimeout(function () { timer = null; advance(); }, 250);
+        startedAt = Date.now();
+        return;
+      }
+      remaining = interval;
+      go(1);
+    }
+    function set(on) {
+      playing = on;
+      remaining = interval;
+      playButton.textContent = on ? "❚❚" : "▶";
+      playButton.setAttribute("aria-label", t(on ? "slideshow_pause" : "slideshow_start"));
+      root.classList.toggle("viewer-playing", on);
+      status.setAttribute("aria-live", on ? "off" : "polite");
+      if (!on) { stopTimer(); progress.hidden = true; remaining = interval; return; }
+      run();
+    }
+    playButton.addEventListener("click", function () { set(!playing); });
+    // Resting on the controls pauses (not merely focusing the play button).
+    [bar, prev, next].forEach(function (control, n) {
+      control.addEventListener("pointerenter", function (event) { if (event.pointerType === "mouse") { held[n] = true; run(); } });
+      control.addEventListener("pointerleave", function () { held[n] = false; run(); });
+    });
+    document.addEventListener("visibilitychange", run);
+    slides.forEach(function (s) {
+      s.video.addEventListener("ended", function () { if (playing && s === slides[1]) { remaining = 0; advance(); } });
+    });
+    progress.hidden = true;
+    return {
+      toggle: function () { set(!playing); },
+      // A new photo is shown (by the slideshow or by hand): its full time starts.
+      shown: function () { if (playing) { stopTimer(); remaining = interval; run(); } },
+      stop: function () { if (playing) set(false); held = {}; }
+    };
+  })();
 
   /* ---- Opening and closing ---- */
   function open(i, push) {
@@ -445,6 +590,7 @@
     panel.hidden = true;
     info.setAttribute("aria-expanded", "false");
     document.documentElement.classList.remove("viewer-open");
+    slideshow.stop();
     slides.forEach(stopMedia);
     Object.keys(preloads).forEach(function (key) { delete preloads[key]; });
     var focusTarget = item && item.link ? item.link : opener;
@@ -488,6 +634,7 @@
     if (event.key === "Escape") { event.preventDefault(); requestClose(); }
     else if (event.key === "ArrowRight") { event.preventDefault(); go(1); }
     else if (event.key === "ArrowLeft") { event.preventDefault(); go(-1); }
+    else if ((event.key === "p" || event.key === "P") && !event.ctrlKey && !event.metaKey && !event.altKey) { event.preventDefault(); slideshow.toggle(); }
     else if (event.key === "Tab") trapFocus(event);
   });
 
