@@ -24,9 +24,10 @@ import GalleryTestSupport
         let viewer = try Self.read("Themes/default/static/viewer.js")
         let grid = try Self.read("Templates/photo-grid.mustache")
         let read = try Self.matches(viewer, #"(data-[a-z-]+)"#)
-        let written = try Self.matches(grid, #"(data-[a-z-]+)="#)
+        // The grid's items, and the page's own settings on <body> (the slideshow's interval).
+        let written = try Self.matches(grid, #"(data-[a-z-]+)="#).union(try Self.matches(try Self.read("Templates/head.mustache"), #"(data-[a-z-]+)="#))
         #expect(!read.isEmpty)
-        #expect(read.isSubset(of: written), "viewer.js reads \(read.subtracting(written)) that photo-grid.mustache does not write")
+        #expect(read.isSubset(of: written), "viewer.js reads \(read.subtracting(written)) that photo-grid.mustache and head.mustache do not write")
         // Search results are grid items too: search.js writes what the template writes.
         let searchWrites = try Self.matches(try Self.read("Themes/default/static/search.js"), #"setAttribute\("(data-[a-z-]+)""#)
         #expect(!searchWrites.isEmpty && searchWrites.isSubset(of: written), "search.js writes \(searchWrites.subtracting(written))")

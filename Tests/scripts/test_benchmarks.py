@@ -89,3 +89,12 @@ def test_bench_search(tmp_path):
     out = bench("bench_search.py", "--count", "300", "--binary", gallerygen(), "--work", str(tmp_path))
     assert re.search(r"query 'harbour': \d+ photos;", out), out
     assert "query 'img 12345': Nothing found." in out, out
+
+
+def test_bench_phone(tmp_path):
+    out = bench("bench_phone.py", "--photos", "6", "--runs", "1", "--binary", gallerygen())
+    measured = {line.split(" | ")[0][2:]: line.split(" | ") for line in rows(out) if not line.startswith("| page ")}
+    assert set(measured) == {"home", "album", "moments", "item"}, out
+    for name, cells in measured.items():
+        # A paint was observed on every page (a number, not a missing observer).
+        assert float(cells[1]) > 0, out
