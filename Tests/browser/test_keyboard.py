@@ -181,6 +181,14 @@ def test_under_reduced_motion_nothing_slides_and_animations_start_paused(keyboar
         assert button.is_displayed() and button.text == "Pause animations"
         button.click()
         assert driver.execute_script("return document.querySelector('.photo source').media === 'all'")
+        # A Live Photo does not move under a passing pointer, only when its button is held.
+        driver.get(keyboard_server + "/albums/clips/img-0001.html")
+        ActionChains(driver).move_to_element(driver.find_element(By.CSS_SELECTOR, ".live-frame img")).perform()
+        time.sleep(1)
+        assert driver.execute_script("return document.querySelector('video.live-motion').paused")
+        ActionChains(driver).move_to_element(driver.find_element(By.CSS_SELECTOR, ".live-button")).click_and_hold().perform()
+        wait(driver, "return document.querySelector('video.live-motion').currentTime > 0.2")
+        ActionChains(driver).release().perform()
         # The slideshow does not slide.
         open_viewer(driver, keyboard_server)
         ActionChains(driver).send_keys("p").perform()

@@ -54,7 +54,10 @@
   }
   Array.prototype.forEach.call(document.querySelectorAll(".live-photo .live-frame"), function (frame) {
     var live = liveMotion(frame, frame.querySelector(".live-motion"), frame.querySelector(".live-button"));
-    frame.addEventListener("mouseenter", live.play);
+    // Under reduced motion a Live Photo moves only when its button is pressed, never on a passing pointer.
+    frame.addEventListener("mouseenter", function () {
+      if (!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches)) live.play();
+    });
     frame.addEventListener("mouseleave", live.stop);
   });
 
