@@ -60,11 +60,20 @@ def test_the_skip_link_comes_first_and_moves_focus_to_the_content(browser, keybo
 
 @pytest.mark.parametrize("page", ["albums/coolpix-walk/index.html", "albums/coolpix-walk/dscn0010.html", "moments/index.html",
                                   "tags/index.html", "albums/animations/index.html"])
-def test_every_control_is_reached_with_a_visible_focus_and_no_trap(browser, keyboard_server, page):
-    browser.get(keyboard_server + "/" + page)
+@pytest.mark.parametrize("width", [390, 1280])
+def test_every_control_is_reached_with_a_visible_focus_and_no_trap(keyboard_server, page, width):
+    browser = make_driver(width, 844 if width < 600 else 800)
+    try:
+        reach_every_control(browser, keyboard_server + "/" + page)
+    finally:
+        browser.quit()
+
+
+def reach_every_control(browser, url):
+    browser.get(url)
     wanted = browser.execute_script(
         "return Array.from(document.querySelectorAll('a[href], button, input, video[controls]'))"
-        ".filter(e => !e.hidden && e.offsetParent !== null && !e.closest('.viewer')).length")
+        ".filter(e => !e.hidden && e.checkVisibility() && !e.closest('.viewer')).length")
     seen, order = set(), []
     body = browser.find_element(By.TAG_NAME, "body")
     for _ in range(wanted * 2 + 10):
@@ -72,8 +81,10 @@ def test_every_control_is_reached_with_a_visible_focus_and_no_trap(browser, keyb
         info = browser.execute_script(
             "var a = document.activeElement; if (!a || a === document.body) return null;"
             "var s = getComputedStyle(a); var r = a.getBoundingClientRect();"
+            "var x = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1), y = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);"
+            "var hit = document.elementFromPoint(x, y);"
             "return {key: a.outerHTML.slice(0, 120), outline: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2,"
-            " visible: r.width > 0 && r.height > 0}")
+            " visible: r.width > 0 && r.height > 0, unobscured: !!hit && (a.contains(hit) || hit.contains(a))}")
         if info is None:
             continue
         if info["key"] in seen and len(seen) >= wanted:
@@ -82,6 +93,8 @@ def test_every_control_is_reached_with_a_visible_focus_and_no_trap(browser, keyb
         order.append(info["key"])
         assert info["outline"], f"no visible focus indicator on {info['key']}"
         assert info["visible"], f"focus on something not shown: {info['key']}"
+        # WCAG 2.4.11: nothing of the page's own (a sticky bar) lies over what has focus.
+        assert info["unobscured"], f"focused control hidden under something: {info['key']}"
     assert len(seen) >= wanted, f"reached {len(seen)} of {wanted} controls: {order}"
 
 
