@@ -234,3 +234,45 @@ def test_the_slideshow_works_from_file(keyboard_site):
         wait(driver, "return document.querySelector('.viewer-count').textContent === '2 / 5'", timeout=4)
     finally:
         driver.quit()
+
+
+def tab_until(driver, script, limit=80, backwards=False):
+    """Presses Tab (or Shift+Tab) until `script` is true of the focused element."""
+    for _ in range(limit):
+        if driver.execute_script("var a = document.activeElement; return !!a && (" + script + ")"):
+            return
+        chord = ActionChains(driver)
+        if backwards:
+            chord = chord.key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT)
+        else:
+            chord = chord.send_keys(Keys.TAB)
+        chord.perform()
+    raise AssertionError(f"Tab never reached {script}; at {active(driver)}")
+
+
+def test_a_keyboard_only_walk_album_viewer_close_search(browser, keyboard_server):
+    browser.get(keyboard_server + "/albums/coolpix-walk/index.html")
+    tab_until(browser, "a.closest('.photo-grid') !== null")
+    first = browser.execute_script("return document.activeElement.getAttribute('href')")
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    wait(browser, "return !document.querySelector('.viewer').hidden")
+    assert browser.execute_script("return document.querySelector('.viewer').contains(document.activeElement)")
+    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
+    wait(browser, "return document.querySelector('.viewer-count').textContent === '2 / 5'")
+    ActionChains(browser).send_keys(Keys.ARROW_LEFT).perform()
+    wait(browser, "return document.querySelector('.viewer-count').textContent === '1 / 5'")
+    ActionChains(browser).send_keys(Keys.ESCAPE).perform()
+    wait(browser, "return document.querySelector('.viewer').hidden")
+    assert browser.execute_script("return document.activeElement.getAttribute('href')") == first
+    # Back up to the search box in the header, a query, Enter.
+    tab_until(browser, "a.matches('.site-search input')", backwards=True)
+    ActionChains(browser).send_keys("river" + Keys.ENTER).perform()
+    wait(browser, "return location.pathname.endsWith('/search/index.html') || location.pathname.endsWith('/search/')")
+    wait(browser, "return document.querySelectorAll('.search-results a').length === 1", timeout=15)
+    tab_until(browser, "a.closest('.search-results') !== null")
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    wait(browser, "return !document.querySelector('.viewer').hidden")
+    wait(browser, "return /River bank/.test(document.querySelector('.viewer [role=status]').textContent)")
+    ActionChains(browser).send_keys(Keys.ESCAPE).perform()
+    wait(browser, "return document.querySelector('.viewer').hidden")
+    assert browser.execute_script("return document.activeElement.closest('.search-results') !== null")
