@@ -20,6 +20,8 @@ public struct PlannedPage: Sendable {
         case searchIndex
         case sitemap
         case feed
+        /// `moments/days.js`: the photos of each calendar day, for "On this day".
+        case onThisDay
     }
 
     /// What it is.
@@ -300,6 +302,7 @@ struct Fingerprinter: Sendable {
             pages.append(page(.sitemap, "sitemap.xml") { h in h.add(everything) })
         }
         pages.append(page(.feed, "feed.xml") { h in h.add(everything) })
+        pages.append(page(.onThisDay, "moments/days.js") { h in h.add(everything) })
         return pages
     }
 
