@@ -119,9 +119,13 @@ struct MomentsPageBuilder: PageBuilding {
         var chrome = chrome(pagePath, title: strings.text("years.title"), section: "moments")
         chrome.relLinks = []
         let years = map.timelineYears.count
+        let countLabel = strings.text("count.in_years", ["count": count(items: map.timelineItems.count, videos: map.timelineVideoCount),
+                                                         "years": strings.count("count.years", years)])
+        // Its link preview shows the first year's cover (which its fingerprint already holds).
+        chrome.share = shareCard(pagePath, headline: strings.text("years.title"), summary: countLabel,
+                                 item: map.timelineYears.lazy.compactMap(\.cover).first)
         return YearsPageModel(chrome: chrome,
-                              countLabel: strings.text("count.in_years", ["count": count(items: map.timelineItems.count, videos: map.timelineVideoCount),
-                                                                          "years": strings.count("count.years", years)]),
+                              countLabel: countLabel,
                               years: yearIndex(from: pagePath, current: [], covers: true))
     }
 

@@ -7,7 +7,10 @@ struct SearchIndexWriter: PageBuilding {
     let inputs: PageInputs
 
     func searchPage() -> SearchPageModel {
-        SearchPageModel(chrome: chrome(Self.searchPage, title: strings.text("search.title"), section: "search"),
+        var chrome = chrome(Self.searchPage, title: strings.text("search.title"), section: "search")
+        // A link preview with no picture: the page shows none until a query is typed.
+        chrome.share = shareCard(Self.searchPage, headline: strings.text("search.title"), summary: gallery.title, item: nil)
+        return SearchPageModel(chrome: chrome,
                         searchScript: URLPath.relative(from: Self.searchPage, to: "static/search.js"),
                         indexScript: URLPath.relative(from: Self.searchPage, to: "search/index.js"))
     }

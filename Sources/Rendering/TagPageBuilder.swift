@@ -13,7 +13,10 @@ struct TagPageBuilder: PageBuilding {
             TagIndexModel.Entry(name: tag.name, url: URLPath.relative(from: pagePath, to: tag.pages[0]), countLabel: count(tag.items),
                                 cover: tag.items.first.flatMap { thumbnail($0, from: pagePath, position: 0) })
         }
-        return TagIndexModel(chrome: chrome, countLabel: strings.count("count.tags", map.tags.count), tags: entries)
+        let countLabel = strings.count("count.tags", map.tags.count)
+        // Its link preview: the first tag's cover (the tag cards are in its fingerprint).
+        chrome.share = shareCard(pagePath, headline: strings.text("tags.title"), summary: countLabel, item: map.tags.first?.items.first)
+        return TagIndexModel(chrome: chrome, countLabel: countLabel, tags: entries)
     }
 
     /// A tag's page (or the Favourites'): a grid of its items, paged like an album's.

@@ -77,7 +77,7 @@ import GalleryTestSupport
         settings.baseURL = "https://example.org/"
         _ = try await GalleryBuilder().build(settings: settings, quiet: true)
         let out = library.output
-        for page in ["index.html", "albums/trips/paris/index.html", "albums/trips/paris/rotated.html", "moments/index.html"] {
+        for page in ["index.html", "albums/trips/paris/index.html", "albums/trips/paris/rotated.html", "moments/index.html", "moments/years.html"] {
             let html = try String(contentsOf: out.appendingPathComponent(page), encoding: .utf8)
             #expect(Self.meta("og:url", in: html) == "https://example.org/" + page, "\(page)")
             #expect(Self.meta("og:title", in: html)?.isEmpty == false && Self.meta("og:description", in: html)?.isEmpty == false, "\(page)")
@@ -88,6 +88,15 @@ import GalleryTestSupport
             // The stated size is the file's (rendition names end in -WxH).
             let size = try #require(Self.meta("og:image:width", in: html)).appending("x").appending(try #require(Self.meta("og:image:height", in: html)))
             #expect(file.hasSuffix("-\(size).webp"), "\(page): \(file) is not \(size)")
+        }
+        // Every other kind of page: tags, a tag, favourites, search (no picture there), canonical links everywhere.
+        for page in ["tags/index.html", "search/index.html"] + ((try? FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("tags").path)) ?? [])
+            .filter { !$0.hasSuffix(".html") }.prefix(1).map { "tags/\($0)/index.html" }
+            where FileManager.default.fileExists(atPath: out.appendingPathComponent(page).path) || page == "search/index.html" {
+            let html = try String(contentsOf: out.appendingPathComponent(page), encoding: .utf8)
+            #expect(Self.meta("og:url", in: html) == "https://example.org/" + page, "\(page)")
+            #expect(Self.meta("og:title", in: html)?.isEmpty == false && Self.meta("twitter:card", in: html) != nil, "\(page)")
+            #expect(html.contains("<link rel=\"canonical\" href=\"https://example.org/\(page)\">"), "\(page)")
         }
         let item = try String(contentsOf: out.appendingPathComponent("albums/trips/paris/rotated.html"), encoding: .utf8)
         #expect(Self.meta("og:type", in: item) == "article")
