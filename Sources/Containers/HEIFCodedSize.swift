@@ -340,7 +340,8 @@ extension HEIFCodedSize {
             var bufferDelayLength = 0
             if timing == 1 {
                 guard bits.skip(64), let equal = bits.read(1) else { return nil }
-                if equal == 1 { guard bits.uvlc() != nil else { return nil } }
+                // uvlc() (AV1 4.10.3) reads as ue(v) does; past 31 leading zeros dav1d refuses it too.
+                if equal == 1 { guard bits.exponentialGolomb() != nil else { return nil } }
                 guard let model = bits.read(1) else { return nil }
                 decoderModel = model
                 if model == 1 {
@@ -389,19 +390,6 @@ public struct BitReader {
         guard count >= 0, position + count <= bytes.count * 8 else { return false }
         position += count
         return true
-    }
-
-    /// uvlc() of AV1 (4.10.3): nil past 32 leading zeros, as dav1d refuses it.
-    mutating func uvlc() -> Int? {
-        var zeros = 0
-        while true {
-            guard let bit = read(1) else { return nil }
-            if bit == 1 { break }
-            zeros += 1
-            if zeros >= 32 { return nil }
-        }
-        guard let rest = read(zeros) else { return nil }
-        return (1 << zeros) - 1 + rest
     }
 
     /// ue(v).

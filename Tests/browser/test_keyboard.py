@@ -110,13 +110,19 @@ def test_the_viewer_keeps_focus_announces_and_gives_it_back(browser, keyboard_se
     for _ in range(15):
         ActionChains(browser).send_keys(Keys.TAB).perform()
         assert browser.execute_script("return document.querySelector('.viewer').contains(document.activeElement)"), active(browser)
-    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
-    wait(browser, "return /^3 of 5: Photo, /.test(document.querySelector('.viewer [role=status]').textContent)")
-    ActionChains(browser).send_keys(Keys.ARROW_LEFT).perform()
-    wait(browser, "return document.querySelector('.viewer [role=status]').textContent.startsWith('2 of 5')")
-    ActionChains(browser).send_keys(Keys.ESCAPE).perform()
-    wait(browser, "return document.querySelector('.viewer').hidden")
+    step_back_and_close(browser, 2, then="/^3 of 5: Photo, /")
     assert browser.execute_script("return document.activeElement === arguments[0]", link), "focus back on the thumbnail"
+
+
+def step_back_and_close(driver, shown, then=None):
+    """In the open viewer on photo `shown` of 5: Right, Left (announced each time), Escape."""
+    status = "document.querySelector('.viewer [role=status]').textContent"
+    ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+    wait(driver, f"return {then or '/^' + str(shown + 1) + ' of 5/'}.test({status})")
+    ActionChains(driver).send_keys(Keys.ARROW_LEFT).perform()
+    wait(driver, f"return {status}.startsWith('{shown} of 5')")
+    ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+    wait(driver, "return document.querySelector('.viewer').hidden")
 
 
 def counter(driver):
@@ -257,12 +263,7 @@ def test_a_keyboard_only_walk_album_viewer_close_search(browser, keyboard_server
     ActionChains(browser).send_keys(Keys.ENTER).perform()
     wait(browser, "return !document.querySelector('.viewer').hidden")
     assert browser.execute_script("return document.querySelector('.viewer').contains(document.activeElement)")
-    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
-    wait(browser, "return document.querySelector('.viewer-count').textContent === '2 / 5'")
-    ActionChains(browser).send_keys(Keys.ARROW_LEFT).perform()
-    wait(browser, "return document.querySelector('.viewer-count').textContent === '1 / 5'")
-    ActionChains(browser).send_keys(Keys.ESCAPE).perform()
-    wait(browser, "return document.querySelector('.viewer').hidden")
+    step_back_and_close(browser, 1)
     assert browser.execute_script("return document.activeElement.getAttribute('href')") == first
     # Back up to the search box in the header, a query, Enter.
     tab_until(browser, "a.matches('.site-search input')", backwards=True)
