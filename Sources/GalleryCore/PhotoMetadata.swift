@@ -104,7 +104,8 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
     enum CodingKeys: String, CodingKey {
         case format, storedSize, orientation, captureDate, camera, gps, frameCount
         case motionBox = "motion"
-        case embeddedClip, words, livePhotoIdentifier, place
+        case embeddedClip, words, livePhotoIdentifier
+        case placeBox = "place"
     }
 
     /// Container format.
@@ -137,10 +138,28 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
     /// An iPhone still's Live Photo identifier, matched against its clip's
     /// (read while the file is processed; not kept in the build cache).
     public var livePhotoIdentifier: String?
-    /// The name of the nearest town or city to `gps` (`moment_places`, from
-    /// GeoNames' cities, offline): what moments headings and search show in
-    /// its place. Nil when the setting is off or the item has no GPS.
-    public var place: String?
+    /// The town or city nearest `gps` (`moment_places`, from GeoNames'
+    /// cities, offline): what moments headings, place pages and search show
+    /// in its place. Nil when the setting is off or the item has no GPS.
+    public var place: Place? {
+        get { placeBox?.place }
+        set { placeBox = newValue.map(PlaceBox.init) }
+    }
+    /// `place` out of line: most items of most libraries have none.
+    private var placeBox: PlaceBox?
+
+    /// An immutable box for `place`, compared and encoded as its place.
+    final class PlaceBox: Hashable, Sendable, Codable {
+        let place: Place
+        init(_ place: Place) { self.place = place }
+        static func == (a: PlaceBox, b: PlaceBox) -> Bool { a === b || a.place == b.place }
+        func hash(into hasher: inout Hasher) { hasher.combine(place) }
+        init(from decoder: any Decoder) throws { place = try decoder.singleValueContainer().decode(Place.self) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(place)
+        }
+    }
 
     /// An immutable box for `motion`, compared and encoded as its facts.
     final class MotionBox: Hashable, Sendable, Codable {

@@ -93,6 +93,20 @@ extension SettingType where Value == String {
         }, write: { $0 })
     }
 
+    /// A map tile address template (`https://tile.example.org/{z}/{x}/{y}.png`),
+    /// or empty for none: https only (a page served over HTTPS may not draw
+    /// plain-HTTP images), with `{z}`, `{x}` and `{y}` and nothing that could
+    /// leave an HTML attribute or a JavaScript string.
+    public static var tileTemplate: SettingType {
+        .scalar("an https:// address with {z}, {x} and {y}, e.g. https://tile.example.org/{z}/{x}/{y}.png", valueName: "url", read: { text in
+            if text.isEmpty { return "" }
+            guard text.lowercased().hasPrefix("https://"), ["{z}", "{x}", "{y}"].allSatisfy(text.contains),
+                  !text.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "'" || $0 == "<" || $0 == ">" || $0 == "\\" || $0 == "`" })
+            else { return nil }
+            return text
+        }, write: { $0 })
+    }
+
     /// A BCP 47 language tag (`fr`, `de`, `pt-BR`, `zh-Hant`): letters and
     /// digits in parts of at most 8 joined by `-`, a language of 2 or 3
     /// letters first. Read with `-` (also given as `_`) and the language in

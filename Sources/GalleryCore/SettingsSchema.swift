@@ -51,7 +51,13 @@ public struct SettingsSchema: Sendable {
     public let momentOrder = Setting<SortDirection>("moments.order", .choice(["newest": .descending, "oldest": .ascending]), default: .descending,
                                                     help: "Moments order: newest or oldest first.")
     public let momentPlaces = Setting<Bool>("moment_places", .boolean, default: false,
-                                            help: "Name each moments section after where its photos were taken (\"Kyoto & Osaka\"), from their GPS, offline, with GeoNames' towns and cities; only the name is published, never coordinates.")
+                                            help: "Name each moments section after where its photos were taken (\"Kyoto & Osaka\"), and give each place a page (places/: by country, with its region), from their GPS, offline, with GeoNames' towns and cities; only names are published, never a photo's coordinates.")
+    public let map = Setting<Bool>("map", .boolean, default: false,
+                                   help: "With moment_places: a map of the places (places/map.html) on a world map built into the site (Natural Earth), working offline and from file://; markers stand on the towns, never on a photo's position.")
+    public let mapTiles = Setting<String>("map_tiles", .tileTemplate, default: "", defaultNote: "none",
+                                          help: "Online map tiles drawn under the map, as an https:// address template with {z}, {x} and {y}; the visitor's browser then asks that server for tiles.")
+    public let mapTilesAttribution = Setting<String>("map_tiles_attribution", .text, default: "", defaultNote: "none",
+                                                     help: "The credit the tile server asks for (\"© OpenStreetMap contributors\"), shown on the map with map_tiles.")
     public let albumSort = Setting<PhotoSortKey>("album_sort", .choice(["date": .date, "name": .name]), default: .date,
                                                  help: "Photo order inside albums (an album.yml can override it): date or name.")
     public let albumOrder = Setting<SortDirection>("album_order", .choice(["ascending": .ascending, "descending": .descending]), default: .ascending,

@@ -18,7 +18,7 @@ struct RenderPagesStep: BuildStep {
     let name = "render pages"
 
     /// Bumped whenever the renderer's output changes for the same inputs.
-    static let rendererVersion = 5
+    static let rendererVersion = 6
 
     func run(_ context: inout BuildContext) async throws {
         let theme = context.theme
@@ -91,10 +91,16 @@ struct RenderPagesStep: BuildStep {
         context.report.pageWork = PageJob.Kind.allCases.compactMap { kind in
             rendered.work[kind].map { (kind.rawValue, $0.files, $0.seconds) }
         }
-        for (path, bytes) in theme.staticFiles {
+        for (path, bytes) in Self.staticFiles(theme, map: plan.map.mapPage != nil) {
             try output.writeIfChanged(bytes, to: "static/" + path)
             context.producedFiles.insert("static/" + path)
         }
+    }
+
+    /// The theme's static files a site needs: the map's (`static/map/`) only
+    /// with a map page.
+    static func staticFiles(_ theme: Theme, map: Bool) -> [(key: String, value: [UInt8])] {
+        theme.staticFiles.filter { map || !$0.key.hasPrefix("map/") }.sorted { $0.key < $1.key }
     }
 
     /// Why a site might want `base_url`.
@@ -183,7 +189,7 @@ struct RenderPagesStep: BuildStep {
         context.pageRecords = previous.pages
         context.pagesReused = true
         context.report.pages = files.count { $0.hasSuffix(".html") }
-        for (path, _) in context.theme.staticFiles { context.producedFiles.insert("static/" + path) }
+        for (path, _) in staticFiles(context.theme, map: previous.pages[SiteMap.mapPagePath] != nil) { context.producedFiles.insert("static/" + path) }
         return true
     }
 
@@ -225,7 +231,7 @@ struct RenderPagesStep: BuildStep {
             hasher.add(words.rating ?? -9)
             hasher.add(words.people.count)
             for person in words.people { hasher.add(person) }
-            hasher.add(item.metadata.place ?? "\u{1}")
+            hasher.add(item.metadata.place?.key ?? "\u{1}")
             hasher.add(item.renditions.count)
             for rendition in item.renditions { hasher.add(rendition.path) }
         }

@@ -24,6 +24,13 @@ public struct PlaceFinder: Sendable {
     /// Where each name starts in `names` (one more entry than places).
     private let nameStarts: [Int32]
     private let names: [UInt8]
+    /// Each place's country (index into `countries`, 255: none) and region
+    /// (index into `regions`, 65535: none).
+    private let countryOf: [UInt8]
+    private let regionOf: [UInt16]
+    /// Countries: ISO code and name; regions: name.
+    private let countries: [(code: String, name: String)]
+    private let regions: [String]
     /// The run of places in each one-degree cell, by cell number.
     private let cells: [Int32: Range<Int32>]
 
@@ -40,26 +47,57 @@ public struct PlaceFinder: Sendable {
     /// Reads a table in `scripts/make_places.py`'s layout.
     init(_ bytes: UnsafeRawBufferPointer) throws(MetadataError) {
         func damaged(_ reason: String) -> MetadataError { .malformed("the built-in place names are damaged: " + reason) }
-        guard bytes.count >= 16, Array(bytes[0..<8]) == Array("GGPLACE1".utf8) else { throw damaged("not a place table") }
+        guard bytes.count >= 20, Array(bytes[0..<8]) == Array("GGPLACE2".utf8) else { throw damaged("not a place table") }
         let count = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
         let nameBytes = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
-        guard bytes.count == 16 + count * 10 + nameBytes else { throw damaged("wrong length") }
+        let countryCount = Int(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt16.self)))
+        let regionCount = Int(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: 18, as: UInt16.self)))
+        let header = 20
+        guard bytes.count >= header + count * 13 + nameBytes else { throw damaged("wrong length") }
         func int32s(at offset: Int) -> [Int32] {
             (0..<count).map { Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + $0 * 4, as: Int32.self)) }
         }
-        latitudes = int32s(at: 16)
-        longitudes = int32s(at: 16 + count * 4)
-        weights = Array(bytes[(16 + count * 8)..<(16 + count * 9)])
+        latitudes = int32s(at: header)
+        longitudes = int32s(at: header + count * 4)
+        weights = Array(bytes[(header + count * 8)..<(header + count * 9)])
         var starts = [Int32](repeating: 0, count: count + 1)
         var offset: Int32 = 0
         for i in 0..<count {
             starts[i] = offset
-            offset += Int32(bytes[16 + count * 9 + i])
+            offset += Int32(bytes[header + count * 9 + i])
         }
         starts[count] = offset
         guard Int(offset) == nameBytes else { throw damaged("names do not add up") }
         nameStarts = starts
-        names = Array(bytes[(16 + count * 10)...])
+        countryOf = Array(bytes[(header + count * 10)..<(header + count * 11)])
+        regionOf = (0..<count).map { UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: header + count * 11 + $0 * 2, as: UInt16.self)) }
+        let namesStart = header + count * 13
+        names = Array(bytes[namesStart..<(namesStart + nameBytes)])
+        // The countries and regions: short records after the names.
+        var cursor = namesStart + nameBytes
+        func text(_ length: Int) throws(MetadataError) -> String {
+            guard cursor + length <= bytes.count else { throw damaged("wrong length") }
+            defer { cursor += length }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[cursor..<(cursor + length)]), as: UTF8.self)
+        }
+        func byte() throws(MetadataError) -> Int {
+            guard cursor < bytes.count else { throw damaged("wrong length") }
+            defer { cursor += 1 }
+            return Int(bytes[cursor])
+        }
+        var countries: [(code: String, name: String)] = []
+        for _ in 0..<countryCount {
+            let code = try text(2)
+            countries.append((code, try text(try byte())))
+        }
+        var regions: [String] = []
+        for _ in 0..<regionCount { regions.append(try text(try byte())) }
+        guard cursor == bytes.count else { throw damaged("wrong length") }
+        guard countryOf.allSatisfy({ $0 == 255 || Int($0) < countryCount }), regionOf.allSatisfy({ $0 == 65535 || Int($0) < regionCount }) else {
+            throw damaged("an index out of range")
+        }
+        self.countries = countries
+        self.regions = regions
         var cells: [Int32: Range<Int32>] = [:]
         var runStart = 0
         for i in 0..<count where i + 1 == count || Self.cell(latitudes[i + 1], longitudes[i + 1]) != Self.cell(latitudes[i], longitudes[i]) {
@@ -83,7 +121,11 @@ public struct PlaceFinder: Sendable {
     public var count: Int { latitudes.count }
 
     /// The name of the place `point` is in or near, or nil (at sea, in a wilderness).
-    public func name(near point: GPSCoordinate) -> String? {
+    public func name(near point: GPSCoordinate) -> String? { place(near: point)?.name }
+
+    /// The place `point` is in or near, with its region and country, or nil
+    /// (at sea, in a wilderness).
+    public func place(near point: GPSCoordinate) -> Place? {
         guard point.latitude.isFinite, point.longitude.isFinite, abs(point.latitude) <= 90, abs(point.longitude) <= 180 else { return nil }
         let kmPerDegree = 111.2
         let cosine = max(0.01, cos(point.latitude * .pi / 180))
@@ -110,8 +152,16 @@ public struct PlaceFinder: Sendable {
             }
         }
         guard let index = best?.index ?? nearest?.index else { return nil }
+        return place(at: index)
+    }
+
+    private func place(at index: Int) -> Place {
         let start = Int(nameStarts[index]), end = Int(nameStarts[index + 1])
-        return String(decoding: names[start..<end], as: UTF8.self)
+        let country = countryOf[index] == 255 ? nil : countries[Int(countryOf[index])]
+        return Place(name: String(decoding: names[start..<end], as: UTF8.self),
+                     region: regionOf[index] == 65535 ? "" : regions[Int(regionOf[index])],
+                     country: country?.name ?? "", countryCode: country?.code ?? "",
+                     latitudeE5: latitudes[index], longitudeE5: longitudes[index])
     }
 
     /// Kilometres between `point` and a place, on a plane tangent at `point`:

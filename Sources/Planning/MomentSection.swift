@@ -16,10 +16,10 @@ public struct MomentSection: Sendable {
     public var albums: [AlbumPath]
     /// Where the photos were taken (`moment_places`), most photos first,
     /// ties in timeline order; empty when none has a place.
-    public var places: [String]
+    public var places: [Place]
 
     /// Creates a section.
-    public init(datetime: String, firstDay: LocalDay, lastDay: LocalDay, photos: [MediaItem], albums: [AlbumPath], places: [String] = []) {
+    public init(datetime: String, firstDay: LocalDay, lastDay: LocalDay, photos: [MediaItem], albums: [AlbumPath], places: [Place] = []) {
         self.datetime = datetime
         self.firstDay = firstDay
         self.lastDay = lastDay
@@ -112,8 +112,8 @@ public enum MomentSectioner {
     }
 
     /// The distinct places of `photos`, most photos first (ties: first seen).
-    static func places(of photos: [MediaItem]) -> [String] {
-        var counts: [String: Int] = [:], order: [String] = []
+    static func places(of photos: [MediaItem]) -> [Place] {
+        var counts: [Place: Int] = [:], order: [Place] = []
         for photo in photos {
             guard let place = photo.metadata.place else { continue }
             if counts[place] == nil { order.append(place) }

@@ -16,6 +16,11 @@ public struct PlannedPage: Sendable {
         case tagIndex
         case tag(Int, page: Int)
         case favourites(page: Int)
+        /// `places/index.html`: every place, by country.
+        case placeIndex
+        case place(Int, page: Int)
+        /// `places/map.html`.
+        case map
         case search
         case searchIndex
         case sitemap
@@ -122,6 +127,8 @@ struct Fingerprinter: Sendable {
         h.add(gallery.title)
         h.add(map.tagIndexPage ?? "-")
         h.add(map.favourites?.pages.first ?? "-")
+        h.add(map.placeIndexPage ?? "-")
+        h.add(map.mapPage ?? "-")
         chrome = h.digest()
     }
 
@@ -250,6 +257,7 @@ struct Fingerprinter: Sendable {
         pager(map.momentPages, &h)
         for tag in map.tags { h.add(tag.name); pager(tag.pages, &h) }
         pager(map.favourites?.pages ?? [], &h)
+        for place in map.places { h.add(place.place.key); h.add(place.pages.first ?? "-") }
         return h.digest()
     }
 
@@ -294,6 +302,26 @@ struct Fingerprinter: Sendable {
         if let favourites = map.favourites {
             let summary = ItemSummary(favourites.items)
             for number in favourites.pages.indices { pages.append(tagPage(.favourites(page: number), favourites, summary, number: number)) }
+        }
+        if let index = map.placeIndexPage {
+            let placeSummaries = map.places.map { ItemSummary($0.items) }
+            pages.append(page(.placeIndex, index) { h in
+                for (place, summary) in zip(map.places, placeSummaries) { placeCard(place, summary, &h) }
+            })
+            for (p, place) in map.places.enumerated() {
+                for number in place.pages.indices {
+                    pages.append(page(.place(p, page: number), place.pages[number]) { h in
+                        placeCard(place, placeSummaries[p], &h)
+                        pager(place.pages, &h)
+                        for index in place.ranges[number] { feedItem(place.items[index], &h) }
+                    })
+                }
+            }
+            if let mapPage = map.mapPage {
+                pages.append(page(.map, mapPage) { h in
+                    for (place, summary) in zip(map.places, placeSummaries) { placeCard(place, summary, &h) }
+                })
+            }
         }
         pages.append(page(.search, "search/index.html") { _ in })
         let everything = everythingDigest()
@@ -349,6 +377,7 @@ struct Fingerprinter: Sendable {
             h.add(paths[min(paths.count - 1, map.photoAlbumPage[key] ?? 0)])
             h.add(map.photoAnchors[key] ?? "-")
             for keyword in item.metadata.words.keywords { h.add(map.tagPageByKey[SiteMap.tagKey(keyword)] ?? "-") }
+            h.add(item.metadata.place.flatMap { map.placePageByKey[$0.key] } ?? "-")
             // Previous and next are linked; next, previous and after-next preloaded.
             for i in [index - 1, index + 1, index + 2] {
                 if album.photos.indices.contains(i) { feedItem(album.photos[i], &h) } else { h.add("-") }
@@ -374,7 +403,10 @@ struct Fingerprinter: Sendable {
                 h.add(section.photos.count)
                 h.add(section.photos.count { $0.kind == .video })
                 h.add(section.places.count)
-                for place in section.places { h.add(place) }
+                for place in section.places {
+                    h.add(place.key)
+                    h.add(map.placePageByKey[place.key] ?? "-")
+                }
                 h.add(section.albums.count)
                 for album in section.albums {
                     h.add(title(album))
@@ -392,6 +424,17 @@ struct Fingerprinter: Sendable {
         h.add(tag.pages.first ?? "-")
         summary.feed(&h)
         if let first = tag.items.first { feedItem(first, &h) } else { h.add("-") }
+    }
+
+    /// A place as its card, its marker and its pages' heading show it: who
+    /// it is (name, region, country, position), its first page, count line
+    /// and date range, and its first item (the cover, the link preview).
+    func placeCard(_ pages: SiteMap.PlacePages, _ summary: ItemSummary, _ h: inout StableHash) {
+        h.add(pages.place.key)
+        h.add(pages.place.country)
+        h.add(pages.pages.first ?? "-")
+        summary.feed(&h)
+        if let first = pages.items.first { feedItem(first, &h) } else { h.add("-") }
     }
 
     func tagPage(_ kind: PlannedPage.Kind, _ tag: SiteMap.TagPages, _ summary: ItemSummary, number: Int) -> PlannedPage {

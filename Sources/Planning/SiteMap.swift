@@ -65,6 +65,8 @@ public struct SiteMap: Sendable {
     public let timelineYears: [TimelineYear]
     /// The years overview page.
     public static let yearsPage = "moments/years.html"
+    /// Where the map lives (`map`).
+    public static let mapPagePath = "places/map.html"
     /// Keyword pages, by name (letter case ignored; the first spelling met is shown).
     public let tags: [TagPages]
     /// The page listing every tag (`tags/index.html`), when there are tags.
@@ -73,6 +75,15 @@ public struct SiteMap: Sendable {
     public let tagPageByKey: [String: String]
     /// The items rated four stars or more (`favourites/`), when there are any and the setting is on.
     public let favourites: TagPages?
+    /// The place pages (`moment_places`): every place with items in the
+    /// timeline, by country then name; empty when the setting is off.
+    public let places: [PlacePages]
+    /// The first page of each place, by its key (`Place.key`).
+    public let placePageByKey: [String: String]
+    /// The page listing every place (`places/index.html`), when there are places.
+    public var placeIndexPage: String? { places.isEmpty ? nil : "places/index.html" }
+    /// The map of places (`map`), when there are places and the setting is on.
+    public let mapPage: String?
     /// Every item of the timeline (listed albums, each once), in timeline
     /// order: what tags, Favourites and search are made from.
     public let timelineItems: [MediaItem]
@@ -85,6 +96,15 @@ public struct SiteMap: Sendable {
     /// each once, in timeline order, paged like an album.
     public struct TagPages: Sendable {
         public var name: String
+        public var items: [MediaItem]
+        public var pages: [String]
+        public var ranges: [Range<Int>]
+    }
+
+    /// One place's pages: its items (listed albums only, each once, in
+    /// timeline order), paged like an album.
+    public struct PlacePages: Sendable {
+        public var place: Place
         public var items: [MediaItem]
         public var pages: [String]
         public var ranges: [Range<Int>]
@@ -150,6 +170,37 @@ public struct SiteMap: Sendable {
         } else {
             favourites = nil
         }
+        if options.momentPlaces {
+            var found: [String: Place] = [:], members: [String: [MediaItem]] = [:]
+            for item in timelineItems {
+                guard let place = item.metadata.place else { continue }
+                let key = place.key
+                if found[key] == nil { found[key] = place }
+                members[key, default: []].append(item)
+            }
+            // By country, then name, then region: the index's order and the slugs' claim order.
+            let ordered = found.values.sorted { a, b in
+                if a.country != b.country { return NaturalOrder.less(a.country, b.country) }
+                if a.name != b.name { return NaturalOrder.less(a.name, b.name) }
+                if a.region != b.region { return NaturalOrder.less(a.region, b.region) }
+                return a.key < b.key
+            }
+            var placeSlugs = Slug.Uniquer()
+            var pageByKey: [String: String] = [:]
+            places = ordered.map { place in
+                let folder = "places/" + placeSlugs.claim(Slug.make(place.fullName, fallback: "place")) + "/"
+                let items = members[place.key]!
+                let ranges = PageSplitter.pages(count: items.count, budget: options.photosPerPage)
+                let pages = ranges.indices.map { SiteMap.albumPage(folder: folder, number: $0) }
+                pageByKey[place.key] = pages.first
+                return PlacePages(place: place, items: items, pages: pages, ranges: ranges)
+            }
+            placePageByKey = pageByKey
+        } else {
+            places = []
+            placePageByKey = [:]
+        }
+        mapPage = options.map && !places.isEmpty ? Self.mapPagePath : nil
         // Sized once: grown by doubling, each was rehashed a dozen times at 100,000 items.
         let itemCount = gallery.albums.values.reduce(0) { $0 + $1.photos.count }
         photoPages.reserveCapacity(itemCount)

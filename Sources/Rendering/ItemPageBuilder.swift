@@ -28,7 +28,7 @@ struct ItemPageBuilder: PageBuilding {
         let albumPage = pages[min(pages.count - 1, map.photoAlbumPage[key] ?? 0)]
         var model = PhotoPageModel(
             chrome: chrome, breadcrumbs: breadcrumbs(to: album.path, from: pagePath, includingSelf: true), hasBreadcrumbs: true,
-            photo: preview, facts: PhotoFacts.list(item, strings: strings, people: options.publishPeople, place: options.momentPlaces).map { PhotoPageModel.Fact(label: $0.label, value: $0.value) },
+            photo: preview, facts: facts(item, from: pagePath),
             original: item.renditions(.original).first.map {
                 PhotoPageModel.Download(url: URLPath.relative(from: pagePath, to: $0.path), name: item.source.fileName)
             },
@@ -71,6 +71,16 @@ struct ItemPageBuilder: PageBuilding {
         }
         model.chrome = chrome
         return model
+    }
+
+    /// The facts under the picture; the place links to its page.
+    func facts(_ item: MediaItem, from pagePath: String) -> [PhotoPageModel.Fact] {
+        let placeLabel = strings.text("fact.place")
+        let placePage = item.metadata.place.flatMap { map.placePageByKey[$0.key] }
+        return PhotoFacts.list(item, strings: strings, people: options.publishPeople, place: options.momentPlaces).map { fact in
+            PhotoPageModel.Fact(label: fact.label, value: fact.value,
+                                factHref: fact.label == placeLabel ? placePage.map { URLPath.relative(from: pagePath, to: $0) } : nil)
+        }
     }
 
     func render(_ album: Album, index: Int, pagePath: String) throws(ThemeError) -> String {

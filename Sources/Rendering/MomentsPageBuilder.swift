@@ -22,7 +22,10 @@ struct MomentsPageBuilder: PageBuilding {
         func quiet(_ i: Int) -> Bool { slices.indices.contains(i) && map.moments[slices[i].section].photos.count <= Self.quietDayItems }
         for (i, slice) in slices.enumerated() {
             let section = map.moments[slice.section]
-            let place = places ? placeLabel(section.places) : nil
+            let place = places ? placeLabel(section.places.map(\.name)) : nil
+            let placeLinks = places ? section.places.compactMap { place in
+                map.placePageByKey[place.key].map { TitledLink(title: place.name, url: URLPath.relative(from: pagePath, to: $0)) }
+            } : []
             let month = section.photos[slice.range.lowerBound].metadata.captureDate.localDay.monthDescription
             for j in slice.range { monthsHere.insert(section.photos[j].metadata.captureDate.localDay.monthDescription) }
             let anchor = slice.continuesFromPrevious ? nil : map.momentAnchors[slice.section]
@@ -48,9 +51,15 @@ struct MomentsPageBuilder: PageBuilding {
                 case .gap: shortDate = strings.shortRange(section.firstDay, section.lastDay)
                 }
                 let span = slice.range.reduce(0.0) { total, j in total + (Double(thumbnailAspect(section.photos[j])) ) }
+                let continued = slice.continuesFromPrevious ? " " + strings.text("moments.continued") : ""
                 photos[0].dayLabel = DayLabel(anchor: anchor, datetime: section.datetime,
-                                              text: (place.map { $0 + " · " + shortDate } ?? strings.heading(shortDate)) + (slice.continuesFromPrevious ? " " + strings.text("moments.continued") : ""),
+                                              text: (place.map { $0 + " · " + shortDate } ?? strings.heading(shortDate)) + continued,
                                               title: heading + ", " + countLabel, month: month, span: String(format: "%.3f", span))
+                if let place, let main = placeLinks.first {
+                    photos[0].dayLabel?.placeText = place
+                    photos[0].dayLabel?.placeHref = main.url
+                    photos[0].dayLabel?.dateText = shortDate + continued
+                }
                 if let last = blocks.indices.last, blocks[last].run != nil {
                     blocks[last].run!.photos += photos
                 } else {
@@ -64,7 +73,7 @@ struct MomentsPageBuilder: PageBuilding {
             }
             blocks.append(MomentBlock(section: MomentSectionModel(
                 datetime: section.datetime, heading: heading, countLabel: countLabel,
-                albums: albums, continued: slice.continuesFromPrevious, continues: slice.continuesOnNext,
+                albums: albums, places: placeLinks, continued: slice.continuesFromPrevious, continues: slice.continuesOnNext,
                 photos: photos, anchor: anchor, month: month)))
         }
         let pager = pager(map.momentPages, current: number, from: pagePath)

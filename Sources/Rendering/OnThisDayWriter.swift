@@ -54,7 +54,7 @@ struct OnThisDayWriter: PageBuilding {
                     out += ",\(thumbnail.size.width),\(thumbnail.size.height),"
                     PhotoFacts.appendJSONString(alt(item), to: &out)
                     out += ","
-                    PhotoFacts.appendJSONString(options.momentPlaces ? (item.metadata.place ?? "") : "", to: &out)
+                    PhotoFacts.appendJSONString(options.momentPlaces ? (item.metadata.place?.name ?? "") : "", to: &out)
                     out += "]"
                 }
             }

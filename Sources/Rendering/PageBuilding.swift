@@ -51,6 +51,8 @@ extension PageBuilding {
             momentsURL: URLPath.relative(from: pagePath, to: "moments/index.html"),
             tagsURL: map.tagIndexPage.map { URLPath.relative(from: pagePath, to: $0) },
             favouritesURL: map.favourites.map { URLPath.relative(from: pagePath, to: $0.pages[0]) },
+            placesURL: map.placeIndexPage.map { URLPath.relative(from: pagePath, to: $0) },
+            inPlaces: section == "places",
             inFavourites: section == "favourites",
             searchURL: URLPath.relative(from: pagePath, to: Self.searchPage),
             inSearch: section == "search",

@@ -73,6 +73,9 @@ public struct PageChrome: Sendable, Encodable, FlattenedInTemplateContext {
     public var tagsURL: String?
     /// The Favourites page, when there is one.
     public var favouritesURL: String?
+    /// The places (`moment_places`), when some item has one.
+    public var placesURL: String?
+    public var inPlaces = false
     public var inFavourites = false
     /// The search page (the header's search box submits to it).
     public var searchURL: String
@@ -224,6 +227,8 @@ public struct MomentSectionModel: Sendable, Encodable {
     public var heading: String
     public var countLabel: String
     public var albums: [TitledLink]
+    /// Its places' pages (`moment_places`), most photos first.
+    public var places: [TitledLink]
     /// The section began on the previous page.
     public var continued: Bool
     /// The section goes on on the next page.
@@ -242,6 +247,11 @@ public struct DayLabel: Sendable, Encodable {
     public var datetime: String
     /// Short: "Kyoto · 3 May 2025".
     public var text: String
+    /// With places: the place part ("Kyoto & Osaka"), linked to the page of
+    /// the place with most photos, and the date part after it.
+    public var placeText: String?
+    public var placeHref: String?
+    public var dateText: String?
     /// Whole: "Kyoto · Saturday 3 May 2025, 2 photos".
     public var title: String
     public var month: String
@@ -327,6 +337,9 @@ public struct PhotoPageModel: Sendable, Encodable {
     public struct Fact: Sendable, Encodable {
         public var label: String
         public var value: String
+        /// The fact's page (a place's), when it has one (`factHref`, not
+        /// `url`: a missing key would find an outer `url`).
+        public var factHref: String?
     }
     /// The published original.
     public struct Download: Sendable, Encodable {
@@ -386,6 +399,49 @@ public struct TagIndexModel: Sendable, Encodable {
     public var chrome: PageChrome
     public var countLabel: String
     public var tags: [Entry]
+}
+
+/// The list of places (`places`): countries, each with its places.
+public struct PlaceIndexModel: Sendable, Encodable {
+    public struct Entry: Sendable, Encodable {
+        /// "Springfield, Illinois" (the country is the group's).
+        public var name: String
+        public var url: String
+        public var countLabel: String
+        public var cover: Thumbnail?
+    }
+    public struct Country: Sendable, Encodable {
+        public var name: String
+        /// "3 places".
+        public var countLabel: String
+        public var places: [Entry]
+    }
+    public var chrome: PageChrome
+    /// "12 places in 3 countries".
+    public var countLabel: String
+    public var countries: [Country]
+    /// The map (`map`).
+    public var mapURL: String?
+}
+
+/// The map of places (`map`): `static/map/map.js` draws it from `dataJSON`
+/// over `static/map/world.js`; the list below it is the same places as links.
+public struct MapPageModel: Sendable, Encodable {
+    /// Online tiles under the map (`map_tiles`), with their credit.
+    public struct Tiles: Sendable, Encodable {
+        public var template: String
+        public var attribution: String
+    }
+    public var chrome: PageChrome
+    public var countLabel: String
+    /// The places (position, photos, name, page) and each zoom level's
+    /// clusters, as JSON for `data-map` (escaped by the template).
+    public var dataJSON: String
+    public var tiles: Tiles?
+    public var worldScript: String
+    public var mapScript: String
+    public var placesURL: String
+    public var countries: [PlaceIndexModel.Country]
 }
 
 /// The search page (`search`): `static/search.js` fills its grid from the

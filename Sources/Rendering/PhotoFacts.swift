@@ -16,7 +16,7 @@ public enum PhotoFacts {
         add(date.source == .fileTime ? "fact.file_date" : isVideo ? "fact.recorded" : "fact.taken", when)
         if isVideo, let motion = m.motion { add("fact.duration", motion.durationLabel) }
         if photo.kind == .motionStill { add("fact.motion", strings.text(kindKey(photo))) }
-        if place, let name = m.place { add("fact.place", name) }
+        if place, let where_ = m.place { add("fact.place", where_.fullName) }
         if let camera = m.camera.cameraName { add("fact.camera", camera) }
         if let lens = m.camera.lens { add("fact.lens", lens) }
         let point = strings.decimalSeparator

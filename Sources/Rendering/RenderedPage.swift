@@ -17,7 +17,7 @@ public struct RenderedPage: Sendable, Equatable {
 public struct PageJob: Sendable {
     /// What the job makes, for the build's timing by kind.
     public enum Kind: String, Sendable, CaseIterable {
-        case album = "album pages", item = "item pages", moments = "moments pages", tag = "tag pages", search = "search"
+        case album = "album pages", item = "item pages", moments = "moments pages", tag = "tag pages", place = "place pages", search = "search"
         case sitemap = "sitemap and feed"
     }
     public let kind: Kind

@@ -29,7 +29,8 @@ public struct SearchIndex: Sendable {
 
     /// Builds the index of `items` (timeline order) using `document` for what
     /// each result shows and `words` for what finds it.
-    public init(items: [MediaItem], document: @escaping @Sendable (MediaItem) -> SearchDocument,
+    /// `places` are the place pages a query can also find: name and page.
+    public init(items: [MediaItem], places: [(name: String, page: String)] = [], document: @escaping @Sendable (MediaItem) -> SearchDocument,
                 words: @escaping @Sendable (MediaItem) -> [String]) {
         // Each item's tokens, then its documents' files, on every core: one
         // job for 100,000 items was a second on one core while the others waited.
@@ -52,7 +53,8 @@ public struct SearchIndex: Sendable {
         postings = [:]
         var files: [(path: String, text: String)] = []
         let shardNames = shards.keys.sorted()
-        let manifest = SearchManifest(count: items.count, chunk: Self.chunkSize, shards: shardNames.map(Self.hex))
+        var manifest = SearchManifest(count: items.count, chunk: Self.chunkSize, shards: shardNames.map(Self.hex))
+        if !places.isEmpty { manifest.places = places.map { [Self.tokens($0.name).joined(separator: " "), $0.name, $0.page] } }
         files.append(("search/index.js", "gallerygenSearch.manifest(" + CompactJSON.string(manifest) + ");\n"))
         let tokenShards = shardNames.map { ($0, shards[$0]!) }
         shards = [:]
@@ -131,6 +133,9 @@ struct SearchManifest: Encodable {
     let count: Int
     let chunk: Int
     let shards: [String]
+    /// The place pages (`moment_places`): each its folded words, its name
+    /// and its page; absent without places.
+    var places: [[String]]?
 }
 
 /// What a search result shows of one item: written as a JSON array in the

@@ -19,7 +19,8 @@ struct SearchIndexWriter: PageBuilding {
     /// what a result shows, and the words that find it.
     func searchIndex() -> SearchIndex {
         let items = map.timelineItems
-        return SearchIndex(items: items, document: { item in
+        let places = map.places.map { (name: $0.place.fullName, page: $0.pages[0]) }
+        return SearchIndex(items: items, places: places, document: { item in
             let key = item.source.relativePath
             let thumbs = item.renditions(.thumbnail), previews = item.renditions(.preview)
             let first = thumbs.first, largest = previews.last
@@ -33,7 +34,7 @@ struct SearchIndexWriter: PageBuilding {
             let m = item.metadata
             var words = [m.words.title, m.words.caption, m.camera.cameraName].compactMap { $0 } + m.words.keywords
             if options.publishPeople { words += m.words.people }
-            if options.momentPlaces, let place = m.place { words.append(place) }
+            if options.momentPlaces, let place = m.place { words += [place.name, place.region, place.country] }
             var album: AlbumPath? = item.source.albumPath
             while let path = album, !path.isRoot {
                 words.append(gallery.albums[path]?.title ?? path.name)

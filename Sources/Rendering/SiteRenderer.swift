@@ -106,6 +106,12 @@ public struct SiteRenderer: Sendable, PageBuilding {
                 guard let favourites = map.favourites else { return "" }
                 return try theme.render("album", TagPageBuilder(inputs: inputs).tagPage(favourites, number: number, section: "favourites"))
             }
+        case .placeIndex:
+            return one(.place) { () throws(ThemeError) in try theme.render("places", PlacePageBuilder(inputs: inputs).placeIndexPage(path)) }
+        case let .place(p, number):
+            return one(.place) { () throws(ThemeError) in try theme.render("album", PlacePageBuilder(inputs: inputs).placePage(map.places[p], number: number)) }
+        case .map:
+            return one(.place) { () throws(ThemeError) in try theme.render("map", PlacePageBuilder(inputs: inputs).mapPage(path)) }
         case .search:
             return one(.search) { () throws(ThemeError) in try theme.render("search", SearchIndexWriter(inputs: inputs).searchPage()) }
         case .searchIndex:

@@ -7,7 +7,7 @@ struct SitemapWriter: PageBuilding {
     let inputs: PageInputs
 
     /// Every published page a search engine should know (listed albums and
-    /// their items, the timeline, years, tags, Favourites; not hidden albums,
+    /// their items, the timeline, years, tags, Favourites, places and the map; not hidden albums,
     /// not the search page), each with its main picture.
     func sitemapEntries() -> [(page: String, image: String?)] {
         var entries: [(String, String?)] = []
@@ -24,6 +24,9 @@ struct SitemapWriter: PageBuilding {
         if let index = map.tagIndexPage { entries.append((index, nil)) }
         for tag in map.tags { for page in tag.pages { entries.append((page, largestPreview(tag.items.first))) } }
         if let favourites = map.favourites { for page in favourites.pages { entries.append((page, largestPreview(favourites.items.first))) } }
+        if let index = map.placeIndexPage { entries.append((index, nil)) }
+        for place in map.places { for page in place.pages { entries.append((page, largestPreview(place.items.first))) } }
+        if let mapPage = map.mapPage { entries.append((mapPage, nil)) }
         return entries
     }
 

@@ -134,7 +134,7 @@ public struct CachedClip: Codable, Sendable, Equatable {
 /// An unreadable file or another version means a full rebuild, never a wrong site.
 public struct BuildState: Sendable, Equatable {
     /// Format version; bump when the layout or meaning changes.
-    public static let currentVersion = 8
+    public static let currentVersion = 9
     /// The folder in OUT that held the build state before it moved out of
     /// OUT (OUT is published whole): migrated once, then removed.
     public static let legacyFolderName = ".gallerygen"

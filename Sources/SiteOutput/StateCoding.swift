@@ -167,7 +167,14 @@ extension CachedPhoto {
         writer.optional(words.rating) { $0.int($1) }
         writer.int(words.people.count)
         for name in words.people { writer.string(name) }
-        writer.optional(m.place) { $0.string($1) }
+        writer.optional(m.place) { w, place in
+            w.string(place.name)
+            w.string(place.region)
+            w.string(place.country)
+            w.string(place.countryCode)
+            w.int(Int(place.latitudeE5))
+            w.int(Int(place.longitudeE5))
+        }
     }
 
     /// A digest of `metadata` as the state keeps it (no GPS, people and
@@ -279,7 +286,13 @@ extension CachedPhoto {
         let peopleCount = try reader.count()
         for _ in 0..<peopleCount { words.people.append(try reader.string()) }
         metadata.words = words
-        metadata.place = try reader.optional(text)
+        metadata.place = try reader.optional { (r: inout StateReader) throws(StateFormatError) -> Place in
+            let name = try r.string(), region = try r.string(), country = try r.string(), code = try r.string()
+            let latitude = try r.int(), longitude = try r.int()
+            guard abs(latitude) <= 9_000_000, abs(longitude) <= 18_000_000 else { throw StateFormatError(reason: "bad place position") }
+            return Place(name: name, region: region, country: country, countryCode: code,
+                         latitudeE5: Int32(latitude), longitudeE5: Int32(longitude))
+        }
         return metadata
     }
 }

@@ -110,16 +110,16 @@ import GalleryTestSupport
 
     @Test func placesAreNamedOnlyWhenAsked() throws {
         var items = Self.photos([("2025:05:03", 3), ("2025:05:04", 2), ("2025:05:10", 1)])
-        for i in items.indices { items[i].metadata.place = i < 2 ? "Kyoto" : (i < 3 ? "Osaka" : nil) }
-        items[3].metadata.place = "Nara"
+        for i in items.indices { items[i].metadata.place = i < 2 ? Place(name: "Kyoto") : (i < 3 ? Place(name: "Osaka") : nil) }
+        items[3].metadata.place = Place(name: "Nara")
         let off = try Self.site(items)
         let offHTML = try off.renderMomentsPage(0) + ItemPageBuilder(inputs: off.inputs).render(off.gallery.albums[AlbumPath(components: ["a"])]!, index: 0, pagePath: "albums/a/x.html")
         for word in ["Kyoto", "Osaka", "Nara", "GeoNames"] { #expect(!offHTML.contains(word), "\(word) published with moment_places off") }
         let on = try Self.site(items) { $0.momentPlaces = true }
         let html = try on.renderMomentsPage(0)
         #expect(html.contains("title=\"Kyoto &amp; Osaka · Saturday, May 3, 2025, 3 photos\""))
-        #expect(html.contains(">Kyoto &amp; Osaka · May 3, 2025</time>"))
-        #expect(html.contains(">Nara · May 4, 2025</time>"))
+        #expect(html.contains(">Kyoto &amp; Osaka</a> · <time datetime=\"2025-05-03\">May 3, 2025</time>"))
+        #expect(html.contains(">Nara</a> · <time datetime=\"2025-05-04\">May 4, 2025</time>"))
         #expect(html.contains(">May 10, 2025</time>"), "no GPS: no name")
         #expect(html.contains("https://www.geonames.org/"), "GeoNames is credited where its names are shown")
         // Places are words of the search index only when published.
@@ -180,7 +180,7 @@ import GalleryTestSupport
         #expect(!written.contains { $0.hasPrefix("media/") })
         let page = try String(contentsOf: moments, encoding: .utf8)
         #expect(page.contains("Kyoto &amp; Osaka · Saturday, May 3, 2025"))
-        #expect(try String(contentsOf: folder.url.appendingPathComponent("out/albums/japan/p0.html"), encoding: .utf8).contains("<dd>Kyoto</dd>"))
+        #expect(try String(contentsOf: folder.url.appendingPathComponent("out/albums/japan/p0.html"), encoding: .utf8).contains(">Kyoto, Japan</a></dd>"))
         let state = try Data(contentsOf: BuildState.location(in: BuildSettings.defaultStateFolder(for: folder.url.appendingPathComponent("out"))))
         let site = try everything()
         for coordinate in ["35.03", "135.72", "34.68"] { #expect(!site.contains(coordinate), "\(coordinate) published") }

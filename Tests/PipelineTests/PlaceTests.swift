@@ -39,18 +39,45 @@ import GalleryTestSupport
         #expect(Self.finder.name(near: GPSCoordinate(latitude: 95, longitude: 10)) == nil)
     }
 
-    /// A table in make_places.py's layout (places given in cell order).
+    /// A table in make_places.py's layout (places given in cell order), all
+    /// in one country ("ZZ", "Testland") and region ("North").
     static func table(_ places: [(latitude: Double, longitude: Double, population: Double, name: String)]) -> [UInt8] {
-        var bytes = Array("GGPLACE1".utf8)
+        var bytes = Array("GGPLACE2".utf8)
         func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
+        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
         let names = places.map { Array($0.name.utf8) }
         u32(UInt32(places.count))
         u32(UInt32(names.joined().count))
+        u16(1)
+        u16(1)
         for p in places { withUnsafeBytes(of: Int32((p.latitude * 100_000).rounded()).littleEndian) { bytes += $0 } }
         for p in places { withUnsafeBytes(of: Int32((p.longitude * 100_000).rounded()).littleEndian) { bytes += $0 } }
         for p in places { bytes.append(UInt8(min(255, (10 * log(p.population + 1)).rounded()))) }
         for name in names { bytes.append(UInt8(name.count)) }
-        return bytes + names.joined()
+        for _ in places { bytes.append(0) }
+        for _ in places { u16(0) }
+        bytes += names.joined()
+        bytes += Array("ZZ".utf8)
+        bytes.append(8)
+        bytes += Array("Testland".utf8)
+        bytes.append(5)
+        bytes += Array("North".utf8)
+        return bytes
+    }
+
+    @Test(arguments: [
+        (39.8017, -89.6437, "Springfield, Illinois, United States"),
+        (42.1015, -72.5898, "Springfield, Massachusetts, United States"),
+        (35.0394, 135.7292, "Kyoto, Kyoto, Japan"),
+        (48.8584, 2.2945, "Paris, Ile-de-France, France"),
+    ])
+    func placesKnowTheirRegionAndCountry(latitude: Double, longitude: Double, expected: String) throws {
+        let place = try #require(Self.finder.place(near: GPSCoordinate(latitude: latitude, longitude: longitude)))
+        // "Kyoto, Kyoto" is said once: the region's name is the city's.
+        #expect(place.fullName == expected.replacingOccurrences(of: "Kyoto, Kyoto", with: "Kyoto"))
+        #expect(!place.countryCode.isEmpty)
+        // The marker stands on the town, not on the photo.
+        #expect(abs(Double(place.latitudeE5) / 100_000 - latitude) < 0.3)
     }
 
     @Test func theDateLineAndThePolesDoNotTrap() throws {
@@ -59,6 +86,7 @@ import GalleryTestSupport
         try bytes.withUnsafeBytes { raw in
             let finder = try PlaceFinder(raw)
             #expect(finder.count == 2)
+            #expect(finder.place(near: GPSCoordinate(latitude: -16.8, longitude: 179.9))?.fullName == "West, North, Testland")
             #expect(finder.name(near: GPSCoordinate(latitude: -16.8, longitude: 179.999)) == "East")   // 3 km vs 3 km: larger wins
             #expect(finder.name(near: GPSCoordinate(latitude: -16.8, longitude: 179.9)) == "West")
             #expect(finder.name(near: GPSCoordinate(latitude: -16.8, longitude: -179.5)) == "East")   // 50 km: only the fallback reaches
@@ -71,8 +99,15 @@ import GalleryTestSupport
     }
 
     @Test func aDamagedTableIsRefused() {
-        let bytes: [UInt8] = Array("GGPLACE1".utf8) + [5, 0, 0, 0, 0, 0, 0, 0]
+        let bytes: [UInt8] = Array("GGPLACE2".utf8) + [5, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0]
         bytes.withUnsafeBytes { raw in
+            #expect(throws: MetadataError.self) { _ = try PlaceFinder(raw) }
+        }
+        // A region index past the regions.
+        var outOfRange = Self.table([(10, 10, 5000, "One")])
+        let regionAt = 20 + 13 - 2
+        outOfRange[regionAt] = 7
+        outOfRange.withUnsafeBytes { raw in
             #expect(throws: MetadataError.self) { _ = try PlaceFinder(raw) }
         }
         [UInt8](repeating: 0, count: 40).withUnsafeBytes { raw in

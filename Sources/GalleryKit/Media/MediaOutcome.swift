@@ -45,9 +45,9 @@ struct PublishingRules: Sendable {
         return nil
     }
 
-    /// The place named for a location, when places are wanted.
-    func placeName(near location: GPSCoordinate?) -> String? {
-        location.flatMap { places?.name(near: $0) }
+    /// The place of a location, when places are wanted.
+    func place(near location: GPSCoordinate?) -> Place? {
+        location.flatMap { places?.place(near: $0) }
     }
 
     /// What the next build remembers of a file read now.

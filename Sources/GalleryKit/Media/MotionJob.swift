@@ -20,7 +20,7 @@ struct MotionJob: Sendable {
         if let liveClip = file.livePhotoClip {
             (metadata.motion, clip) = examineLiveClip(liveClip, still: metadata, notes: &notes)
             // A still saved without its location (an edited export) can take its clip's.
-            if metadata.place == nil { metadata.place = rules.placeName(near: metadata.motion?.location) }
+            if metadata.place == nil { metadata.place = rules.place(near: metadata.motion?.location) }
         } else if let range = metadata.embeddedClip {
             do {
                 metadata.motion = try video.withEmbeddedClip(bytes, range: range) { url in try video.facts(of: url) }

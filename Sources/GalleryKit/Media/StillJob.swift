@@ -31,7 +31,7 @@ struct StillJob: Sendable {
             // Named by what decides the pixels: words written into the file keep the name.
             contentHash = ContentIdentity.hash(bytes, format: metadata.format, orientation: metadata.orientation)
             metadata.words = SidecarWords.read(file).filled(from: metadata.words)
-            metadata.place = rules.placeName(near: metadata.gps)
+            metadata.place = rules.place(near: metadata.gps)
             if let reason = rules.leftOutReason(metadata.words) {
                 // Decided before any clip is probed or pixel decoded.
                 return .leftOut(file, reason: reason, cache: rules.cacheEntry(file, contentHash: contentHash, metadata: metadata,

@@ -23,7 +23,7 @@ struct VideoJob: Sendable {
             contentHash = try SourceFileReader.contentHash(of: file)
             var read = VideoWork.metadata(of: facts, file: file)
             read.words = SidecarWords.read(file)
-            read.place = rules.placeName(near: read.gps)
+            read.place = rules.place(near: read.gps)
             metadata = read
             if let reason = rules.leftOutReason(metadata.words) {
                 return .leftOut(file, reason: reason, cache: rules.cacheEntry(file, contentHash: contentHash, metadata: metadata,

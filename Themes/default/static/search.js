@@ -84,14 +84,37 @@
     });
   }
 
+  /* Place pages whose names hold every word of the query (as word starts). */
+  var placeList = document.createElement("ul");
+  placeList.className = "search-places";
+  placeList.hidden = true;
+  grid.parentNode.insertBefore(placeList, grid);
+  function showPlaces(words) {
+    placeList.textContent = "";
+    var found = (manifest && manifest.places || []).filter(function (p) {
+      var own = p[0].split(" ");
+      return words.every(function (w) { return own.some(function (o) { return o.lastIndexOf(w, 0) === 0; }); });
+    }).slice(0, 12);
+    found.forEach(function (p) {
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = abs(p[2]);
+      a.textContent = p[1];
+      li.appendChild(a);
+      placeList.appendChild(li);
+    });
+    placeList.hidden = !found.length;
+  }
+
   function search(keepCount) {
     var query = input.value;
     if (!keepCount) shownCount = PAGE;
     var words = tokens(query).filter(function (w) { return Array.from(w).length >= 2 || /^\p{N}$/u.test(w); });
     var mine = ++generation;
     if (history.replaceState) history.replaceState(null, "", "?q=" + encodeURIComponent(query));
-    if (!words.length) { grid.textContent = ""; status.textContent = query ? t("too_short") : ""; return; }
+    if (!words.length) { grid.textContent = ""; placeList.hidden = true; status.textContent = query ? t("too_short") : ""; return; }
     if (!manifest) { status.textContent = t("index_failed"); return; }
+    showPlaces(words);
     var prefixes = words.map(function (w) { return hex(Array.from(w).slice(0, 2).join("")); });
     var needed = prefixes.filter(function (h, i) { return manifest.known[h] && !shards[h] && prefixes.indexOf(h) === i; });
     loadAll(needed.map(function (h) { return new URL("t-" + h + ".js", indexURL).href; }), function () {
