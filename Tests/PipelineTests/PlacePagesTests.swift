@@ -117,6 +117,16 @@ import GalleryTestSupport
         for (path, text) in files where !path.hasPrefix("static/") {
             #expect(!text.contains("Springfield") && !text.contains("Kyoto"), "\(path) names a place")
         }
+        // Online tiles only when asked for, with their credit.
+        settings.momentPlaces = true
+        settings.map = true
+        settings.mapTiles = "https://tile.example.org/{z}/{x}/{y}.png"
+        settings.mapTilesAttribution = "© Example tiles"
+        _ = try await GalleryBuilder().build(settings: settings, quiet: true)
+        let tiled = try Self.files(settings.output)["places/map.html"] ?? ""
+        #expect(tiled.contains("data-tiles=\"https://tile.example.org/{z}/{x}/{y}.png\"") && tiled.contains("© Example tiles"))
+        settings.mapTiles = ""
+        settings.mapTilesAttribution = ""
         // On again: the same site as a clean build with places.
         settings.momentPlaces = true
         settings.map = true

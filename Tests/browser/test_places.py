@@ -137,6 +137,19 @@ def test_the_map_draws_zooms_and_opens_a_place(places_server, places_site):
             driver.quit()
 
 
+def test_search_offers_the_places_it_matches(places_server, browser):
+    browser.get(places_server + "/search/index.html?q=springfield")
+    wait(browser, "return document.querySelectorAll('.search-places a').length > 0")
+    links = [a.text for a in browser.find_elements(By.CSS_SELECTOR, ".search-places a")]
+    assert sorted(links) == ["Springfield, Illinois, United States", "Springfield, Massachusetts, United States"], links
+    wait(browser, "return document.querySelectorAll('.search-results a').length === 2")
+    browser.find_element(By.LINK_TEXT, "Springfield, Illinois, United States").click()
+    wait(browser, "return location.pathname.indexOf('/places/springfield-illinois') >= 0")
+    browser.get(places_server + "/search/index.html?q=japan")
+    wait(browser, "return document.querySelectorAll('.search-results a').length === 4")
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".search-places a")) == 3
+
+
 def test_the_map_works_from_file(places_site, phone):
     phone.get("file://" + os.path.join(places_site, "places", "map.html"))
     wait(phone, "return document.querySelectorAll('.map-marker, .map-cluster').length > 0")
