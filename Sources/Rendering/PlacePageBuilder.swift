@@ -86,8 +86,7 @@ struct PlacePageBuilder: PageBuilding {
                 if cluster.members.count > 1 {
                     json += ","
                     let names = cluster.members.map { map.places[$0].place.name }
-                    PhotoFacts.appendJSONString((placeLabel(names) ?? "") + ": " + count(items: cluster.photos, videos: 0)
-                                                + ". " + strings.text("map.zoom_here"), to: &json)
+                    PhotoFacts.appendJSONString((placeLabel(names) ?? "") + ": " + count(items: cluster.photos, videos: 0), to: &json)
                 }
                 json += "]"
             }

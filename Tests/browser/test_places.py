@@ -102,20 +102,44 @@ def test_the_map_draws_zooms_and_opens_a_place(places_server, places_site):
             assert clusters, first
             driver.find_element(By.CSS_SELECTOR, ".map-zoom-in").click()
             assert driver.execute_script("return gallerygenMap.view().level") == min(12, level + 1)
-            # A cluster opened from the keyboard zooms until it parts.
+            # A cluster opened from the keyboard lists its places, focus on the
+            # first; Escape closes the list; its button zooms until it parts.
             driver.find_element(By.CSS_SELECTOR, ".map-reset").click()
             cluster = driver.find_element(By.CSS_SELECTOR, ".map-cluster")
             label = cluster.get_attribute("aria-label")
+            members = len(cluster.get_attribute("data-members").split(","))
             driver.execute_script("arguments[0].focus()", cluster)
             cluster.send_keys(Keys.ENTER)
+            wait(driver, "return document.querySelector('.map-popup')")
+            listed = [a.text for a in driver.find_elements(By.CSS_SELECTOR, ".map-popup a")]
+            assert len(listed) == members and driver.switch_to.active_element.text == listed[0], listed
+            shoot(driver, f"map-list-{width}")
+            driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+            wait(driver, "return !document.querySelector('.map-popup') && document.activeElement.classList.contains('map-canvas')")
+            driver.find_element(By.CSS_SELECTOR, ".map-cluster").click()
+            driver.find_element(By.CSS_SELECTOR, ".map-popup-zoom").click()
             wait(driver, "return gallerygenMap.view().level > arguments[0]", level)
             after = markers(driver)
             assert len(after) > 0 and label not in [m[1] for m in after], (label, after)
+            # A place in a cluster's list opens its page.
+            driver.find_element(By.CSS_SELECTOR, ".map-reset").click()
+            driver.find_element(By.CSS_SELECTOR, ".map-cluster").click()
+            first = driver.find_element(By.CSS_SELECTOR, ".map-popup a")
+            name = first.text.split(":")[0]
+            first.click()
+            wait(driver, "return location.pathname.indexOf('/places/') >= 0 && location.pathname.indexOf('map.html') < 0")
+            assert driver.find_element(By.CSS_SELECTOR, "h1").text == name
+            driver.back()
+            wait(driver, "return window.gallerygenMap && document.querySelectorAll('.map-marker, .map-cluster').length > 0")
             # The keyboard moves and zooms the map itself.
             canvas = driver.find_element(By.CSS_SELECTOR, ".map-canvas")
             before = driver.execute_script("return gallerygenMap.view()")
+            canvas.send_keys("+")
+            assert driver.execute_script("return gallerygenMap.view().s") > before["s"]
+            canvas.send_keys("+")
             canvas.send_keys("-")
-            assert driver.execute_script("return gallerygenMap.view().s") < before["s"]
+            assert before["s"] < driver.execute_script("return gallerygenMap.view().s") < 4 * before["s"]
+            before = driver.execute_script("return gallerygenMap.view()")
             canvas.send_keys(Keys.ARROW_RIGHT)
             assert driver.execute_script("return gallerygenMap.view().x") != before["x"]
             shoot(driver, f"map-zoomed-{width}")

@@ -2,8 +2,8 @@
    (Natural Earth, in Web Mercator's 256-unit square) with a marker per place,
    the places clustered per zoom level at build time (data-map). Drag, wheel,
    pinch, the buttons and the keyboard (arrows, + and -, 0) move and zoom;
-   a marker is a link to its place's page, a cluster a button that zooms in
-   until it parts. Nothing is fetched from outside the site, unless the site
+   a marker is a link to its place's page, a cluster a button that lists
+   its places (links) with a way to zoom in until it parts. Nothing is fetched from outside the site, unless the site
    asked for online tiles (data-tiles). No dependencies. */
 (function () {
   "use strict";
@@ -106,6 +106,7 @@
 
     function draw(keepMarkers) {
       clamp();
+      if (!keepMarkers) closeList(false);
       var w = width / view.s, h = height / view.s;
       svg.setAttribute("viewBox", (view.x - w / 2) + " " + (view.y - h / 2) + " " + w + " " + h);
       drawTiles();
@@ -137,9 +138,50 @@
       draw(false);
     }
 
-    /* A cluster: zoom on it to the first level at which it parts. */
-    function openCluster(node) {
+    /* A cluster's places as a list over the map: links, and a button that zooms in. */
+    var popup = null;
+    function closeList(refocus) {
+      if (!popup) return;
+      popup.remove();
+      popup = null;
+      if (refocus) svg.focus();
+    }
+    function openList(node) {
+      closeList(false);
       var members = node.getAttribute("data-members").split(",").map(Number);
+      popup = document.createElement("div");
+      popup.className = "map-popup";
+      popup.setAttribute("role", "dialog");
+      popup.setAttribute("aria-label", node.getAttribute("aria-label"));
+      var list = document.createElement("ul");
+      members.slice().sort(function (a, b) { return data.places[b][2] - data.places[a][2]; }).forEach(function (i) {
+        var li = document.createElement("li"), a = document.createElement("a");
+        a.href = data.places[i][4];
+        a.textContent = data.places[i][3];
+        li.appendChild(a);
+        list.appendChild(li);
+      });
+      var zoomButton = document.createElement("button");
+      zoomButton.type = "button";
+      zoomButton.className = "map-popup-zoom";
+      zoomButton.textContent = box.getAttribute("data-zoom-label");
+      zoomButton.addEventListener("click", function () { closeList(false); zoomOn(members); });
+      var close = document.createElement("button");
+      close.type = "button";
+      close.className = "map-popup-close";
+      close.setAttribute("aria-label", box.getAttribute("data-close-label"));
+      close.textContent = "×";
+      close.addEventListener("click", function () { closeList(true); });
+      popup.appendChild(close);
+      popup.appendChild(list);
+      popup.appendChild(zoomButton);
+      popup.addEventListener("keydown", function (e) { if (e.key === "Escape") { e.preventDefault(); closeList(true); } });
+      box.appendChild(popup);
+      list.querySelector("a").focus();
+    }
+
+    /* Zoom on a cluster's places, to the first level at which they part. */
+    function zoomOn(members) {
       var x = 0, y = 0, photos = 0;
       members.forEach(function (i) { var p = data.places[i]; x += p[0] * p[2]; y += p[1] * p[2]; photos += p[2]; });
       view.x = x / photos / 100;
@@ -151,9 +193,7 @@
       }
       view.s = Math.max(view.s * 2, Math.pow(2, l));
       draw(false);
-      var first = markerLayer.querySelector(".map-marker, .map-cluster");
       svg.focus();
-      if (first) first.focus();
     }
 
     /* Pointers: one drags, two pinch. A drag is not a click on a marker. */
@@ -191,7 +231,7 @@
     svg.addEventListener("click", function (e) {
       if (moved > 4) { e.preventDefault(); return; }
       var cluster = e.target.closest && e.target.closest(".map-cluster");
-      if (cluster) openCluster(cluster);
+      if (cluster) openList(cluster);
     });
     svg.addEventListener("wheel", function (e) {
       e.preventDefault();
@@ -200,7 +240,8 @@
     }, { passive: false });
     svg.addEventListener("keydown", function (e) {
       var cluster = e.target.closest && e.target.closest(".map-cluster");
-      if (cluster && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); openCluster(cluster); return; }
+      if (cluster && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); openList(cluster); return; }
+      if (e.key === "Escape" && popup) { e.preventDefault(); closeList(true); return; }
       var step = 80;
       switch (e.key) {
         case "ArrowLeft": pan(step, 0); break;
@@ -225,7 +266,7 @@
     // For tests and for anyone who scripts the page: the view, and a way to set it.
     window.gallerygenMap = {
       view: function () { return { x: view.x, y: view.y, s: view.s, level: level() }; },
-      zoom: zoom, pan: pan
+      zoom: zoom, pan: pan, zoomOn: zoomOn
     };
   }
 })();
