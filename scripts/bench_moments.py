@@ -132,7 +132,10 @@ def clicks_to_months(site, months):
                 parsed = load(target) if target.endswith(".html") and target.startswith(site) else None
                 if parsed is None:
                     continue
-                if anchor and anchor in parsed.ids and "moments" in target:
+                # A section's own id, or #m-YYYY-MM: the month's first mark on that page.
+                month_mark = re.fullmatch(r"m-(\d{4}-\d{2})", anchor or "")
+                lands = anchor in parsed.ids or (month_mark and f'data-month="{month_mark.group(1)}"' in open(target).read())
+                if anchor and lands and "moments" in target:
                     # The anchor is a section heading: which month is it?
                     month = re.match(r"[dm]-(\d{4}-\d{2})", anchor)
                     if month and month.group(1) in months:

@@ -234,6 +234,33 @@ struct Fingerprinter: Sendable {
         return h.digest()
     }
 
+    /// The year → month index as the moments pages carry it: which months
+    /// have items and the page each starts on, no counts (a photo added to a
+    /// month changes no other year's page).
+    func railDigest() -> StableHash.Digest {
+        var h = StableHash()
+        h.add(map.moments.contains { !$0.places.isEmpty })
+        var seen: Set<Int> = []
+        for (page, year) in zip(map.momentPages, map.momentPageYears) where seen.insert(year).inserted {
+            h.add(year)
+            h.add(page)
+        }
+        for year in map.timelineYears {
+            h.add(year.year)
+            for month in year.months { h.add(month.items > 0) }
+        }
+        return h.digest()
+    }
+
+    /// The exact page of each month of `year` (the index links them on that year's pages).
+    func railDigest(ofYear year: Int) -> StableHash.Digest {
+        var h = StableHash()
+        for entry in map.timelineYears where entry.year == year {
+            for month in entry.months where month.items > 0 { h.add(map.momentPages[map.momentSectionPage[month.firstSection]]) }
+        }
+        return h.digest()
+    }
+
     /// Everything at all: what the search index, sitemap and feed are made from.
     func everythingDigest() -> StableHash.Digest {
         var h = StableHash()
@@ -282,8 +309,9 @@ struct Fingerprinter: Sendable {
         }
         var pages = albumPages.flatMap { $0 }
         let timeline = timelineDigest()
+        let rail = railDigest()
         for number in map.momentPages.indices {
-            pages.append(momentsPage(number, timeline: timeline))
+            pages.append(momentsPage(number, rail: rail, timeline: timeline))
         }
         pages.append(page(.years, SiteMap.yearsPage) { h in
             h.add(timeline)
@@ -385,10 +413,22 @@ struct Fingerprinter: Sendable {
         }
     }
 
-    func momentsPage(_ number: Int, timeline: StableHash.Digest) -> PlannedPage {
+    func momentsPage(_ number: Int, rail: StableHash.Digest, timeline: StableHash.Digest) -> PlannedPage {
         page(.moments(page: number), map.momentPages[number]) { h in
-            h.add(timeline)
-            pager(map.momentPages, &h)
+            if map.momentsByYear {
+                h.add(rail)
+                h.add(railDigest(ofYear: map.momentPageYears[number]))
+                // The first page says how many items the timeline holds.
+                if number == 0 { h.add(timeline) }
+                // Its pager: the pages of its year, and the pages before and after it.
+                pager(Array(map.momentPages[map.momentPagesOfYear(around: number)]), &h)
+                h.add(number > 0 ? map.momentPages[number - 1] : "-")
+                h.add(number + 1 < map.momentPages.count ? map.momentPages[number + 1] : "-")
+            } else {
+                // A short timeline: every page counts it and links every page.
+                h.add(timeline)
+                pager(map.momentPages, &h)
+            }
             for slice in map.momentSlices[number] {
                 let section = map.moments[slice.section]
                 h.add(slice.section)

@@ -54,8 +54,16 @@ public struct SiteMap: Sendable {
     public let moments: [MomentSection]
     /// How the sections fall on the moments pages.
     public let momentSlices: [[SectionSlice]]
-    /// Moments page paths.
+    /// Moments page paths: the first is `moments/index.html`; then, for a
+    /// long timeline, by year (`moments/2019.html`, `moments/2019-2.html`…:
+    /// no page spans two years), else `moments/index-2.html`….
     public let momentPages: [String]
+    /// The year of each moments page (of its first photo).
+    public let momentPageYears: [Int]
+    /// The timeline is long enough to be cut by year (`pagesBeforeYearCut`).
+    public let momentsByYear: Bool
+    /// How many moments pages a timeline cut as one run may have.
+    public static let pagesBeforeYearCut = 8
     /// Each section's anchor on its (first) page: `d-2025-05-03`, or
     /// `m-2025-05` by month, made unique (`-2`) where two sections share a day.
     public let momentAnchors: [String]
@@ -123,8 +131,41 @@ public struct SiteMap: Sendable {
         let monthStarts = moments.indices.map { i in
             i == 0 || TimelineMonthKey(moments[i].photos.first!) != TimelineMonthKey(moments[i - 1].photos.last!)
         }
-        momentSlices = PageSplitter.pages(sectionSizes: moments.map(\.photos.count), budget: options.photosPerPage, monthStarts: monthStarts)
-        momentPages = momentSlices.indices.map { $0 == 0 ? "moments/index.html" : "moments/index-\($0 + 1).html" }
+        // A long timeline's pages never span years and are named by their
+        // year: a photo added to one year moves the pages of that year only,
+        // never every page after it (a rebuild renders what changed). A short
+        // one is cut as one run: a few photos of each year stay together.
+        let sequential = PageSplitter.pages(sectionSizes: moments.map(\.photos.count), budget: options.photosPerPage, monthStarts: monthStarts)
+        momentsByYear = sequential.count > Self.pagesBeforeYearCut
+        var slices: [[SectionSlice]] = [], pages: [String] = [], pageYears: [Int] = []
+        var start = momentsByYear ? 0 : moments.count
+        if !momentsByYear {
+            slices = sequential
+            pages = sequential.indices.map { $0 == 0 ? "moments/index.html" : "moments/index-\($0 + 1).html" }
+            pageYears = sequential.map { page in page.first.map { TimelineMonthKey(moments[$0.section].photos[$0.range.lowerBound]).year } ?? 0 }
+        }
+        while start < moments.count {
+            let year = TimelineMonthKey(moments[start].photos.first!).year
+            var end = start + 1
+            while end < moments.count, TimelineMonthKey(moments[end].photos.first!).year == year { end += 1 }
+            let yearSlices = PageSplitter.pages(sectionSizes: moments[start..<end].map(\.photos.count), budget: options.photosPerPage,
+                                                monthStarts: Array(monthStarts[start..<end]))
+            for (n, page) in yearSlices.enumerated() {
+                slices.append(page.map { SectionSlice(section: $0.section + start, range: $0.range,
+                                                      continuesFromPrevious: $0.continuesFromPrevious, continuesOnNext: $0.continuesOnNext) })
+                pages.append(pages.isEmpty ? "moments/index.html" : "moments/\(Self.yearName(year))\(n == 0 ? "" : "-\(n + 1)").html")
+                pageYears.append(year)
+            }
+            start = end
+        }
+        if slices.isEmpty {
+            slices = [[]]
+            pages = ["moments/index.html"]
+            pageYears = [0]
+        }
+        momentSlices = slices
+        momentPages = pages
+        momentPageYears = pageYears
         var sectionPage = [Int](repeating: 0, count: moments.count)
         for (page, slices) in momentSlices.enumerated() {
             for slice in slices where !slice.continuesFromPrevious { sectionPage[slice.section] = page }
@@ -243,6 +284,22 @@ public struct SiteMap: Sendable {
             }
         }
         return years
+    }
+
+    /// A year as a page name: four digits (`0987`), a sign before years BC.
+    static func yearName(_ year: Int) -> String {
+        year < 0 ? "bc" + String(-year) : String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+    }
+
+    /// The moments pages of the year of page `number` (every page when the
+    /// timeline is not cut by year).
+    public func momentPagesOfYear(around number: Int) -> Range<Int> {
+        guard momentsByYear else { return momentPages.indices }
+        let year = momentPageYears[number]
+        var low = number, high = number + 1
+        while low > 0, momentPageYears[low - 1] == year { low -= 1 }
+        while high < momentPageYears.count, momentPageYears[high] == year { high += 1 }
+        return low..<high
     }
 
     /// Page `number` (0-based) of an album whose folder is `folder`.

@@ -76,18 +76,34 @@ struct MomentsPageBuilder: PageBuilding {
                 albums: albums, places: placeLinks, continued: slice.continuesFromPrevious, continues: slice.continuesOnNext,
                 photos: photos, anchor: anchor, month: month)))
         }
-        let pager = pager(map.momentPages, current: number, from: pagePath)
+        let pager = momentsPager(number, from: pagePath)
         chrome.relLinks = relLinks(pager)
-        chrome.share = shareCard(pagePath, headline: strings.text("moments.title"),
-                                 summary: strings.text("moments.meta", ["photoCountLabel": count(items: map.timelineItems.count, videos: map.timelineVideoCount)]),
-                                 item: slices.first.map { map.moments[$0.section].photos[$0.range.lowerBound] })
         let here = slices.first.map { strings.heading(strings.month(map.moments[$0.section].photos[$0.range.lowerBound].metadata.captureDate.localDay)) } ?? ""
-        return MomentsPageModel(chrome: chrome, photoCountLabel: count(items: map.timelineItems.count, videos: map.timelineVideoCount),
+        // Only the first page counts the whole timeline: a photo added
+        // anywhere changes it and the pages of its own year, no others.
+        let total = number == 0 || !map.momentsByYear ? count(items: map.timelineItems.count, videos: map.timelineVideoCount) : nil
+        chrome.share = shareCard(pagePath, headline: strings.text("moments.title"),
+                                 summary: total.map { strings.text("moments.meta", ["photoCountLabel": $0]) } ?? here,
+                                 item: slices.first.map { map.moments[$0.section].photos[$0.range.lowerBound] })
+        return MomentsPageModel(chrome: chrome, photoCountLabel: total, pageNumber: !map.momentsByYear,
                                 blocks: blocks, pager: pager,
-                                years: yearIndex(from: pagePath, current: monthsHere, covers: false),
+                                years: yearIndex(from: pagePath, current: monthsHere, covers: false,
+                                                 year: map.momentsByYear ? map.momentPageYears[number] : nil),
                                 yearsURL: URLPath.relative(from: pagePath, to: SiteMap.yearsPage),
                                 hereLabel: here,
                                 placesCredit: places && map.moments.contains { !$0.places.isEmpty })
+    }
+
+    /// A moments page's pager: the pages of its year by number, and the
+    /// pages before and after it (the next year's first, the last year's last).
+    func momentsPager(_ number: Int, from pagePath: String) -> Pager? {
+        guard map.momentsByYear else { return pager(map.momentPages, current: number, from: pagePath) }
+        let year = map.momentPagesOfYear(around: number)
+        var pager = pager(Array(map.momentPages[year]), current: number - year.lowerBound, from: pagePath)
+            ?? Pager(items: [], count: 1, number: 1)
+        pager.prev = number > 0 ? URLPath.relative(from: pagePath, to: map.momentPages[number - 1]) : nil
+        pager.next = number + 1 < map.momentPages.count ? URLPath.relative(from: pagePath, to: map.momentPages[number + 1]) : nil
+        return pager
     }
 
     /// An item's thumbnail aspect ratio (width / height), as its grid cell grows.
@@ -99,19 +115,31 @@ struct MomentsPageBuilder: PageBuilding {
     /// The year → month index as seen from `pagePath`: every year, its twelve
     /// months (links to the page and anchor where each month's first section
     /// starts), `current` months marked and their years unfolded.
-    func yearIndex(from pagePath: String, current: Set<String>, covers: Bool) -> [YearIndexEntry] {
-        map.timelineYears.map { year in
-            var entry = YearIndexEntry(year: String(year.year), countLabel: strings.grouped(year.items),
+    /// On a moments page of `year`, the months of other years link to their
+    /// year's first page (viewer.js goes on from there to the month's page),
+    /// so a photo added to one year changes the index of that year's pages only.
+    func yearIndex(from pagePath: String, current: Set<String>, covers: Bool, year pageYear: Int? = nil) -> [YearIndexEntry] {
+        var yearStart: [Int: String] = [:]
+        for (page, year) in zip(map.momentPages, map.momentPageYears) where yearStart[year] == nil { yearStart[year] = page }
+        return map.timelineYears.map { year in
+            var entry = YearIndexEntry(year: String(year.year), countLabel: covers || !map.momentsByYear ? strings.grouped(year.items) : nil,
                                        fullCountLabel: count(items: year.items, videos: year.videos), url: "", open: false, months: [])
             for (m, month) in year.months.enumerated() {
                 let key = LocalDay(year: year.year, month: m + 1, day: 1).monthDescription
                 var link = YearIndexEntry.Month(name: strings.shortMonthName(m + 1), label: strings.heading(strings.month(LocalDay(year: year.year, month: m + 1, day: 1))),
-                                                countLabel: "", href: nil, key: key)
+                                                countLabel: nil, href: nil, key: key)
                 if month.items > 0 {
-                    link.countLabel = strings.grouped(month.items)
-                    link.label += ": " + count(items: month.items, videos: month.videos)
-                    let page = map.momentPages[map.momentSectionPage[month.firstSection]]
-                    link.href = URLPath.relative(from: pagePath, to: page) + "#" + map.momentAnchors[month.firstSection]
+                    // Counts on the years page only: the moments pages' index
+                    // changes only when a month gains its first item or loses its last.
+                    if covers || !map.momentsByYear {
+                        link.countLabel = strings.grouped(month.items)
+                        link.label += ": " + count(items: month.items, videos: month.videos)
+                    }
+                    let exact = pageYear == nil || pageYear == year.year
+                    let page = exact ? map.momentPages[map.momentSectionPage[month.firstSection]] : yearStart[year.year] ?? map.momentPages[0]
+                    // `#m-YYYY-MM`: the month wherever it begins on its page
+                    // (a section's own id is its day, which a new day changes).
+                    link.href = URLPath.relative(from: pagePath, to: page) + "#" + (map.momentsByYear ? "m-" + key : map.momentAnchors[month.firstSection])
                     link.current = current.contains(key)
                     if entry.url.isEmpty || options.momentOrder == .descending { entry.url = link.href! }
                 }

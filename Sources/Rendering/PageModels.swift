@@ -278,8 +278,8 @@ public struct YearIndexEntry: Sendable, Encodable {
         public var name: String
         /// "July 2019: 52 photos".
         public var label: String
-        /// "52".
-        public var countLabel: String
+        /// "52" (on the years page).
+        public var countLabel: String?
         /// Page and anchor of its first section; nil for a month without items
         /// (`href`, not `url`: a missing key would find the year's `url`).
         public var href: String?
@@ -289,8 +289,8 @@ public struct YearIndexEntry: Sendable, Encodable {
         public var current = false
     }
     public var year: String
-    /// "1,234".
-    public var countLabel: String
+    /// "1,234" (on the years page).
+    public var countLabel: String?
     /// "1,234 photos, 5 videos".
     public var fullCountLabel: String
     /// Its first month's link.
@@ -304,7 +304,11 @@ public struct YearIndexEntry: Sendable, Encodable {
 /// A page of the moments timeline (`moments`).
 public struct MomentsPageModel: Sendable, Encodable {
     public var chrome: PageChrome
-    public var photoCountLabel: String
+    /// The whole timeline's count: on every page of a short timeline, on the
+    /// first only of one cut by year.
+    public var photoCountLabel: String?
+    /// "page 3 of 7" (a short timeline: its pages are numbered as one run).
+    public var pageNumber = false
     public var blocks: [MomentBlock]
     public var pager: Pager?
     /// The month index, every year.

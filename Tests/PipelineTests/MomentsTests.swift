@@ -58,15 +58,27 @@ import GalleryTestSupport
                 #expect(items == 0, "\(month.key) has photos but no link")
                 continue
             }
-            let (page, anchor) = (String(href.split(separator: "#")[0]), String(href.split(separator: "#")[1]))
+            // `#m-YYYY-MM`: viewer.js scrolls to the first mark of that month
+            // (the anchor does not change when a new day begins the month).
+            // Another year's month is linked to its year's first page, whose
+            // index links it exactly: at most one step more.
+            let (linked, anchor) = (String(href.split(separator: "#")[0]), String(href.split(separator: "#")[1]))
+            #expect(anchor == "m-" + month.key)
+            var page = linked
+            let year = Int(month.key.prefix(4))!
+            if year != map.momentPageYears[0] {
+                let yearFirst = map.momentPages.firstIndex { $0.hasSuffix("/" + linked) }!
+                #expect(map.momentPageYears[yearFirst] == year && (yearFirst == 0 || map.momentPageYears[yearFirst - 1] != year))
+                let exact = renderer.momentsPage(yearFirst).years.flatMap(\.months).first { $0.key == month.key }!.href!
+                page = String(exact.split(separator: "#")[0])
+            }
             let number = map.momentPages.firstIndex { $0.hasSuffix("/" + page) }!
             let html = try renderer.renderMomentsPage(number)
-            #expect(html.contains("id=\"\(anchor)\""), "\(month.key): \(href) has no such anchor")
-            let section = map.moments[map.momentAnchors.firstIndex(of: anchor)!]
-            #expect(section.photos.contains { $0.metadata.captureDate.localDay.description.hasPrefix(month.key) })
-            // It is the first section of that month in page order.
+            #expect(html.contains("data-month=\"\(month.key)\""), "\(month.key): \(href) shows nothing of that month")
+            // The page holds the first section of that month in page order.
             let first = map.moments.firstIndex { $0.photos.contains { $0.metadata.captureDate.localDay.description.hasPrefix(month.key) } }!
-            #expect(map.momentAnchors[first] == anchor)
+            #expect(map.momentSectionPage[first] == number)
+            #expect(html.contains("id=\"\(map.momentAnchors[first])\""))
         }
         // The years page links every year and month the same way, with a cover.
         let years = renderer.yearsPage()
@@ -192,5 +204,48 @@ import GalleryTestSupport
         settings.momentPlaces = false
         _ = try await GalleryBuilder().build(settings: settings, quiet: true)
         #expect(!(try everything()).contains("Kyoto"), "turned off: no place name anywhere, the build state included")
+    }
+}
+
+/// Moments pages never span years and are named by year, so a photo added
+/// to one year renders that year's pages (and the first page, which counts
+/// the whole timeline), never the pages of other years.
+@Suite struct MomentsByYearTests {
+    @Test func aPhotoAddedToOneYearRendersOnlyThatYearsPages() async throws {
+        let folder = try TemporaryFolder()
+        var seed = 0
+        for year in [2021, 2022, 2023] {
+            for day in 1...10 {
+                seed += 1
+                try folder.write("src/Y\(year)/p\(day).jpg",
+                                 try IncrementalTests.photo(seed, exif: IncrementalTests.exif("\(year):0\(day % 9 + 1):1\(day % 9) 12:00:00")))
+            }
+        }
+        var settings = BuildSettings(source: folder.url.appendingPathComponent("src"), output: folder.url.appendingPathComponent("out"),
+                                     thumbnailBoxes: [PixelSize(width: 64, height: 48)], previewBoxes: [PixelSize(width: 128, height: 96)], jobs: 2)
+        settings.photosPerPage = 3
+        _ = try await GalleryBuilder().build(settings: settings, quiet: true)
+        let moments = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("out/moments").path).sorted()
+        // Newest year first: its first page is index.html, the others are named by year.
+        #expect(moments.contains("index.html") && moments.contains("2023-2.html") && moments.contains("2022.html") && moments.contains("2021.html"))
+        #expect(!moments.contains { $0.hasPrefix("index-") })
+        let before = try IncrementalTests.snapshot(settings.output)
+        try folder.write("src/Y2022/added.jpg", try IncrementalTests.photo(99, exif: IncrementalTests.exif("2022:05:20 12:00:00")))
+        let report = try await GalleryBuilder().build(settings: settings, quiet: true)
+        let written = IncrementalTests.changed(before, try IncrementalTests.snapshot(settings.output)).written.filter { $0.hasPrefix("moments/") && $0.hasSuffix(".html") }
+        #expect(!written.isEmpty && written.allSatisfy { $0 == "moments/index.html" || $0 == "moments/years.html" || $0.hasPrefix("moments/2022") }, "\(written.sorted())")
+        let pagesOf2022 = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("out/moments").path).count { $0.hasPrefix("2022") }
+        // 2022's moments pages, the first page, the years page, the album's pages and the new item's neighbours.
+        // Besides them: the album's 4 pages, the new item and its neighbours, the home page's card, the years page.
+        #expect(pagesOf2022 == 4 && report.pagesRendered <= 20, "rendered \(report.pagesRendered) of \(report.pages)")
+        // And the site is the clean build's.
+        let clean = try TemporaryFolder()
+        try FileManager.default.copyItem(at: folder.url.appendingPathComponent("src"), to: clean.url.appendingPathComponent("src"))
+        var cleanSettings = settings
+        cleanSettings.source = clean.url.appendingPathComponent("src")
+        cleanSettings.output = clean.url.appendingPathComponent("out")
+        _ = try await GalleryBuilder().build(settings: cleanSettings, quiet: true)
+        let a = try IncrementalTests.snapshot(settings.output).mapValues(\.bytes), b = try IncrementalTests.snapshot(cleanSettings.output).mapValues(\.bytes)
+        #expect(a == b)
     }
 }
