@@ -430,8 +430,9 @@ struct Fingerprinter: Sendable {
                 pager(map.momentPages, &h)
             }
             for slice in map.momentSlices[number] {
+                // The section by what it shows (its anchor, days and items),
+                // not by its number, which a new day earlier in the timeline shifts.
                 let section = map.moments[slice.section]
-                h.add(slice.section)
                 h.add(slice.range.lowerBound)
                 h.add(slice.range.upperBound)
                 h.add(slice.continuesFromPrevious)
