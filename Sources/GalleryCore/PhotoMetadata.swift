@@ -124,12 +124,12 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
     public var frameCount: Int
     /// A video's own facts; for a Live or Motion Photo, its motion clip's.
     public var motion: VideoFacts? {
-        get { motionBox?.facts }
-        set { motionBox = newValue.map(MotionBox.init) }
+        get { motionBox?.value }
+        set { motionBox = newValue.map(Boxed.init) }
     }
     /// `motion` out of line: 290 bytes most items (stills) do not have, in
     /// every one of 100,000 items' metadata otherwise.
-    private var motionBox: MotionBox?
+    private var motionBox: Boxed<VideoFacts>?
     /// Where a Motion Photo's MP4 sits inside the file (the still ends where it begins).
     public var embeddedClip: Range<Int>?
     /// Title, caption, keywords, rating and people the file itself carries
@@ -142,35 +142,24 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
     /// cities, offline): what moments headings, place pages and search show
     /// in its place. Nil when the setting is off or the item has no GPS.
     public var place: Place? {
-        get { placeBox?.place }
-        set { placeBox = newValue.map(PlaceBox.init) }
+        get { placeBox?.value }
+        set { placeBox = newValue.map(Boxed.init) }
     }
     /// `place` out of line: most items of most libraries have none.
-    private var placeBox: PlaceBox?
+    private var placeBox: Boxed<Place>?
 
-    /// An immutable box for `place`, compared and encoded as its place.
-    final class PlaceBox: Hashable, Sendable, Codable {
-        let place: Place
-        init(_ place: Place) { self.place = place }
-        static func == (a: PlaceBox, b: PlaceBox) -> Bool { a === b || a.place == b.place }
-        func hash(into hasher: inout Hasher) { hasher.combine(place) }
-        init(from decoder: any Decoder) throws { place = try decoder.singleValueContainer().decode(Place.self) }
+    /// An optional part kept out of line and never changed in place (a new
+    /// value is a new box): nil costs one pointer, a copy of the metadata
+    /// shares the box. Compared, hashed and encoded as its value.
+    final class Boxed<Value: Hashable & Sendable & Codable>: Hashable, Sendable, Codable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+        static func == (a: Boxed, b: Boxed) -> Bool { a === b || a.value == b.value }
+        func hash(into hasher: inout Hasher) { hasher.combine(value) }
+        init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(Value.self) }
         func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
-            try container.encode(place)
-        }
-    }
-
-    /// An immutable box for `motion`, compared and encoded as its facts.
-    final class MotionBox: Hashable, Sendable, Codable {
-        let facts: VideoFacts
-        init(_ facts: VideoFacts) { self.facts = facts }
-        static func == (a: MotionBox, b: MotionBox) -> Bool { a === b || a.facts == b.facts }
-        func hash(into hasher: inout Hasher) { hasher.combine(facts) }
-        init(from decoder: any Decoder) throws { facts = try decoder.singleValueContainer().decode(VideoFacts.self) }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(facts)
+            try container.encode(value)
         }
     }
 
