@@ -60,6 +60,8 @@ public struct SiteMap: Sendable {
     public let momentPages: [String]
     /// The year of each moments page (of its first photo).
     public let momentPageYears: [Int]
+    /// The first moments page of each year (a page number).
+    public let momentYearStarts: [Int: Int]
     /// The timeline is long enough to be cut by year (`pagesBeforeYearCut`).
     public let momentsByYear: Bool
     /// How many moments pages a timeline cut as one run may have.
@@ -166,6 +168,9 @@ public struct SiteMap: Sendable {
         momentSlices = slices
         momentPages = pages
         momentPageYears = pageYears
+        var yearStarts: [Int: Int] = [:]
+        for (page, year) in pageYears.enumerated() where yearStarts[year] == nil { yearStarts[year] = page }
+        momentYearStarts = yearStarts
         var sectionPage = [Int](repeating: 0, count: moments.count)
         for (page, slices) in momentSlices.enumerated() {
             for slice in slices where !slice.continuesFromPrevious { sectionPage[slice.section] = page }

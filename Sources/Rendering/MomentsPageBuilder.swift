@@ -119,9 +119,7 @@ struct MomentsPageBuilder: PageBuilding {
     /// year's first page (viewer.js goes on from there to the month's page),
     /// so a photo added to one year changes the index of that year's pages only.
     func yearIndex(from pagePath: String, current: Set<String>, covers: Bool, year pageYear: Int? = nil) -> [YearIndexEntry] {
-        var yearStart: [Int: String] = [:]
-        for (page, year) in zip(map.momentPages, map.momentPageYears) where yearStart[year] == nil { yearStart[year] = page }
-        return map.timelineYears.map { year in
+        map.timelineYears.map { year in
             var entry = YearIndexEntry(year: String(year.year), countLabel: covers || !map.momentsByYear ? strings.grouped(year.items) : nil,
                                        fullCountLabel: count(items: year.items, videos: year.videos), url: "", open: false, months: [])
             for (m, month) in year.months.enumerated() {
@@ -136,7 +134,7 @@ struct MomentsPageBuilder: PageBuilding {
                         link.label += ": " + count(items: month.items, videos: month.videos)
                     }
                     let exact = pageYear == nil || pageYear == year.year
-                    let page = exact ? map.momentPages[map.momentSectionPage[month.firstSection]] : yearStart[year.year] ?? map.momentPages[0]
+                    let page = exact ? map.momentPages[map.momentSectionPage[month.firstSection]] : map.momentPages[map.momentYearStarts[year.year] ?? 0]
                     // `#m-YYYY-MM`: the month wherever it begins on its page
                     // (a section's own id is its day, which a new day changes).
                     link.href = URLPath.relative(from: pagePath, to: page) + "#" + (map.momentsByYear ? "m-" + key : map.momentAnchors[month.firstSection])
