@@ -15,7 +15,7 @@ struct PlacePageBuilder: PageBuilding {
     }
 
     /// The places grouped by country, in the plan's order (country, then name).
-    func countries(from pagePath: String) -> [PlaceIndexModel.Country] {
+    func countries(from pagePath: String, covers: Bool = true) -> [PlaceIndexModel.Country] {
         var countries: [PlaceIndexModel.Country] = []
         for (position, pages) in map.places.enumerated() {
             let place = pages.place
@@ -25,7 +25,7 @@ struct PlacePageBuilder: PageBuilding {
             }
             countries[countries.count - 1].places.append(PlaceIndexModel.Entry(
                 name: place.nameInCountry, url: URLPath.relative(from: pagePath, to: pages.pages[0]), countLabel: count(pages.items),
-                cover: pages.items.first.flatMap { thumbnail($0, from: pagePath, position: position) }))
+                cover: covers ? pages.items.first.flatMap { thumbnail($0, from: pagePath, position: position) } : nil))
         }
         for i in countries.indices { countries[i].countLabel = strings.count("count.places", countries[i].places.count) }
         return countries
@@ -98,11 +98,7 @@ struct PlacePageBuilder: PageBuilding {
                             worldScript: URLPath.relative(from: pagePath, to: "static/map/world.js"),
                             mapScript: URLPath.relative(from: pagePath, to: "static/map/map.js"),
                             placesURL: URLPath.relative(from: pagePath, to: map.placeIndexPage ?? "index.html"),
-                            countries: countries(from: pagePath).map { country in
-                                var country = country
-                                for i in country.places.indices { country.places[i].cover = nil }
-                                return country
-                            })
+                            countries: countries(from: pagePath, covers: false))
     }
 }
 
