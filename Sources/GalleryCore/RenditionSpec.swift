@@ -117,14 +117,31 @@ public struct RenditionSpec: Hashable, Sendable, Codable {
     /// other renditions `madeWith` names (their bytes depend on each other).
     /// Sharded by two hex digits so no folder holds tens of thousands of files.
     public func relativePath(contentHash: String, size: PixelSize, originalExtension: String = "jpg", madeWith: String = "") -> String {
+        KeyedRenditionSpec(self).relativePath(contentHash: contentHash, size: size, originalExtension: originalExtension, madeWith: madeWith)
+    }
+}
+
+/// A spec with its `key` worked out once: a rebuild names every rendition of
+/// every photo again (to find them in OUT), and the key is the same for all.
+public struct KeyedRenditionSpec: Sendable {
+    public let spec: RenditionSpec
+    public let key: String
+
+    public init(_ spec: RenditionSpec) {
+        self.spec = spec
+        self.key = spec.key
+    }
+
+    /// `RenditionSpec.relativePath`: the one place a rendition's name is made.
+    public func relativePath(contentHash: String, size: PixelSize, originalExtension: String = "jpg", madeWith: String = "") -> String {
         var hasher = StableHash()
         hasher.update(contentHash)
         hasher.update(key)
         hasher.update(size.description)
         if !madeWith.isEmpty { hasher.update(madeWith) }
         let name = hasher.digest().hex(digits: 20)
-        if role == .original { return "media/\(name.prefix(2))/\(name)-original.\(originalExtension)" }
-        return "media/\(name.prefix(2))/\(name)-\(size.width)x\(size.height).\(format.fileExtension)"
+        if spec.role == .original { return "media/\(name.prefix(2))/\(name)-original.\(originalExtension)" }
+        return "media/\(name.prefix(2))/\(name)-\(size.width)x\(size.height).\(spec.format.fileExtension)"
     }
 }
 

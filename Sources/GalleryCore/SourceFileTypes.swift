@@ -30,6 +30,10 @@ public enum SourceFileTypes {
     /// Every photo extension.
     public static let photoExtensions: Set<String> = Set(extensionsByFormat.flatMap(\.extensions))
 
+    /// The extensions of the still formats that pair (`pairingStillFormats`).
+    public static let pairingStillExtensions: Set<String> =
+        Set(extensionsByFormat.filter { pairingStillFormats.contains($0.format) }.flatMap(\.extensions))
+
     /// The RAW extensions.
     public static let rawExtensions: Set<String> = Set(extensionsByFormat.first { $0.format == .raw }?.extensions ?? [])
 
@@ -51,8 +55,7 @@ public enum SourceFileTypes {
 
     /// True for a JPEG or HEIC name (the still of a Live Photo or of RAW+JPEG).
     public static func isPairingStill(_ fileName: String) -> Bool {
-        guard let ext = fileExtension(of: fileName) else { return false }
-        return extensionsByFormat.contains { pairingStillFormats.contains($0.format) && $0.extensions.contains(ext) }
+        fileExtension(of: fileName).map(pairingStillExtensions.contains) ?? false
     }
 
     /// `IMG_0001` of `IMG_0001.HEIC`, lower-cased: how pairs are matched.

@@ -46,9 +46,17 @@ public struct StableHash: Sendable {
 
     /// Feeds a string's UTF-8 bytes followed by a separator, so ("ab","c") ≠ ("a","bc").
     public mutating func update(_ text: String) {
-        var bytes = Array(text.utf8)
-        bytes.append(0)
-        bytes.withUnsafeBytes { update($0) }
+        // The text and its separator are hashed as one run of bytes (the
+        // words are read 16 bytes at a time): copied on the stack, not the heap,
+        // since every rendition's name and every cache key goes through here.
+        var text = text
+        text.withUTF8 { utf8 in
+            withUnsafeTemporaryAllocation(byteCount: utf8.count + 1, alignment: 8) { buffer in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(utf8))
+                buffer[utf8.count] = 0
+                update(UnsafeRawBufferPointer(buffer))
+            }
+        }
     }
 
     /// Feeds a string's UTF-8 bytes and a separator without copying them

@@ -26,6 +26,10 @@ public struct BuildContext: Sendable {
     var passphraseFiles: Set<String> = []
     /// The private albums' keys, by the album that says `private: true`.
     var albumKeys: [AlbumPath: AlbumKey] = [:]
+    /// The walk of SOURCE, started before the previous state is read (the
+    /// two are most of a no-op rebuild, and need different things: the disk's
+    /// folders and the CPU) and taken by the media step.
+    var sourceFeed: SourceFeed?
     /// OUT, opened by the first step; every file operation on OUT goes through it.
     var output: OutputFolder?
     /// What the previous build left: owned files, photo cache, page fingerprint.
@@ -41,7 +45,7 @@ public struct BuildContext: Sendable {
     /// The digest of everything the pages were made from, handed on too.
     public var siteInputs: StableHash.Digest = .zero
     /// Files this build produced (relative to OUT).
-    public var producedFiles: Set<String> = []
+    public var producedFiles = ProducedFiles()
     /// Every cache entry is the previous build's (nothing read, nothing gone).
     var photoCacheUnchanged = false
     /// The previous build's pages were taken whole (`RenderPagesStep.reuseAll`).
@@ -67,4 +71,21 @@ public struct BuildContext: Sendable {
         guard let output else { throw .invalidSetting("internal: the output folder was used before it was opened") }
         return output
     }
+}
+
+/// The files a build produces (paths in OUT), gathered as a list and made a
+/// set only when one must be looked up: a no-op rebuild of 100,000 photos
+/// produces 300,000 files that `PruneStep` knows from the inputs to be the
+/// previous build's, and hashing them into a set was a fifth of its time.
+public struct ProducedFiles: Sendable {
+    private var paths: [String] = []
+
+    public init() {}
+
+    public mutating func insert(_ path: String) { paths.append(path) }
+
+    public mutating func formUnion<Paths: Sequence>(_ more: Paths) where Paths.Element == String { paths.append(contentsOf: more) }
+
+    /// Each file once.
+    public var set: Set<String> { Set(paths) }
 }

@@ -12,7 +12,7 @@ struct CommitShardStep: BuildStep {
         let output = try context.openOutput()
         // What a killed attempt of this part journaled is listed too: the
         // whole build keeps what is part of the site and prunes the rest.
-        let files = context.producedFiles.union(output.interruptedFiles).sorted()
+        let files = context.producedFiles.set.union(output.interruptedFiles).sorted()
         // A page part hands on its pages; the photos are the media parts' to hand on.
         let photos = context.shard?.phase == .pages ? [:] : context.photoCache
         try output.commitShard(BuildState(files: files, photos: photos, pages: context.pageRecords))

@@ -9,6 +9,8 @@ struct PrepareOutputStep: BuildStep {
     let name = "prepare output"
 
     func run(_ context: inout BuildContext) async throws {
+        context.sourceFeed = SourceFeed.start(settings: context.settings, shard: context.shard, progress: context.progress,
+                                              skipping: context.passphraseFiles)
         let output = try OutputFolder.open(context.settings.output, source: context.settings.source, state: context.settings.stateFolder,
                                            shard: context.shard, faults: context.writeFaults)
         context.output = output

@@ -19,7 +19,8 @@ struct ProcessMediaStep: BuildStep {
         let processor = MediaProcessor(settings: settings, output: output, video: video, places: places,
                                        vaults: context.albumKeys.mapValues(\.vault))
         let shard = context.shard
-        let feed = SourceFeed.start(settings: settings, shard: shard, progress: progress, skipping: context.passphraseFiles)
+        let feed = context.sourceFeed ?? SourceFeed.start(settings: settings, shard: shard, progress: progress, skipping: context.passphraseFiles)
+        context.sourceFeed = nil
         // The previous build's cache becomes this one's, entry by entry: one
         // dictionary, not a second of 100,000 entries beside it.
         var tally = MediaTally(report: context.report, progress: progress, cache: context.previousState.photos)
@@ -70,22 +71,31 @@ struct ProcessMediaStep: BuildStep {
         context.photoCacheUnchanged = !tally.cacheChanged
         context.photoCache = tally.cache
         // Scan order depends on job timing; the site must not.
-        context.items = tally.items.sorted { $0.source.relativePath < $1.source.relativePath }
+        context.items = Self.sortedByPath(tally.items)
         tally.report.inOtherParts = feed.otherParts.value
         tally.report.ignored = feed.ignored.paths
         tally.report.pairedRaw = feed.ignored.pairedRaw
         context.report = tally.report
         // A page part claims its pages only: the media are the media parts'.
         if shard?.phase != .pages {
-            for item in context.items { context.producedFiles.formUnion(item.renditions.map(\.path)) }
+            for item in context.items { context.producedFiles.formUnion(item.renditions.lazy.map(\.path)) }
         }
+    }
+}
+
+extension ProcessMediaStep {
+    /// `items` in the order of their paths in SOURCE, each path made once
+    /// (not twice per comparison, 3.4 million times for 100,000 items).
+    static func sortedByPath(_ items: [MediaItem]) -> [MediaItem] {
+        let paths = items.map(\.source.relativePath)
+        return paths.indices.sorted { paths[$0] < paths[$1] }.map { items[$0] }
     }
 }
 
 /// The files of SOURCE as a walker thread finds them, in small batches: one
 /// stream hand-off per photo was a measurable share of a no-op rebuild of
 /// 30,000 photos. A part of a sharded media build takes only its own files.
-struct SourceFeed {
+struct SourceFeed: Sendable {
     let batches: AsyncStream<[SourceFile]>
     /// Files left to other parts of a sharded build.
     let otherParts: Counter

@@ -11,16 +11,27 @@ struct PruneStep: BuildStep {
     func run(_ context: inout BuildContext) async throws {
         let output = try context.openOutput()
         let previous = context.previousState.files
-        let (removed, keptAllOwned) = output.prune(owned: previous, keeping: context.producedFiles)
+        // Nothing the state holds changed (a no-op): every page was taken
+        // whole and the inputs' digest (each item's renditions' paths, the
+        // downloads', the theme's) is the previous build's, so the files
+        // produced are the previous build's. With nothing written or left
+        // by a killed build there is nothing to prune, nor a state to encode.
+        let unchanged = context.photoCacheUnchanged && context.pagesReused && !context.mergedParts && context.shard == nil
+            && context.siteInputs == context.previousState.siteInputs
+        if unchanged, output.interruptedFiles.isEmpty, output.wroteNothing {
+            output.commitUnchanged()
+            context.report.filesWritten = []
+            return
+        }
+        let produced = context.producedFiles.set
+        let (removed, keptAllOwned) = output.prune(owned: previous, keeping: produced)
         context.report.filesRemoved = removed
-        // The same files as before (a no-op, a caption): the previous list, sorted already.
-        let sameFiles = keptAllOwned && previous.count == context.producedFiles.count
-        // Nothing the state holds changed (a no-op): it is not even encoded.
-        if sameFiles, context.photoCacheUnchanged, context.pagesReused, !context.mergedParts, context.shard == nil,
-           context.siteInputs == context.previousState.siteInputs {
+        // The same files as before (a caption): the previous list, sorted already.
+        let sameFiles = keptAllOwned && previous.count == produced.count
+        if sameFiles, unchanged {
             output.commitUnchanged()
         } else {
-            var state = BuildState(files: sameFiles ? previous : Array(context.producedFiles), photos: context.photoCache,
+            var state = BuildState(files: sameFiles ? previous : Array(produced), photos: context.photoCache,
                                    pages: context.pageRecords)
             state.siteInputs = context.siteInputs
             try output.commit(state)

@@ -218,12 +218,24 @@ struct RenderPagesStep: BuildStep {
             hasher.add(key.vault.folder)
         }
         hasher.add(context.items.count)
-        for item in context.items {
-            hasher.add(item.source.relativePath)
+        // The items in sixteen runs hashed on every core, each run's digest
+        // added in order: 100,000 items took a fifth of a second on one.
+        let items = context.items, runs = 16
+        let ranges = (0..<runs).map { items.count * $0 / runs ..< items.count * ($0 + 1) / runs }
+        for digest in parallelMap(ranges, minimumCount: 2, { itemInputs(items[$0]) }) { hasher.add(digest) }
+        return hasher.digest()
+    }
+
+    /// What the pages show of `items`: path, content, modification times, words, place, renditions.
+    static func itemInputs(_ items: ArraySlice<MediaItem>) -> StableHash.Digest {
+        var hasher = StableHash()
+        for item in items {
+            let source = item.source, metadata = item.metadata
+            hasher.add(source.relativePath)
             hasher.add(item.contentHash)
-            hasher.add(UInt64(bitPattern: item.source.modifiedNanoseconds))
-            hasher.add(UInt64(bitPattern: item.source.livePhotoClip?.modifiedNanoseconds ?? 0))
-            let words = item.metadata.words
+            hasher.add(UInt64(bitPattern: source.modifiedNanoseconds))
+            hasher.add(UInt64(bitPattern: source.livePhotoClip?.modifiedNanoseconds ?? 0))
+            let words = metadata.words
             hasher.add(words.title ?? "\u{1}")
             hasher.add(words.caption ?? "\u{1}")
             hasher.add(words.keywords.count)
@@ -231,7 +243,7 @@ struct RenderPagesStep: BuildStep {
             hasher.add(words.rating ?? -9)
             hasher.add(words.people.count)
             for person in words.people { hasher.add(person) }
-            hasher.add(item.metadata.place?.key ?? "\u{1}")
+            hasher.add(metadata.place?.key ?? "\u{1}")
             hasher.add(item.renditions.count)
             for rendition in item.renditions { hasher.add(rendition.path) }
         }

@@ -118,7 +118,14 @@ public struct SourceScanner: Sendable {
         closedir(directory)
         var folders: [(name: String, raw: [UInt8], url: URL)] = []
         let visible = entries.filter { !$0.name.hasPrefix(".") }
-        let stillNames = foldersOnly ? [] : ScanOptions.stillPairingNames(visible.map(\.name))
+        // The stills' names, needed only when a video or RAW file is there to pair with one.
+        var pairingStills: Set<String>?
+        func stillNames() -> Set<String> {
+            if let pairingStills { return pairingStills }
+            let names = ScanOptions.stillPairingNames(visible.map(\.name))
+            pairingStills = names
+            return names
+        }
         // A video named like a JPEG/HEIC beside it is that still's Live Photo
         // motion: it travels with the still (the first such video, by name).
         var liveClips: [String: SourceFile] = [:]
@@ -140,7 +147,8 @@ public struct SourceScanner: Sendable {
                 guard target == root || target.hasPrefix(root + "/") else { continue }
                 kind = info.st_mode & S_IFMT
             }
-            let relative = (components + [entry.name]).joined(separator: "/")
+            // Made only for what needs it (a skipped or ignored file): not for every photo.
+            var relative: String { (components + [entry.name]).joined(separator: "/") }
             if kind == S_IFDIR {
                 let childURL = url.appendingPathComponent(entry.name)
                 if !excluded.contains(childURL.standardizedFileURL.path) { folders.append((entry.name, childRaw, childURL)) }
@@ -149,26 +157,32 @@ public struct SourceScanner: Sendable {
                 continue
             }
             if !options.skippedFiles.isEmpty, options.skippedFiles.contains(relative) { continue }
-            let isVideo = SourceFileTypes.isVideo(entry.name)
+            let ext = SourceFileTypes.fileExtension(of: entry.name)
+            let isVideo = ext.map(SourceFileTypes.videoExtensions.contains) ?? false
             let nanoseconds = FileTime.nanoseconds(info.st_mtim)
             let modified = FileTime.date(nanoseconds: nanoseconds)
             let file = SourceFile(inFolder: url, relativeComponents: components + [entry.name], byteCount: Int64(info.st_size),
                                   modificationDate: modified, modifiedNanoseconds: nanoseconds, rawFolder: rawFolder, rawName: entry.raw)
-            if !isVideo && !SourceFileTypes.isPhoto(entry.name) {
+            if !isVideo && !(ext.map(SourceFileTypes.photoExtensions.contains) ?? false) {
                 if SourceLayout.isToolFile(entry.name, inRoot: components.isEmpty) { continue }
-                if SourceFileTypes.fileExtension(of: entry.name).map(SourceFileTypes.sidecarExtensions.contains) == true {
+                if ext.map(SourceFileTypes.sidecarExtensions.contains) == true {
                     sidecarCandidates.append(file)
                 } else {
                     emit(.ignored(path: relative))
                 }
                 continue
             }
+            let isRaw = ext.map(SourceFileTypes.rawExtensions.contains) == true
+            guard isVideo || (pairRaw && isRaw) else {
+                files.append(file)
+                continue
+            }
             let pairing = SourceFileTypes.pairingName(entry.name)
-            if pairRaw, SourceFileTypes.isRaw(entry.name), stillNames.contains(pairing) {
+            if pairRaw, isRaw, stillNames().contains(pairing) {
                 emit(.pairedRaw(path: relative))
                 continue
             }
-            if isVideo, stillNames.contains(pairing), liveClips[pairing] == nil {
+            if isVideo, stillNames().contains(pairing), liveClips[pairing] == nil {
                 liveClips[pairing] = file
             } else {
                 files.append(file)
@@ -182,18 +196,21 @@ public struct SourceScanner: Sendable {
             byBaseName[base, default: []].append(sidecar)
             if SourceFileTypes.fileExtension(of: sidecar.fileName) == "xmp" { byFullName[base, default: []].append(sidecar) }
         }
-        var claimed: Set<String> = []
-        for index in files.indices {
-            let name = files[index].fileName.lowercased()
-            let found = (byFullName[name] ?? []) + (byBaseName[SourceFileTypes.pairingName(name)] ?? [])
-            files[index].sidecars = found
-            claimed.formUnion(found.map(\.fileName))
+        if !sidecarCandidates.isEmpty {
+            var claimed: Set<String> = []
+            for index in files.indices {
+                let name = files[index].fileName.lowercased()
+                let found = (byFullName[name] ?? []) + (byBaseName[SourceFileTypes.pairingName(name)] ?? [])
+                files[index].sidecars = found
+                claimed.formUnion(found.map(\.fileName))
+            }
+            for (_, clip) in liveClips { claimed.formUnion(byBaseName[SourceFileTypes.pairingName(clip.fileName)]?.map(\.fileName) ?? []) }
+            for sidecar in sidecarCandidates where !claimed.contains(sidecar.fileName) { emit(.ignored(path: sidecar.relativePath)) }
         }
-        for (_, clip) in liveClips { claimed.formUnion(byBaseName[SourceFileTypes.pairingName(clip.fileName)]?.map(\.fileName) ?? []) }
-        for sidecar in sidecarCandidates where !claimed.contains(sidecar.fileName) { emit(.ignored(path: sidecar.relativePath)) }
         // Emitted after the listing so a still meets its clip whatever their order.
         for var file in files {
-            if SourceFileTypes.isPairingStill(file.fileName), let clip = liveClips.removeValue(forKey: SourceFileTypes.pairingName(file.fileName)) {
+            if !liveClips.isEmpty, SourceFileTypes.isPairingStill(file.fileName),
+               let clip = liveClips.removeValue(forKey: SourceFileTypes.pairingName(file.fileName)) {
                 file.livePhotoClip = clip
             }
             emit(.media(file))

@@ -291,6 +291,8 @@ public final class OutputFolder: @unchecked Sendable {
 
     /// Everything written by this build so far, sorted.
     public var writtenPaths: [String] { mutex.withLock { written.sorted() } }
+    /// True while this build has written no file.
+    public var wroteNothing: Bool { mutex.withLock { written.isEmpty } }
 
     // MARK: State
 

@@ -35,12 +35,25 @@ struct PublishingRules: Sendable {
     let settings: BuildSettings
     /// Place names for GPS (`moment_places`); nil when the setting is off.
     let places: PlaceFinder?
+    // Read once: every photo of a rebuild is checked against them (a
+    // setting read through its key path costs more than the check).
+    let includeRejected: Bool
+    let minRating: Int
+    let publishPeople: Bool
+
+    init(settings: BuildSettings, places: PlaceFinder?) {
+        self.settings = settings
+        self.places = places
+        includeRejected = settings.includeRejected
+        minRating = settings.minRating
+        publishPeople = settings.publishPeople
+    }
 
     /// Why an item with these words is not published, or nil.
     func leftOutReason(_ words: PhotoWords) -> String? {
-        if words.isRejected && !settings.includeRejected { return "rejected (rating -1; include_rejected: true publishes it)" }
-        if settings.minRating > 0, (words.rating ?? 0) < settings.minRating {
-            return "rated \(max(0, words.rating ?? 0)) stars, below min_rating: \(settings.minRating)"
+        if words.isRejected && !includeRejected { return "rejected (rating -1; include_rejected: true publishes it)" }
+        if minRating > 0, (words.rating ?? 0) < minRating {
+            return "rated \(max(0, words.rating ?? 0)) stars, below min_rating: \(minRating)"
         }
         return nil
     }
@@ -57,7 +70,7 @@ struct PublishingRules: Sendable {
     func cacheEntry(_ file: SourceFile, contentHash: String, metadata: PhotoMetadata, clip: CachedClip? = nil,
                     shardKey: UInt64) -> CachedPhoto {
         CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata, clip: clip,
-                    sidecarStamp: SidecarWords.stamp(file), keepPeople: settings.publishPeople, keepPlace: places != nil,
+                    sidecarStamp: SidecarWords.stamp(file), keepPeople: publishPeople, keepPlace: places != nil,
                     shardKey: shardKey)
     }
 }

@@ -42,7 +42,7 @@ struct MediaProcessor: Sendable {
     func triage(_ file: SourceFile, cached: CachedPhoto?) -> Triage {
         guard var cached, cached.size == file.byteCount, cached.modified == file.modifiedNanoseconds else { return .unknown }
         // What a setting now off no longer allows is not handed on (the state is published with OUT).
-        cached.withhold(people: !settings.publishPeople, place: rules.places == nil)
+        cached.withhold(people: !rules.publishPeople, place: rules.places == nil)
         // A Live Photo's clip and the sidecars must be the ones that were read, too.
         switch (file.livePhotoClip, cached.clip) {
         case (nil, nil): break
@@ -51,7 +51,7 @@ struct MediaProcessor: Sendable {
         }
         guard SidecarWords.stamp(file) == cached.sidecarStamp else { return .unknown }
         // People's names are needed now and were not kept: read the words again (no re-encode).
-        if settings.publishPeople && !cached.peopleKept { return .unknown }
+        if rules.publishPeople && !cached.peopleKept { return .unknown }
         // Places are wanted now and were not looked up: read the GPS again (no re-encode).
         if rules.places != nil && !cached.placeKept { return .unknown }
         if let reason = rules.leftOutReason(cached.metadata.words) { return .unchanged(.leftOut(file, reason: reason, cache: cached)) }

@@ -29,16 +29,27 @@ struct RenditionPlan: Sendable {
 /// and motion all go through it.
 struct RenditionPlanner: Sendable {
     let settings: BuildSettings
-    let specs: [RenditionSpec]
     let output: OutputFolder
     /// The private albums' vaults, by the album that is private.
     let vaults: [AlbumPath: Vault]
+    // What the settings say of renditions, worked out once: a rebuild plans
+    // every photo again (to find its files in OUT), and reading a setting
+    // through its key path, or making a spec's key, cost more than the plan.
+    private let stillSpecs: [KeyedRenditionSpec]
+    private let animationSpecs: [KeyedRenditionSpec]
+    private let maximumAnimationPixels: Int
+    private let videoSpec: KeyedRenditionSpec
+    private let originalSpec: KeyedRenditionSpec?
 
     init(settings: BuildSettings, output: OutputFolder, vaults: [AlbumPath: Vault] = [:]) {
         self.settings = settings
-        self.specs = settings.renditionSpecs
         self.output = output
         self.vaults = vaults
+        stillSpecs = settings.renditionSpecs.map(KeyedRenditionSpec.init)
+        animationSpecs = settings.animationSpecs.map(KeyedRenditionSpec.init)
+        maximumAnimationPixels = settings.maximumAnimationPixels
+        videoSpec = KeyedRenditionSpec(settings.videoSpec)
+        originalSpec = settings.originalSpec.map(KeyedRenditionSpec.init)
     }
 
     /// JPEG quality of the full-size download made for formats that cannot be
@@ -53,14 +64,14 @@ struct RenditionPlanner: Sendable {
         let place: (String) -> String = vault.map { vault in { vault.file($0) } } ?? { $0 }
         let upright = metadata.displaySize
         var plan = RenditionPlan()
-        var specs = self.specs
+        var specs = stillSpecs
         switch metadata.kind {
         case .animation:
-            if metadata.animationPixels <= settings.maximumAnimationPixels {
-                specs = settings.animationSpecs
+            if metadata.animationPixels <= maximumAnimationPixels {
+                specs = animationSpecs
             } else {
                 plan.note = "animation of \(metadata.frameCount) frames × \(metadata.storedSize) is over the "
-                    + "\(settings.maximumAnimationPixels / 1_000_000) MP frame budget; published as a still of its first frame"
+                    + "\(maximumAnimationPixels / 1_000_000) MP frame budget; published as a still of its first frame"
             }
         case .still, .video, .motionStill:
             // A video's or a Live Photo's thumbnails and previews are stills
@@ -70,22 +81,23 @@ struct RenditionPlanner: Sendable {
         // Boxes that give the same pixels (a small source fits several boxes
         // whole) share one file.
         // A handful of specs: looked for in the list, not in a dictionary made per photo.
-        var stills: [(spec: RenditionSpec, size: PixelSize, sharedWith: Int?)] = []
+        var stills: [(keyed: KeyedRenditionSpec, size: PixelSize, sharedWith: Int?)] = []
         stills.reserveCapacity(specs.count + 1)
-        for spec in specs {
-            let size = upright.fitting(in: spec.box)
+        for keyed in specs {
+            let spec = keyed.spec, size = upright.fitting(in: spec.box)
             let first = stills.firstIndex {
-                $0.sharedWith == nil && $0.size == size && $0.spec.encoding == spec.encoding && $0.spec.animated == spec.animated
+                $0.sharedWith == nil && $0.size == size && $0.keyed.spec.encoding == spec.encoding && $0.keyed.spec.animated == spec.animated
             }
-            stills.append((spec, size, first))
+            stills.append((keyed, size, first))
         }
         // HEIC, TIFF and RAW: browsers do not show them, and their location
         // cannot be removed without rewriting the container, so the download
         // is a full-size JPEG made from the pixels (upright, ICC kept, no
         // metadata at all), with the other stills.
-        let convertsOriginal = settings.originalSpec != nil && metadata.kind != .video && !metadata.format.isPublishableAsIs
+        let convertsOriginal = originalSpec != nil && metadata.kind != .video && !metadata.format.isPublishableAsIs
         if convertsOriginal {
-            stills.append((RenditionSpec(role: .original, box: upright, encoding: .jpeg(quality: Self.convertedOriginalQuality)), upright, nil))
+            let converted = RenditionSpec(role: .original, box: upright, encoding: .jpeg(quality: Self.convertedOriginalQuality))
+            stills.append((KeyedRenditionSpec(converted), upright, nil))
         }
         // The stills of one photo are made together (the decode's scale is
         // chosen for the largest, smaller ones are resampled from larger
@@ -93,36 +105,36 @@ struct RenditionPlanner: Sendable {
         // every name, and a size added or taken away renames them all.
         var chain = StableHash()
         for still in stills where still.sharedWith == nil {
-            chain.add(still.spec.key)
+            chain.add(still.keyed.key)
             chain.add(still.size.width)
             chain.add(still.size.height)
         }
         let together = chain.digest().hex(digits: 8)
         // Exact capacity: these arrays live as long as the build, one per photo.
-        plan.renditions.reserveCapacity(stills.count + (settings.originalSpec == nil || convertsOriginal ? 0 : 1)
+        plan.renditions.reserveCapacity(stills.count + (originalSpec == nil || convertsOriginal ? 0 : 1)
                                         + (metadata.motion == nil ? 0 : 1))
         for still in stills {
             if let first = still.sharedWith {
-                plan.renditions.append(Rendition(spec: still.spec, size: still.size, path: plan.renditions[first].path))
+                plan.renditions.append(Rendition(spec: still.keyed.spec, size: still.size, path: plan.renditions[first].path))
                 continue
             }
-            let path = place(still.spec.relativePath(contentHash: contentHash, size: still.size, madeWith: together))
-            plan.renditions.append(Rendition(spec: still.spec, size: still.size, path: path))
+            let path = place(still.keyed.relativePath(contentHash: contentHash, size: still.size, madeWith: together))
+            plan.renditions.append(Rendition(spec: still.keyed.spec, size: still.size, path: path))
             let present = output.contains(path)
             if present { plan.reused += 1 }
-            plan.jobs.append(RenditionJob(spec: still.spec, size: still.size, isWanted: !present))
+            plan.jobs.append(RenditionJob(spec: still.keyed.spec, size: still.size, isWanted: !present))
             plan.jobPaths.append(path)
         }
         if let motion = metadata.motion {
-            let spec = settings.videoSpec
-            let size = motion.displaySize.fittingVideo(in: spec.box)
-            let path = place(spec.relativePath(contentHash: clipHash ?? contentHash, size: size))
-            plan.renditions.append(Rendition(spec: spec, size: size, path: path))
+            let size = motion.displaySize.fittingVideo(in: videoSpec.spec.box)
+            let path = place(videoSpec.relativePath(contentHash: clipHash ?? contentHash, size: size))
+            plan.renditions.append(Rendition(spec: videoSpec.spec, size: size, path: path))
             if output.contains(path) { plan.reused += 1 } else { plan.videoPath = path }
         }
-        if let spec = settings.originalSpec, metadata.kind != .video, !convertsOriginal {
-            let path = place(spec.relativePath(contentHash: contentHash, size: metadata.storedSize, originalExtension: metadata.format.fileExtension))
-            plan.renditions.append(Rendition(spec: spec, size: metadata.displaySize, path: path))
+        if let original = originalSpec, metadata.kind != .video, !convertsOriginal {
+            let path = place(original.relativePath(contentHash: contentHash, size: metadata.storedSize,
+                                                   originalExtension: metadata.format.fileExtension))
+            plan.renditions.append(Rendition(spec: original.spec, size: metadata.displaySize, path: path))
             if output.contains(path) { plan.reused += 1 } else { plan.originalPath = path }
         }
         return plan
