@@ -26,10 +26,6 @@ public struct BuildContext: Sendable {
     var passphraseFiles: Set<String> = []
     /// The private albums' keys, by the album that says `private: true`.
     var albumKeys: [AlbumPath: AlbumKey] = [:]
-    /// The walk of SOURCE, started before the previous state is read (the
-    /// two are most of a no-op rebuild, and need different things: the disk's
-    /// folders and the CPU) and taken by the media step.
-    var sourceFeed: SourceFeed?
     /// OUT, opened by the first step; every file operation on OUT goes through it.
     var output: OutputFolder?
     /// What the previous build left: owned files, photo cache, page fingerprint.
@@ -83,6 +79,10 @@ public struct ProducedFiles: Sendable {
     public init() {}
 
     public mutating func insert(_ path: String) { paths.append(path) }
+
+    /// Room for `count` paths (the previous build's count: grown by doubling,
+    /// the list of 300,000 was copied a dozen times and held twice at the end).
+    public mutating func reserve(_ count: Int) { paths.reserveCapacity(count) }
 
     public mutating func formUnion<Paths: Sequence>(_ more: Paths) where Paths.Element == String { paths.append(contentsOf: more) }
 

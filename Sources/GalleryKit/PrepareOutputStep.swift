@@ -9,8 +9,6 @@ struct PrepareOutputStep: BuildStep {
     let name = "prepare output"
 
     func run(_ context: inout BuildContext) async throws {
-        context.sourceFeed = SourceFeed.start(settings: context.settings, shard: context.shard, progress: context.progress,
-                                              skipping: context.passphraseFiles)
         let output = try OutputFolder.open(context.settings.output, source: context.settings.source, state: context.settings.stateFolder,
                                            shard: context.shard, faults: context.writeFaults)
         context.output = output
@@ -25,6 +23,7 @@ struct PrepareOutputStep: BuildStep {
             state.pages.merge(part.pages) { _, part in part }
             state.files += part.files  // owned: kept if produced, pruned if not
         }
+        context.producedFiles.reserve(state.files.count + 64)
         context.previousState = state
     }
 }

@@ -19,8 +19,7 @@ struct ProcessMediaStep: BuildStep {
         let processor = MediaProcessor(settings: settings, output: output, video: video, places: places,
                                        vaults: context.albumKeys.mapValues(\.vault))
         let shard = context.shard
-        let feed = context.sourceFeed ?? SourceFeed.start(settings: settings, shard: shard, progress: progress, skipping: context.passphraseFiles)
-        context.sourceFeed = nil
+        let feed = SourceFeed.start(settings: settings, shard: shard, progress: progress, skipping: context.passphraseFiles)
         // The previous build's cache becomes this one's, entry by entry: one
         // dictionary, not a second of 100,000 entries beside it.
         var tally = MediaTally(report: context.report, progress: progress, cache: context.previousState.photos)
