@@ -66,3 +66,30 @@ private final class RunQueue: @unchecked Sendable {
 private struct Slots<Result>: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<Result?>
 }
+
+/// `strings` in ascending order, each half sorted on a core of its own and
+/// the two merged: a changed build state sorts 300,000 paths and twice
+/// 100,000 keys, a second on one core at 100,000 photos.
+public func parallelSorted(_ strings: [String]) -> [String] {
+    guard strings.count >= 4096, ProcessInfo.processInfo.activeProcessorCount > 1 else { return strings.sorted() }
+    let middle = strings.count / 2
+    let halves = parallelMap([0, 1], minimumCount: 2) { half in
+        half == 0 ? strings[..<middle].sorted() : strings[middle...].sorted()
+    }
+    let first = halves[0], second = halves[1]
+    var merged: [String] = []
+    merged.reserveCapacity(strings.count)
+    var i = 0, j = 0
+    while i < first.count, j < second.count {
+        if second[j] < first[i] {
+            merged.append(second[j])
+            j += 1
+        } else {
+            merged.append(first[i])
+            i += 1
+        }
+    }
+    merged += first[i...]
+    merged += second[j...]
+    return merged
+}

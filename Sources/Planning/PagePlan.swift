@@ -216,8 +216,21 @@ struct Fingerprinter: Sendable {
     /// Everything at all: what the search index, sitemap and feed are made from.
     func everythingDigest() -> StableHash.Digest {
         var h = StableHash()
-        for path in gallery.albums.keys.sorted() {
-            guard let album = gallery.albums[path] else { continue }
+        // Each album's part on every core, added in path order.
+        let planner = self
+        for digest in parallelMap(gallery.albums.keys.sorted(), { planner.everythingOf($0) }) { h.add(digest) }
+        h.add(timelineDigest())
+        pager(map.momentPages, &h)
+        for tag in map.tags { h.add(tag.name); pager(tag.pages, &h) }
+        pager(map.favourites?.pages ?? [], &h)
+        for place in map.places { h.add(place.place.key); h.add(place.pages.first ?? "-") }
+        return h.digest()
+    }
+
+    /// What the search index, sitemap and feed show of the album at `path`.
+    func everythingOf(_ path: AlbumPath) -> StableHash.Digest {
+        var h = StableHash()
+        if let album = gallery.albums[path] {
             h.add(path.description)
             h.add(title(path))
             h.add(album.description ?? "-")
@@ -232,11 +245,6 @@ struct Fingerprinter: Sendable {
                 h.add(map.photoAnchors[item.source.relativePath] ?? "-")
             }
         }
-        h.add(timelineDigest())
-        pager(map.momentPages, &h)
-        for tag in map.tags { h.add(tag.name); pager(tag.pages, &h) }
-        pager(map.favourites?.pages ?? [], &h)
-        for place in map.places { h.add(place.place.key); h.add(place.pages.first ?? "-") }
         return h.digest()
     }
 
@@ -262,9 +270,7 @@ struct Fingerprinter: Sendable {
         var pages = albumPages.flatMap { $0 }
         let timeline = timelineDigest()
         let rail = railDigest()
-        for number in map.momentPages.indices {
-            pages.append(momentsPage(number, rail: rail, timeline: timeline))
-        }
+        pages += parallelMap(Array(map.momentPages.indices), minimumCount: 2) { planner.momentsPage($0, rail: rail, timeline: timeline) }
         pages.append(page(.years, SiteMap.yearsPage) { h in
             h.add(timeline)
             for year in map.timelineYears { if let cover = year.cover { feedItem(cover, &h) } else { h.add("-") } }

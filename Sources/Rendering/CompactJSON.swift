@@ -14,6 +14,20 @@ enum CompactJSON {
         return out
     }
 
+    /// `string(fields)` for an object of strings, written straight out (a
+    /// token file of the search index holds thousands).
+    static func object(_ fields: [String: String]) -> String {
+        var out = "{"
+        for (index, key) in fields.keys.sorted().enumerated() {
+            if index > 0 { out += "," }
+            PhotoFacts.appendJSONString(key, to: &out)
+            out += ":"
+            PhotoFacts.appendJSONString(fields[key]!, to: &out)
+        }
+        out += "}"
+        return out
+    }
+
     /// A value being encoded: filled by the containers, written once complete.
     /// Children are kept in the node's own storage (not an enum payload, which
     /// would be copied out, grown and put back for every field: quadratic in

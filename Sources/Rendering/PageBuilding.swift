@@ -201,12 +201,19 @@ extension PageBuilding {
     /// The text of an item's pictures: its title, else its caption, else a
     /// description made from what it is and when ("Photo, 3 May 2025"), never
     /// a file name (IMG_0412.JPG says nothing to someone who cannot see it).
-    func alt(_ item: MediaItem) -> String {
-        if let title = item.metadata.words.title { return title }
-        if let caption = item.metadata.words.caption { return caption }
-        let kind = strings.text(PhotoFacts.kindKey(item))
-        let date = item.metadata.captureDate
-        return date.source == .fileTime ? kind : strings.text("alt.dated", ["kind": kind, "date": strings.short(date.localDay)])
+    /// `known`: untitled alt texts made already (the search index's).
+    func alt(_ item: MediaItem, known: [AltKey: String] = [:]) -> String {
+        let words = item.metadata.words
+        if let text = words.title ?? words.caption { return text }
+        let key = AltKey(item)
+        return known[key] ?? untitledAlt(key)
+    }
+
+    /// The alt text of an item without words: its kind and day ("Photo, May 3, 2025").
+    func untitledAlt(_ key: AltKey) -> String {
+        let kind = strings.text(key.kind)
+        guard let day = key.day else { return kind }
+        return strings.text("alt.dated", ["kind": kind, "date": strings.short(day)])
     }
 
     /// The line under a photo in the viewer: "Title — caption", either alone, or nil.
@@ -227,10 +234,15 @@ extension PageBuilding {
     }
 
     func srcset(_ renditions: [Rendition], from link: URLPath.Relativizer) -> String {
-        var seen: Set<String> = []
-        return renditions.filter { seen.insert($0.path).inserted }
-            .map { "\(link.url(to: $0.path)) \($0.size.width)w" }
-            .joined(separator: ", ")
+        // A handful of renditions (shared files listed once): no set, no arrays.
+        var text = ""
+        for (index, rendition) in renditions.enumerated()
+        where !renditions[..<index].contains(where: { $0.path == rendition.path }) {
+            if !text.isEmpty { text += ", " }
+            text += link.url(to: rendition.path)
+            text += " \(rendition.size.width)w"
+        }
+        return text
     }
 
     /// Preview `sizes`: the photo is shown as large as fits the window below the
@@ -284,5 +296,19 @@ extension PageBuilding {
         if videos == 0 { return photos }
         let videoText = strings.count("count.videos", videos)
         return photoCount == 0 ? videoText : strings.text("count.both", ["photos": photos, "videos": videoText])
+    }
+}
+
+/// What an untitled item's alt text is made of: its kind and the day it was
+/// taken (nil when only the file's time is known). Many items share one, so
+/// the search index makes each text once.
+struct AltKey: Hashable {
+    let kind: String
+    let day: LocalDay?
+
+    init(_ item: MediaItem) {
+        kind = PhotoFacts.kindKey(item)
+        let date = item.metadata.captureDate
+        day = date.source == .fileTime ? nil : date.localDay
     }
 }

@@ -60,12 +60,16 @@ public struct SearchIndex: Sendable {
         shards = [:]
         files += parallelMap(tokenShards) { key, tokens in
             (path: "search/t-\(Self.hex(key)).js",
-             text: "gallerygenSearch.tokens(" + CompactJSON.string(Self.hex(key)) + "," + CompactJSON.string(tokens) + ");\n")
+             text: "gallerygenSearch.tokens(" + CompactJSON.string(Self.hex(key)) + "," + CompactJSON.object(tokens) + ");\n")
         }
         files += parallelMap(Array(stride(from: 0, to: items.count, by: Self.chunkSize))) { start in
-            let chunk = items[start..<min(items.count, start + Self.chunkSize)].map(document)
-            return (path: "search/d-\(start / Self.chunkSize).js",
-                    text: "gallerygenSearch.docs(\(start / Self.chunkSize)," + CompactJSON.string(chunk) + ");\n")
+            var text = "gallerygenSearch.docs(\(start / Self.chunkSize),["
+            for (index, item) in items[start..<min(items.count, start + Self.chunkSize)].enumerated() {
+                if index > 0 { text += "," }
+                document(item).appendJSON(to: &text)
+            }
+            text += "]);\n"
+            return (path: "search/d-\(start / Self.chunkSize).js", text: text)
         }
         self.files = files
     }
@@ -153,6 +157,25 @@ public struct SearchDocument: Encodable, Sendable {
     /// The playback file ("" for a still).
     public var video: String
     public var live: Bool
+
+    /// The JSON `encode(to:)` gives `CompactJSON`, written straight into
+    /// `out`: 100,000 documents through the `Encoder` containers were a
+    /// sixth of the search index's time.
+    func appendJSON(to out: inout String) {
+        out += "["
+        PhotoFacts.appendJSONString(page, to: &out)
+        out += ","
+        PhotoFacts.appendJSONString(thumbnailSrcset, to: &out)
+        out += ",\(thumbnailWidth),\(thumbnailHeight),"
+        PhotoFacts.appendJSONString(previewSrcset, to: &out)
+        out += ",\(previewWidth),\(previewHeight),"
+        PhotoFacts.appendJSONString(alt, to: &out)
+        out += ","
+        PhotoFacts.appendJSONString(caption, to: &out)
+        out += ","
+        PhotoFacts.appendJSONString(video, to: &out)
+        out += live ? ",1]" : ",0]"
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var fields = encoder.unkeyedContainer()

@@ -20,6 +20,25 @@ struct SearchIndexWriter: PageBuilding {
     func searchIndex() -> SearchIndex {
         let items = map.timelineItems
         let places = map.places.map { (name: $0.place.fullName, page: $0.pages[0]) }
+        // Untitled items' alt texts, each kind and day once: 100,000 items share a few thousand.
+        var untitled: [AltKey: String] = [:]
+        for item in items where item.metadata.words.title == nil && item.metadata.words.caption == nil {
+            let key = AltKey(item)
+            if untitled[key] == nil { untitled[key] = untitledAlt(key) }
+        }
+        let untitledAlts = untitled
+        // Each album's names (its own and its parents'), once per album rather than per item.
+        let gallery = self.gallery
+        @Sendable func names(of path: AlbumPath) -> [String] {
+            var names: [String] = []
+            var album: AlbumPath? = path
+            while let current = album, !current.isRoot {
+                names.append(gallery.albums[current]?.title ?? current.name)
+                album = current.parent
+            }
+            return names
+        }
+        let namesOfAlbums = Dictionary(uniqueKeysWithValues: gallery.albums.keys.map { ($0, names(of: $0)) })
         return SearchIndex(items: items, places: places, document: { item in
             let key = item.source.relativePath
             let thumbs = item.renditions(.thumbnail), previews = item.renditions(.preview)
@@ -28,18 +47,16 @@ struct SearchIndexWriter: PageBuilding {
                                   thumbnailWidth: first?.size.width ?? 1, thumbnailHeight: first?.size.height ?? 1,
                                   previewSrcset: srcset(previews, from: "index.html"),
                                   previewWidth: largest?.size.width ?? 1, previewHeight: largest?.size.height ?? 1,
-                                  alt: alt(item), caption: Self.captionLine(item.metadata.words) ?? "",
+                                  alt: alt(item, known: untitledAlts),
+                                  caption: Self.captionLine(item.metadata.words) ?? "",
                                   video: item.renditions(.video).first?.path ?? "", live: item.kind == .motionStill)
         }, words: { item in
             let m = item.metadata
             var words = [m.words.title, m.words.caption, m.camera.cameraName].compactMap { $0 } + m.words.keywords
             if options.publishPeople { words += m.words.people }
             if options.momentPlaces, let place = m.place { words += [place.name, place.region, place.country] }
-            var album: AlbumPath? = item.source.albumPath
-            while let path = album, !path.isRoot {
-                words.append(gallery.albums[path]?.title ?? path.name)
-                album = path.parent
-            }
+            let folder = item.source.albumPath
+            words += namesOfAlbums[folder] ?? names(of: folder)
             let name = item.source.fileName
             words.append(name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name)
             if m.captureDate.source != .fileTime {

@@ -155,7 +155,7 @@ public struct BuildState: Sendable, Equatable {
     public init(files: [String] = [], photos: [String: CachedPhoto] = [:], pages: [String: PageRecord] = [:]) {
         self.version = Self.currentVersion
         // Sorted already when it is the previous state's list (a no-op): checked in one pass.
-        self.files = zip(files, files.dropFirst()).allSatisfy { $0 < $1 } ? files : files.sorted()
+        self.files = zip(files, files.dropFirst()).allSatisfy { $0 < $1 } ? files : parallelSorted(files)
         self.photos = photos
         self.pages = pages
     }
@@ -267,14 +267,14 @@ public struct BuildState: Sendable, Equatable {
         writer.int(Int64(bitPattern: siteInputs.low))
         writer.int(files.count)
         // Kept sorted by init and decode: sorted again only if changed since.
-        let ordered = zip(files, files.dropFirst()).allSatisfy { $0 <= $1 } ? files : files.sorted()
+        let ordered = zip(files, files.dropFirst()).allSatisfy { $0 <= $1 } ? files : parallelSorted(files)
         for file in ordered {
             writer.string(file)
             try flushIfFull()
         }
         writer.int(photos.count)
         var body = StateWriter()
-        for key in photos.keys.sorted() {
+        for key in parallelSorted(Array(photos.keys)) {
             writer.string(key)
             let entry = photos[key]!
             writer.int(Int64(bitPattern: entry.shardKey))
@@ -285,7 +285,7 @@ public struct BuildState: Sendable, Equatable {
             try flushIfFull()
         }
         writer.int(pages.count)
-        for id in pages.keys.sorted() {
+        for id in parallelSorted(Array(pages.keys)) {
             let record = pages[id]!
             writer.string(id)
             writer.int(Int64(bitPattern: record.fingerprint.high))

@@ -101,6 +101,18 @@ import GalleryTestSupport
         let fields = try #require(JSONSerialization.jsonObject(with: Data(CompactJSON.string(document).utf8)) as? [Any])
         #expect(fields.count == 11 && fields[0] as? String == "albums/a/x.html" && fields[5] as? Int == 8)
         #expect(fields[7] as? String == tricky && fields[9] as? String == "media/v.mp4" && fields[10] as? Int == 1)
+        // The index is written without the Encoder containers: the same bytes.
+        for live in [true, false] {
+            var still = document
+            still.live = live
+            still.caption = tricky
+            var direct = ""
+            still.appendJSON(to: &direct)
+            #expect(direct == CompactJSON.string(still))
+        }
+        let words = ["z": "1,a", "a": "3,1", tricky: "\u{2028}", "": ""]
+        #expect(CompactJSON.object(words) == CompactJSON.string(words))
+        #expect(CompactJSON.object([:]) == "{}")
     }
 
     /// A description for link previews: plain, one line, at most 200
