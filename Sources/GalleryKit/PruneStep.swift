@@ -10,7 +10,6 @@ struct PruneStep: BuildStep {
 
     func run(_ context: inout BuildContext) async throws {
         let output = try context.openOutput()
-        let previous = context.previousState.files
         // Nothing the state holds changed (a no-op): every page was taken
         // whole and the inputs' digest (each item's renditions' paths, the
         // downloads', the theme's) is the previous build's, so the files
@@ -23,6 +22,7 @@ struct PruneStep: BuildStep {
             context.report.filesWritten = []
             return
         }
+        let previous = context.previousState.files
         let produced = context.producedFiles.set
         let (removed, keptAllOwned) = output.prune(owned: previous, keeping: produced)
         context.report.filesRemoved = removed

@@ -26,13 +26,15 @@ struct RenderPagesStep: BuildStep {
         let previous = context.previousState
         // A part of a sharded page build (`--pages I/N`) renders its share.
         let part = context.shard?.phase == .pages ? context.shard : nil
-        if part == nil, context.settings.values.baseURL.isEmpty, previous.files.isEmpty {
+        if part == nil, context.settings.values.baseURL.isEmpty, previous.fileCount == 0 {
             // Said on the first build into OUT only: a site kept without an
             // address on purpose should not be nagged at every build.
             context.report.advice.append(Self.baseURLAdvice)
         }
         // A robots.txt in OUT that no build of ours wrote is the user's: kept.
-        let usersOwn: Set<String> = output.contains(SiteRenderer.robotsFile) && !previous.files.contains(SiteRenderer.robotsFile)
+        // (Ours is one of the sitemap group's files: the pages' records say so without the list of every file.)
+        let usersOwn: Set<String> = output.contains(SiteRenderer.robotsFile)
+            && !previous.pages.values.contains { $0.files?.contains(SiteRenderer.robotsFile) == true }
             ? [SiteRenderer.robotsFile] : []
         let seed = Self.seed(context, theme: theme)
         let inputs = Self.siteInputs(context, seed: seed, usersOwnRobots: !usersOwn.isEmpty)

@@ -133,6 +133,10 @@ public struct CachedClip: Codable, Sendable, Equatable {
 ///
 /// An unreadable file or another version means a full rebuild, never a wrong site.
 public struct BuildState: Sendable, Equatable {
+    public static func == (a: BuildState, b: BuildState) -> Bool {
+        a.version == b.version && a.siteInputs == b.siteInputs && a.files == b.files && a.photos == b.photos && a.pages == b.pages
+    }
+
     /// Format version; bump when the layout or meaning changes.
     public static let currentVersion = 9
     /// The folder in OUT that held the build state before it moved out of
@@ -141,8 +145,16 @@ public struct BuildState: Sendable, Equatable {
 
     /// Version read from disk.
     public var version: Int
-    /// Paths (relative to OUT) of every produced file, sorted.
-    public var files: [String]
+    /// Paths (relative to OUT) of every produced file, sorted. A state read
+    /// from disk makes them strings only when asked for: a no-op rebuild
+    /// never asks, and 300,000 paths as strings were 40 MB of its peak.
+    public var files: [String] {
+        get { fileList.strings }
+        set { fileList = EncodedStrings(newValue) }
+    }
+    /// How many `files` there are, known without reading them.
+    public var fileCount: Int { fileList.count }
+    private var fileList: EncodedStrings
     /// Source cache by hashed source path.
     public var photos: [String: CachedPhoto]
     /// Each page's fingerprint and files, by the page's id (its path).
@@ -155,7 +167,7 @@ public struct BuildState: Sendable, Equatable {
     public init(files: [String] = [], photos: [String: CachedPhoto] = [:], pages: [String: PageRecord] = [:]) {
         self.version = Self.currentVersion
         // Sorted already when it is the previous state's list (a no-op): checked in one pass.
-        self.files = zip(files, files.dropFirst()).allSatisfy { $0 < $1 } ? files : parallelSorted(files)
+        self.fileList = EncodedStrings(zip(files, files.dropFirst()).allSatisfy { $0 < $1 } ? files : parallelSorted(files))
         self.photos = photos
         self.pages = pages
     }
@@ -192,11 +204,10 @@ public struct BuildState: Sendable, Equatable {
             guard try reader.int() == Int64(currentVersion) else { throw StateFormatError(reason: "other version") }
             let siteInputs = StableHash.Digest(high: UInt64(bitPattern: try reader.int()), low: UInt64(bitPattern: try reader.int()))
             let fileCount = try reader.count()
-            var files: [String] = []
-            if withFiles { files.reserveCapacity(fileCount) }
-            for _ in 0..<fileCount {
-                if withFiles { files.append(try reader.string()) } else { try reader.skip(try reader.count()) }
-            }
+            // Stepped over (every length checked), kept as bytes: made strings when asked for.
+            let filesStart = reader.position
+            for _ in 0..<fileCount { try reader.skip(try reader.count()) }
+            let fileBytes = withFiles ? Array(UnsafeRawBufferPointer(rebasing: raw[(magic.count + filesStart)..<(magic.count + reader.position)])) : []
             let photoCount = try reader.count()
             var photos: [String: CachedPhoto] = [:]
             if keeping == nil { photos.reserveCapacity(photoCount) }
@@ -231,7 +242,7 @@ public struct BuildState: Sendable, Equatable {
             guard reader.isAtEnd else { throw StateFormatError(reason: "trailing bytes") }
             var state = BuildState(files: [], photos: photos, pages: pages)
             state.siteInputs = siteInputs
-            state.files = files  // written sorted
+            state.fileList = withFiles ? EncodedStrings(count: fileCount, bytes: fileBytes) : EncodedStrings([])  // written sorted
             return state
         }
     }
@@ -295,5 +306,42 @@ public struct BuildState: Sendable, Equatable {
             try flushIfFull()
         }
         if !writer.bytes.isEmpty { try flush() }
+    }
+}
+
+/// Strings as the state file holds them (each its length, then its UTF-8),
+/// made `String`s once, when first asked for.
+final class EncodedStrings: @unchecked Sendable {
+    let count: Int
+    private let lock = NSLock()
+    private var bytes: [UInt8]
+    private var decoded: [String]?
+
+    init(_ strings: [String]) {
+        count = strings.count
+        bytes = []
+        decoded = strings
+    }
+
+    /// `bytes`: `count` strings as `StateWriter.string` writes them, their lengths checked already.
+    init(count: Int, bytes: [UInt8]) {
+        self.count = count
+        self.bytes = bytes
+    }
+
+    var strings: [String] {
+        lock.withLock {
+            if let decoded { return decoded }
+            var list: [String] = []
+            list.reserveCapacity(count)
+            bytes.withUnsafeBytes { raw in
+                var reader = StateReader(raw)
+                // Bounds were checked when the state was read: nothing here can fail.
+                for _ in 0..<count { list.append((try? reader.string()) ?? "") }
+            }
+            decoded = list
+            bytes = []
+            return list
+        }
     }
 }

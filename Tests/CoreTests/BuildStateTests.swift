@@ -29,6 +29,15 @@ import GalleryTestSupport
         #expect(try BuildState.decode(data) == state)
         #expect(state.encoded() == data)
         #expect(try BuildState.decode(data).photos["k1"]?.metadata.gps == nil, "GPS never reaches the state")
+        // The files are made strings when first asked for: counted before, the same list after, again and again.
+        let read = try BuildState.decode(data)
+        #expect(read.fileCount == 3)
+        #expect(read.files == ["albums/é/ü.html", "index.html", "media/ab/x.webp"])
+        #expect(read.files == state.files && read.fileCount == 3)
+        var changed = read
+        changed.files = ["x"]
+        #expect(changed.fileCount == 1 && read.files.count == 3, "a copy's new list is its own")
+        #expect(try BuildState.decode(data, withFiles: false).fileCount == 0)
     }
 
     @Test func everyTruncationAndCorruptionIsRefused() {
