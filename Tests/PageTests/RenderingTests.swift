@@ -98,17 +98,18 @@ import GalleryTestSupport
         let document = SearchDocument(page: "albums/a/x.html", thumbnailSrcset: "s 1w", thumbnailWidth: 4, thumbnailHeight: 3,
                                       previewSrcset: "p 2w", previewWidth: 8, previewHeight: 6, alt: tricky, caption: "",
                                       video: "media/v.mp4", live: true)
-        let fields = try #require(JSONSerialization.jsonObject(with: Data(CompactJSON.string(document).utf8)) as? [Any])
-        #expect(fields.count == 11 && fields[0] as? String == "albums/a/x.html" && fields[5] as? Int == 8)
-        #expect(fields[7] as? String == tricky && fields[9] as? String == "media/v.mp4" && fields[10] as? Int == 1)
-        // The index is written without the Encoder containers: the same bytes.
         for live in [true, false] {
-            var still = document
-            still.live = live
-            still.caption = tricky
-            var direct = ""
-            still.appendJSON(to: &direct)
-            #expect(direct == CompactJSON.string(still))
+            var shown = document
+            shown.live = live
+            shown.caption = tricky
+            var json = ""
+            shown.appendJSON(to: &json)
+            #expect(!json.contains("\u{2028}") && json.contains("\\u2028"), "a script's text: U+2028 escaped")
+            let fields = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [Any])
+            #expect(fields.count == 11 && fields[0] as? String == "albums/a/x.html" && fields[5] as? Int == 8)
+            #expect(fields[1] as? String == "s 1w" && fields[2] as? Int == 4 && fields[3] as? Int == 3 && fields[4] as? String == "p 2w")
+            #expect(fields[7] as? String == tricky && fields[8] as? String == tricky && fields[9] as? String == "media/v.mp4")
+            #expect(fields[10] as? Int == (live ? 1 : 0))
         }
         let words = ["z": "1,a", "a": "3,1", tricky: "\u{2028}", "": ""]
         #expect(CompactJSON.object(words) == CompactJSON.string(words))
