@@ -78,7 +78,7 @@ struct AlbumDownloadsStep: BuildStep {
             }
             let size = Self.fileSize(output.url.appendingPathComponent(path))
             context.downloads[album] = AlbumDownload(path: path, bytes: key == nil ? size : AlbumKey.plainSize(ofFile: path, publishedSize: size))
-            context.producedFiles.insert(path)
+            context.producedFiles.append(path)
         }
     }
 

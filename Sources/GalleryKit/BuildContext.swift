@@ -78,13 +78,15 @@ public struct ProducedFiles: Sendable {
 
     public init() {}
 
-    public mutating func insert(_ path: String) { paths.append(path) }
+    public mutating func append(_ path: String) { paths.append(path) }
 
     /// Room for `count` paths (the previous build's count: grown by doubling,
     /// the list of 300,000 was copied a dozen times and held twice at the end).
     public mutating func reserve(_ count: Int) { paths.reserveCapacity(count) }
 
-    public mutating func formUnion<Paths: Sequence>(_ more: Paths) where Paths.Element == String { paths.append(contentsOf: more) }
+    /// A path given twice (two albums' copies of one photo share its
+    /// renditions) is one file of `set`.
+    public mutating func append<Paths: Sequence>(contentsOf more: Paths) where Paths.Element == String { paths.append(contentsOf: more) }
 
     /// Each file once.
     public var set: Set<String> { Set(paths) }

@@ -77,7 +77,7 @@ struct ProcessMediaStep: BuildStep {
         context.report = tally.report
         // A page part claims its pages only: the media are the media parts'.
         if shard?.phase != .pages {
-            for item in context.items { context.producedFiles.formUnion(item.renditions.lazy.map(\.path)) }
+            for item in context.items { context.producedFiles.append(contentsOf: item.renditions.lazy.map(\.path)) }
         }
     }
 }
@@ -94,7 +94,7 @@ extension ProcessMediaStep {
 /// The files of SOURCE as a walker thread finds them, in small batches: one
 /// stream hand-off per photo was a measurable share of a no-op rebuild of
 /// 30,000 photos. A part of a sharded media build takes only its own files.
-struct SourceFeed: Sendable {
+struct SourceFeed {
     let batches: AsyncStream<[SourceFile]>
     /// Files left to other parts of a sharded build.
     let otherParts: Counter

@@ -19,7 +19,6 @@ struct PruneStep: BuildStep {
             && context.siteInputs == context.previousState.siteInputs
         if unchanged, output.interruptedFiles.isEmpty, output.wroteNothing {
             output.commitUnchanged()
-            context.report.filesWritten = []
             return
         }
         let previous = context.previousState.files

@@ -64,7 +64,7 @@ struct RenderPagesStep: BuildStep {
                 let robotsAsBefore = page.kind != .sitemap || files.contains(SiteRenderer.robotsFile) == usersOwn.isEmpty
                 if robotsAsBefore, files.allSatisfy({ output.contains($0) && !suspect.contains($0) }) {
                     records[page.id] = old
-                    context.producedFiles.formUnion(files)
+                    context.producedFiles.append(contentsOf: files)
                     htmlPages += files.count { $0.hasSuffix(".html") }
                     continue
                 }
@@ -83,7 +83,7 @@ struct RenderPagesStep: BuildStep {
         var renderedPages = 0
         for (page, files) in zip(toRender, rendered.paths) {
             records[page.id] = PageRecord(fingerprint: page.fingerprint, files: files == [page.id] ? nil : files)
-            context.producedFiles.formUnion(files)
+            context.producedFiles.append(contentsOf: files)
             renderedPages += files.count { $0.hasSuffix(".html") }  // the search index's scripts are not pages
         }
         context.pageRecords = records
@@ -95,7 +95,7 @@ struct RenderPagesStep: BuildStep {
         }
         for (path, bytes) in Self.staticFiles(theme, map: plan.map.mapPage != nil) {
             try output.writeIfChanged(bytes, to: "static/" + path)
-            context.producedFiles.insert("static/" + path)
+            context.producedFiles.append("static/" + path)
         }
     }
 
@@ -187,11 +187,11 @@ struct RenderPagesStep: BuildStep {
         files.reserveCapacity(previous.pages.count)
         for (id, record) in previous.pages { files += record.files ?? [id] }
         guard files.allSatisfy(output.contains) else { return false }
-        context.producedFiles.formUnion(files)
+        context.producedFiles.append(contentsOf: files)
         context.pageRecords = previous.pages
         context.pagesReused = true
         context.report.pages = files.count { $0.hasSuffix(".html") }
-        for (path, _) in staticFiles(context.theme, map: previous.pages[SiteMap.mapPagePath] != nil) { context.producedFiles.insert("static/" + path) }
+        for (path, _) in staticFiles(context.theme, map: previous.pages[SiteMap.mapPagePath] != nil) { context.producedFiles.append("static/" + path) }
         return true
     }
 

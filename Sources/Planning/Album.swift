@@ -48,6 +48,12 @@ public struct Gallery: Sendable {
         self.albums = albums
     }
 
+    /// The name an album goes by: the site's title for the root, else its
+    /// sidecar's title, else its folder's name.
+    public func title(of path: AlbumPath) -> String {
+        path.isRoot ? title : (albums[path]?.title ?? path.name)
+    }
+
     /// Groups photos into albums, orders each album (sidecar order, else the
     /// site default), applies sidecar titles, covers and hidden flags, and links
     /// every album that has photos below it to its parent.

@@ -88,7 +88,7 @@ extension Fingerprinter {
                 }
                 h.add(section.albums.count)
                 for album in section.albums {
-                    h.add(title(album))
+                    h.add(gallery.title(of: album))
                     h.add(map.albumPages[album]?.first ?? "-")
                 }
                 for j in slice.range { feedItem(section.photos[j], &h) }

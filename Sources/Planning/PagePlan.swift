@@ -164,10 +164,6 @@ struct Fingerprinter: Sendable {
         h.add(map.photoPages[key] ?? "-")
     }
 
-    func title(_ path: AlbumPath) -> String {
-        path.isRoot ? gallery.title : (gallery.albums[path]?.title ?? path.name)
-    }
-
     mutating func prepare() {
         // Digests on every core: a hundred thousand items' metadata hashed.
         let options = self.options
@@ -232,7 +228,7 @@ struct Fingerprinter: Sendable {
         var h = StableHash()
         if let album = gallery.albums[path] {
             h.add(path.description)
-            h.add(title(path))
+            h.add(gallery.title(of: path))
             h.add(album.description ?? "-")
             h.add(gallery.isHidden(path))
             h.add(album.coverFileName ?? "-")
@@ -305,7 +301,7 @@ struct Fingerprinter: Sendable {
         let path = album.path
         return page(.album(page: number), paths[number], album: path) { h in
             h.add(path.isRoot)
-            h.add(title(path))
+            h.add(gallery.title(of: path))
             h.add(album.description ?? "-")
             summaries[path, default: ItemSummary()].feed(&h)
             if let cover { feedItem(cover, &h) } else { h.add("-") }
@@ -326,7 +322,7 @@ struct Fingerprinter: Sendable {
             guard number == 0 else { return }
             for child in gallery.lockedChildren(of: path) { h.add(map.albumPages[child]?.first ?? "-") }
             for child in gallery.listedChildren(of: path) {
-                h.add(title(child))
+                h.add(gallery.title(of: child))
                 h.add(map.albumPages[child]?.first ?? "-")
                 summaries[child, default: ItemSummary()].feed(&h)
                 if let cover = gallery.cover(of: child) { feedItem(cover, &h) } else { h.add("-") }
@@ -339,7 +335,7 @@ struct Fingerprinter: Sendable {
         let key = item.source.relativePath
         return page(.item(index: index), id, album: album.path) { h in
             h.add(items[key] ?? .zero)
-            h.add(title(album.path))
+            h.add(gallery.title(of: album.path))
             h.add(crumbs[album.path] ?? .zero)
             h.add(paths[min(paths.count - 1, map.photoAlbumPage[key] ?? 0)])
             h.add(map.photoAnchors[key] ?? "-")

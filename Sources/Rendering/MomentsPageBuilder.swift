@@ -68,7 +68,7 @@ struct MomentsPageBuilder: PageBuilding {
                 continue
             }
             let albums = section.albums.map { album in
-                TitledLink(title: album.isRoot ? gallery.title : (gallery.albums[album]?.title ?? album.name),
+                TitledLink(title: gallery.title(of: album),
                            url: URLPath.relative(from: pagePath, to: map.albumPages[album]?.first ?? "index.html"))
             }
             blocks.append(MomentBlock(section: MomentSectionModel(

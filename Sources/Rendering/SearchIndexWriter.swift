@@ -33,7 +33,7 @@ struct SearchIndexWriter: PageBuilding {
             var names: [String] = []
             var album: AlbumPath? = path
             while let current = album, !current.isRoot {
-                names.append(gallery.albums[current]?.title ?? current.name)
+                names.append(gallery.title(of: current))
                 album = current.parent
             }
             return names

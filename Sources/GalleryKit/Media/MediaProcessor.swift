@@ -23,8 +23,6 @@ struct MediaProcessor: Sendable {
         videos = VideoJob(rules: rules, planner: planner, video: video)
     }
 
-    var settings: BuildSettings { rules.settings }
-
     /// What a file needs, decided from the cache without opening it.
     enum Triage {
         /// Unchanged (size and modification time as cached) and every
