@@ -18,7 +18,7 @@ struct RenderPagesStep: BuildStep {
     let name = "render pages"
 
     /// Bumped whenever the renderer's output changes for the same inputs.
-    static let rendererVersion = 6
+    static let rendererVersion = 7
 
     func run(_ context: inout BuildContext) async throws {
         let theme = context.theme

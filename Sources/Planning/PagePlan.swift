@@ -22,7 +22,10 @@ public struct PlannedPage: Sendable {
         /// `places/map.html`.
         case map
         case search
+        /// `search/index.js` and the token files (`t-*.js`): made from every item.
         case searchIndex
+        /// One month's item files (`search/d-<slot>-<n>.js`), `map.searchMonths[month]`.
+        case searchDocuments(month: Int)
         case sitemap
         case feed
         /// `moments/days.js`: the photos of each calendar day, for "On this day".
@@ -289,6 +292,13 @@ struct Fingerprinter: Sendable {
         pages.append(page(.search, "search/index.html") { _ in })
         let everything = everythingDigest()
         pages.append(page(.searchIndex, "search/index.js") { h in h.add(everything) })
+        // A result shows an item as a thumbnail does (its digest and page): each month's files have their own fingerprint.
+        for (number, month) in map.searchMonths.enumerated() {
+            pages.append(page(.searchDocuments(month: number), SearchMonth.file(slot: month.slot, part: 0)) { h in
+                h.add(month.items.count)
+                for item in month.items { feedItem(item, &h) }
+            })
+        }
         if !options.baseURL.isEmpty {
             pages.append(page(.sitemap, "sitemap.xml") { h in h.add(everything) })
         }

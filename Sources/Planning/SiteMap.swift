@@ -10,6 +10,39 @@ struct TimelineMonthKey: Equatable {
     }
 }
 
+/// One calendar month of the timeline's items (local days), as the search
+/// index numbers them: `slot` orders months the way the timeline runs and
+/// depends on the month alone, so adding a photo renumbers only its month.
+public struct SearchMonth: Sendable {
+    /// The month's place in the timeline's direction: newest first,
+    /// `(9999 − year) × 12 + (12 − month)`; oldest first, `year × 12 + month − 1`.
+    public let slot: Int
+    /// Its items, in timeline order.
+    public let items: [MediaItem]
+
+    /// An item's number in the index: its month's slot × `capacity` + its
+    /// place in the month. A month of more than 16 million items would run
+    /// into the next; no library comes near.
+    public static let capacity = 1 << 24
+    /// Items to an item file: the first screen of results of a common word
+    /// (a tenth of the library) then needs a few small files.
+    public static let itemsPerFile = 50
+
+    /// The item file holding items `part × itemsPerFile ..< (part + 1) × itemsPerFile` of the month at `slot`.
+    public static func file(slot: Int, part: Int) -> String { "search/d-\(slot)-\(part).js" }
+
+    static func months(_ timeline: [MediaItem], order: SortDirection) -> [SearchMonth] {
+        var bySlot: [Int: [MediaItem]] = [:]
+        for item in timeline {
+            let day = item.metadata.captureDate.localDay
+            let year = min(9999, max(0, day.year)), month = min(12, max(1, day.month))
+            let slot = order == .descending ? (9999 - year) * 12 + (12 - month) : year * 12 + month - 1
+            bySlot[slot, default: []].append(item)
+        }
+        return bySlot.keys.sorted().map { SearchMonth(slot: $0, items: bySlot[$0]!) }
+    }
+}
+
 /// One year of the moments timeline, for the year → month index.
 public struct TimelineYear: Sendable {
     /// One month: how many items, and the section (in page order) it starts with.
@@ -99,6 +132,9 @@ public struct SiteMap: Sendable {
     public let timelineItems: [MediaItem]
     /// How many of them are videos (the moments pages' count line).
     public let timelineVideoCount: Int
+    /// The timeline's items by calendar month, for the search index's item
+    /// files: a change in one month rewrites that month's files only.
+    public let searchMonths: [SearchMonth]
     /// The rating that makes a favourite.
     public static let favouriteRating = 4
 
@@ -208,6 +244,7 @@ public struct SiteMap: Sendable {
         tagPageByKey = byKey
         timelineItems = moments.flatMap(\.photos)
         timelineVideoCount = timelineItems.count { $0.kind == .video }
+        searchMonths = SearchMonth.months(timelineItems, order: options.momentOrder)
         let favourite = timelineItems.filter { ($0.metadata.words.rating ?? 0) >= Self.favouriteRating }
         if options.favourites, !favourite.isEmpty {
             let ranges = PageSplitter.pages(count: favourite.count, budget: options.photosPerPage)

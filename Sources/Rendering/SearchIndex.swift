@@ -1,5 +1,6 @@
 import Foundation
 import GalleryCore
+import Planning
 
 /// The site's search index, made at build time and searched in the browser
 /// with no server (`static/search.js`).
@@ -8,38 +9,36 @@ import GalleryCore
 /// script that calls `gallerygenSearch.…(…)` with JSON, so it loads from
 /// `file://` as well as over HTTP (browsers refuse `fetch` on `file://`):
 ///
-/// - `search/index.js`: the manifest (item count, chunk size, which token shards exist);
+/// - `search/index.js`: the manifest (item count, how items are numbered and
+///   filed, which token files exist, the place pages);
 /// - `search/t-<hex>.js`: the tokens that start with one two-character
 ///   prefix (hex of its UTF-8), each with its items' numbers, delta-encoded
 ///   in base 36 (`"a,1,1,3"`): a year token listing every photo of a large
 ///   library stays small;
-/// - `search/d-<n>.js`: items `n × chunk ..< (n + 1) × chunk`: page,
+/// - `search/d-<slot>-<n>.js`: what a result shows of items
+///   `n × 50 ..< (n + 1) × 50` of one month (`SearchMonth`): page,
 ///   thumbnail and preview `srcset`s, sizes, alt text, caption line, video.
 ///
-/// Items are numbered in timeline order, so results come newest first.
-/// Tokens are folded (case and accents ignored) the same way `search.js`
-/// folds a query.
-public struct SearchIndex: Sendable {
-    /// Items per `d-<n>.js` file: the first screen of results of a common
-    /// word (a tenth of the library) then needs about eight small files.
-    public static let chunkSize = 50
-
-    /// The files, path → contents.
-    public let files: [(path: String, text: String)]
-
-    /// Builds the index of `items` (timeline order) using `document` for what
-    /// each result shows and `words` for what finds it.
-    /// `places` are the place pages a query can also find: name and page.
-    public init(items: [MediaItem], places: [(name: String, page: String)] = [], document: @escaping @Sendable (MediaItem) -> SearchDocument,
-                words: @escaping @Sendable (MediaItem) -> [String]) {
-        // Each item's tokens, then its documents' files, on every core: one
-        // job for 100,000 items was a second on one core while the others
-        // waited. The tokens in runs of items, each run's lists let go once
-        // posted: 100,000 items' lists at once were 27 MB of an add's peak.
+/// An item's number is its month's slot × `SearchMonth.capacity` + its place
+/// in the month, so numbers follow the timeline (results come in its order)
+/// and a photo added to one month renumbers that month alone: a rebuild
+/// rewrites that month's item files, the token files and the manifest, not
+/// every item file after it. Tokens are folded (case and accents ignored)
+/// the same way `search.js` folds a query.
+public enum SearchIndex {
+    /// The manifest and the token files for `months`' items, `words` giving
+    /// what finds each. `places` are the place pages a query can also find:
+    /// name and page.
+    public static func manifestAndTokens(months: [SearchMonth], places: [(name: String, page: String)] = [],
+                                         words: @escaping @Sendable (MediaItem) -> [String]) -> [(path: String, text: String)] {
+        let numbered = months.flatMap { month in month.items.indices.map { (month.slot * SearchMonth.capacity + $0, month.items[$0]) } }
+        // Each item's tokens on every core, in runs of items, each run's
+        // lists let go once posted: 100,000 items' lists at once were 27 MB
+        // of an add's peak. Numbers ascend, so each list is in order.
         var postings: [String: [Int]] = [:]
         let run = 8192
-        for start in stride(from: 0, to: items.count, by: run) {
-            let tokenLists = parallelMap(Array(items[start..<min(items.count, start + run)])) { item -> [String] in
+        for start in stride(from: 0, to: numbered.count, by: run) {
+            let tokenLists = parallelMap(Array(numbered[start..<min(numbered.count, start + run)])) { _, item -> [String] in
                 var seen: Set<String> = []
                 var list: [String] = []
                 for text in words(item) {
@@ -48,7 +47,8 @@ public struct SearchIndex: Sendable {
                 return list
             }
             for (offset, list) in tokenLists.enumerated() {
-                for token in list { postings[token, default: []].append(start + offset) }
+                let number = numbered[start + offset].0
+                for token in list { postings[token, default: []].append(number) }
             }
         }
         var shards: [String: [String: String]] = [:]
@@ -58,7 +58,8 @@ public struct SearchIndex: Sendable {
         postings = [:]
         var files: [(path: String, text: String)] = []
         let shardNames = shards.keys.sorted()
-        var manifest = SearchManifest(count: items.count, chunk: Self.chunkSize, shards: shardNames.map(Self.hex))
+        var manifest = SearchManifest(count: numbered.count, month: SearchMonth.capacity, chunk: SearchMonth.itemsPerFile,
+                                      shards: shardNames.map(Self.hex))
         if !places.isEmpty { manifest.places = places.map { [Self.tokens($0.name).joined(separator: " "), $0.name, $0.page] } }
         files.append(("search/index.js", "gallerygenSearch.manifest(" + CompactJSON.string(manifest) + ");\n"))
         let tokenShards = shardNames.map { ($0, shards[$0]!) }
@@ -67,16 +68,21 @@ public struct SearchIndex: Sendable {
             (path: "search/t-\(Self.hex(key)).js",
              text: "gallerygenSearch.tokens(" + CompactJSON.string(Self.hex(key)) + "," + CompactJSON.object(tokens) + ");\n")
         }
-        files += parallelMap(Array(stride(from: 0, to: items.count, by: Self.chunkSize))) { start in
-            var text = "gallerygenSearch.docs(\(start / Self.chunkSize),["
-            for (index, item) in items[start..<min(items.count, start + Self.chunkSize)].enumerated() {
+        return files
+    }
+
+    /// The item files of one month: what `document` says a result shows of each item.
+    public static func documents(of month: SearchMonth, document: (MediaItem) -> SearchDocument) -> [(path: String, text: String)] {
+        stride(from: 0, to: month.items.count, by: SearchMonth.itemsPerFile).map { start in
+            let part = start / SearchMonth.itemsPerFile
+            var text = "gallerygenSearch.docs(\"\(month.slot)-\(part)\",["
+            for (index, item) in month.items[start..<min(month.items.count, start + SearchMonth.itemsPerFile)].enumerated() {
                 if index > 0 { text += "," }
                 document(item).appendJSON(to: &text)
             }
             text += "]);\n"
-            return (path: "search/d-\(start / Self.chunkSize).js", text: text)
+            return (path: SearchMonth.file(slot: month.slot, part: part), text: text)
         }
-        self.files = files
     }
 
     /// Case- and accent-folded words of `text`: letters and digits, split at
@@ -136,10 +142,12 @@ public struct SearchIndex: Sendable {
     }
 }
 
-/// The manifest `search.js` loads first: how many items, how many to a
-/// `d-<n>.js` file, and which token files exist.
+/// The manifest `search.js` loads first: how many items, how items are
+/// numbered and filed (`month`: numbers to a month; `chunk`: items to an item
+/// file), and which token files exist.
 struct SearchManifest: Encodable {
     let count: Int
+    let month: Int
     let chunk: Int
     let shards: [String]
     /// The place pages (`moment_places`): each its folded words, its name

@@ -15,18 +15,15 @@ struct SearchIndexWriter: PageBuilding {
                         indexScript: URLPath.relative(from: Self.searchPage, to: "search/index.js"))
     }
 
-    /// The index of every item in the timeline (listed albums, each once):
-    /// what a result shows, and the words that find it.
-    func searchIndex() -> SearchIndex {
-        let items = map.timelineItems
+    /// The whole index: the manifest, the token files and every month's item files.
+    func searchIndex() -> [(path: String, text: String)] {
+        manifestAndTokens() + map.searchMonths.indices.flatMap(documents(month:))
+    }
+
+    /// The manifest and the token files: the words that find every item in
+    /// the timeline (listed albums, each once), and the place pages.
+    func manifestAndTokens() -> [(path: String, text: String)] {
         let places = map.places.map { (name: $0.place.fullName, page: $0.pages[0]) }
-        // Untitled items' alt texts, each kind and day once: 100,000 items share a few thousand.
-        var untitled: [AltKey: String] = [:]
-        for item in items where item.metadata.words.title == nil && item.metadata.words.caption == nil {
-            let key = AltKey(item)
-            if untitled[key] == nil { untitled[key] = untitledAlt(key) }
-        }
-        let untitledAlts = untitled
         // Each album's names (its own and its parents'), once per album rather than per item.
         let gallery = self.gallery
         @Sendable func names(of path: AlbumPath) -> [String] {
@@ -39,18 +36,7 @@ struct SearchIndexWriter: PageBuilding {
             return names
         }
         let namesOfAlbums = Dictionary(uniqueKeysWithValues: gallery.albums.keys.map { ($0, names(of: $0)) })
-        return SearchIndex(items: items, places: places, document: { item in
-            let key = item.source.relativePath
-            let thumbs = item.renditions(.thumbnail), previews = item.renditions(.preview)
-            let first = thumbs.first, largest = previews.last
-            return SearchDocument(page: map.photoPages[key] ?? "", thumbnailSrcset: srcset(thumbs, from: "index.html"),
-                                  thumbnailWidth: first?.size.width ?? 1, thumbnailHeight: first?.size.height ?? 1,
-                                  previewSrcset: srcset(previews, from: "index.html"),
-                                  previewWidth: largest?.size.width ?? 1, previewHeight: largest?.size.height ?? 1,
-                                  alt: alt(item, known: untitledAlts),
-                                  caption: Self.captionLine(item.metadata.words) ?? "",
-                                  video: item.renditions(.video).first?.path ?? "", live: item.kind == .motionStill)
-        }, words: { item in
+        return SearchIndex.manifestAndTokens(months: map.searchMonths, places: places) { item in
             let m = item.metadata
             var words = [m.words.title, m.words.caption, m.camera.cameraName].compactMap { $0 } + m.words.keywords
             if options.publishPeople { words += m.words.people }
@@ -66,6 +52,29 @@ struct SearchIndexWriter: PageBuilding {
             // What it is, in the site's language ("vidéo", "Live Photo"); a plain photo needs no word.
             if item.kind != .still { words.append(strings.text(PhotoFacts.kindKey(item))) }
             return words
-        })
+        }
+    }
+
+    /// The item files of `map.searchMonths[month]`: what a result shows of each item.
+    func documents(month: Int) -> [(path: String, text: String)] {
+        let month = map.searchMonths[month]
+        // Untitled items' alt texts, each kind and day once: a month's items share a few.
+        var untitled: [AltKey: String] = [:]
+        for item in month.items where item.metadata.words.title == nil && item.metadata.words.caption == nil {
+            let key = AltKey(item)
+            if untitled[key] == nil { untitled[key] = untitledAlt(key) }
+        }
+        return SearchIndex.documents(of: month) { item in
+            let key = item.source.relativePath
+            let thumbs = item.renditions(.thumbnail), previews = item.renditions(.preview)
+            let first = thumbs.first, largest = previews.last
+            return SearchDocument(page: map.photoPages[key] ?? "", thumbnailSrcset: srcset(thumbs, from: "index.html"),
+                                  thumbnailWidth: first?.size.width ?? 1, thumbnailHeight: first?.size.height ?? 1,
+                                  previewSrcset: srcset(previews, from: "index.html"),
+                                  previewWidth: largest?.size.width ?? 1, previewHeight: largest?.size.height ?? 1,
+                                  alt: alt(item, known: untitled),
+                                  caption: Self.captionLine(item.metadata.words) ?? "",
+                                  video: item.renditions(.video).first?.path ?? "", live: item.kind == .motionStill)
+        }
     }
 }

@@ -116,7 +116,11 @@ public struct SiteRenderer: Sendable, PageBuilding {
             return one(.search) { () throws(ThemeError) in try theme.render("search", SearchIndexWriter(inputs: inputs).searchPage()) }
         case .searchIndex:
             return PageJob(kind: .search) { () throws(ThemeError) in
-                SearchIndexWriter(inputs: inputs).searchIndex().files.map { RenderedPage(path: $0.path, html: $0.text) }
+                SearchIndexWriter(inputs: inputs).manifestAndTokens().map { RenderedPage(path: $0.path, html: $0.text) }
+            }
+        case let .searchDocuments(month):
+            return PageJob(kind: .search) { () throws(ThemeError) in
+                SearchIndexWriter(inputs: inputs).documents(month: month).map { RenderedPage(path: $0.path, html: $0.text) }
             }
         case .sitemap:
             return PageJob(kind: .sitemap) { () throws(ThemeError) in SitemapWriter(inputs: inputs).sitemapFiles() }

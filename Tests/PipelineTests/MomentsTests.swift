@@ -135,9 +135,41 @@ import GalleryTestSupport
         #expect(html.contains(">May 10, 2025</time>"), "no GPS: no name")
         #expect(html.contains("https://www.geonames.org/"), "GeoNames is credited where its names are shown")
         // Places are words of the search index only when published.
-        let indexed = SearchIndexWriter(inputs: on.inputs).searchIndex().files.map(\.text).joined()
+        let indexed = SearchIndexWriter(inputs: on.inputs).searchIndex().map(\.text).joined()
         #expect(indexed.contains("kyoto") || indexed.contains("Kyoto"))
-        #expect(!SearchIndexWriter(inputs: off.inputs).searchIndex().files.map(\.text).joined().lowercased().contains("kyoto"))
+        #expect(!SearchIndexWriter(inputs: off.inputs).searchIndex().map(\.text).joined().lowercased().contains("kyoto"))
+    }
+
+    /// A token's numbers, read as search.js reads them (slot, then the
+    /// month's file and place), give the timeline's order either way it runs;
+    /// each month's items are in its own files.
+    @Test(arguments: [SortDirection.descending, .ascending])
+    func searchNumbersFollowTheTimeline(order: SortDirection) throws {
+        let renderer = try Self.site(Self.photos([("2024:05:10", 55), ("2024:05:02", 3), ("2024:03:01", 2), ("2023:12:31", 1)])) {
+            $0.momentOrder = order
+        }
+        let files = Dictionary(uniqueKeysWithValues: SearchIndexWriter(inputs: renderer.inputs).searchIndex().map { ($0.path, $0.text) })
+        func json(_ path: String, after prefix: String) throws -> Any {
+            let text = try #require(files[path])
+            let body = text.dropFirst(prefix.count).dropLast(3)  // ");\n"
+            return try JSONSerialization.jsonObject(with: Data(("[" + body + "]").utf8))
+        }
+        let manifest = try #require((try json("search/index.js", after: "gallerygenSearch.manifest(") as? [Any])?.first as? [String: Any])
+        let month = try #require(manifest["month"] as? Int), chunk = try #require(manifest["chunk"] as? Int)
+        #expect(manifest["count"] as? Int == 61)
+        // Every item's words hold its album's name, "a".
+        let tokens = try #require((try json("search/t-61.js", after: "gallerygenSearch.tokens(") as? [Any])?.last as? [String: String])
+        var number = 0
+        let numbers = try #require(tokens["a"]).split(separator: ",").map { gap in number += Int(gap, radix: 36)!; return number }
+        let pages = try numbers.map { n -> String in
+            let slot = n / month, place = n % month
+            let path = "search/d-\(slot)-\(place / chunk).js"
+            let list = try #require((try json(path, after: "gallerygenSearch.docs(\"\(slot)-\(place / chunk)\",") as? [Any])?.first as? [[Any]])
+            return try #require(list[place % chunk][0] as? String)
+        }
+        #expect(pages == renderer.plan.map.timelineItems.map { renderer.plan.map.photoPages[$0.source.relativePath]! })
+        // Three months; May's 58 items in two files.
+        #expect(files.keys.filter { $0.hasPrefix("search/d-") }.count == 4)
     }
 
     @Test func daysAndMonthsAreISO() {

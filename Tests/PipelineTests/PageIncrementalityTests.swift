@@ -280,6 +280,26 @@ import GalleryTestSupport
         #expect(try Self.files(library.settings.output) == (try await cleanSite(library)))
     }
 
+    /// The search index numbers items by month: a photo added to one month
+    /// rewrites that month's item files (and the token files), never another
+    /// month's, and the site is the clean build's.
+    @Test func aPhotoAddedToOneMonthRewritesOnlyThatMonthsSearchItems() async throws {
+        var random = Random(state: 11)
+        let library = try Library()
+        for _ in 0..<40 { try library.add(&random) }  // January to March 2024
+        _ = try await build(library.settings)
+        let itemFiles = { (files: [String]) in files.filter { $0.hasPrefix("search/d-") } }
+        #expect(Set(itemFiles(Array(try Self.files(library.settings.output).keys)).map { $0.split(separator: "-")[1] }).count == 3)
+        try library.folder.write("src/Zoo/new.jpg", try IncrementalTests.photo(999, exif: IncrementalTests.exif("2024:02:14 12:00:00")))
+        let report = try await build(library.settings)
+        // February 2024, newest first: (9999 − 2024) × 12 + (12 − 2).
+        let written = itemFiles(report.filesWritten)
+        #expect(!written.isEmpty && written.allSatisfy { $0.hasPrefix("search/d-95710-") }, "\(written)")
+        #expect(report.filesWritten.contains("search/index.js"))
+        let after = try Self.files(library.settings.output), clean = try await cleanSite(library)
+        #expect(after == clean, "\(Set(after.keys).union(clean.keys).filter { after[$0] != clean[$0] }.sorted())")
+    }
+
     @Test func aPageFileDeletedFromOUTIsMadeAgain() async throws {
         var random = Random(state: 5)
         let library = try Library()

@@ -23,14 +23,14 @@
   var root = new URL("..", indexURL);    // the site root: index paths are relative to it
   var manifest = null;
   var shards = {};                       // prefix hex -> {token: "gaps"} once loaded
-  var docs = {};                         // chunk number -> [item, …] once loaded
+  var docs = {};                         // item file ("slot-part") -> [item, …] once loaded
   var pending = {};                      // script URL -> [callbacks]
   var generation = 0;                    // the latest query; older answers are dropped
 
   window.gallerygenSearch = {
     manifest: function (m) { manifest = m; manifest.known = {}; m.shards.forEach(function (h) { manifest.known[h] = true; }); },
     tokens: function (hex, table) { shards[hex] = table; },
-    docs: function (n, list) { docs[n] = list; }
+    docs: function (file, list) { docs[file] = list; }
   };
 
   function load(url, done) {
@@ -121,13 +121,20 @@
       if (mine !== generation) return;
       var results = intersect(words.map(matches));
       var shown = results.slice(0, shownCount);
-      var chunks = [];
-      shown.forEach(function (n) { var c = Math.floor(n / manifest.chunk); if (!docs[c] && chunks.indexOf(c) < 0) chunks.push(c); });
-      loadAll(chunks.map(function (c) { return new URL("d-" + c + ".js", indexURL).href; }), function () {
+      var files = [];
+      shown.forEach(function (n) { var f = itemFile(n).file; if (!docs[f] && files.indexOf(f) < 0) files.push(f); });
+      loadAll(files.map(function (f) { return new URL("d-" + f + ".js", indexURL).href; }), function () {
         if (mine !== generation) return;
         render(shown, results.length);
       });
     });
+  }
+
+  /* Item n is number n % month of its month (slot n / month), in the month's
+     file of `chunk` items: "slot-part", and its place there. */
+  function itemFile(n) {
+    var slot = Math.floor(n / manifest.month), place = n - slot * manifest.month;
+    return { file: slot + "-" + Math.floor(place / manifest.chunk), index: place % manifest.chunk };
   }
 
   function abs(path) { return path ? new URL(path, root).href : ""; }
@@ -142,7 +149,7 @@
   function render(numbers, total) {
     grid.textContent = "";
     numbers.forEach(function (n, position) {
-      var d = docs[Math.floor(n / manifest.chunk)][n % manifest.chunk];
+      var at = itemFile(n), d = (docs[at.file] || [])[at.index];
       if (!d) return;
       // [page, thumbnail srcset, width, height, preview srcset, width, height, alt, caption line, video, live]
       var li = document.createElement("li");
