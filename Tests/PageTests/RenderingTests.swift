@@ -53,6 +53,16 @@ import GalleryTestSupport
         #expect(Markdown.render("[x](\" onmouseover=\"alert(1))").contains("href=\"&quot; onmouseover=&quot;alert(1\"") || !Markdown.render("[x](\" onmouseover=\"alert(1))").contains("onmouseover=\"alert"))
     }
 
+    /// Postings are base-36 gaps, as `parseInt(g, 36)` in search.js reads them.
+    @Test func postingsAreBase36Gaps() {
+        let numbers = [0, 3, 4, 9, 45, 1_331, 95_710 * (1 << 24), 95_710 * (1 << 24) + 36 * 36 * 36]
+        var previous = 0
+        let expected = numbers.map { n in defer { previous = n }; return String(n - previous, radix: 36) }.joined(separator: ",")
+        #expect(SearchIndex.deltaEncoded(numbers) == expected)
+        #expect(SearchIndex.deltaEncoded([3, 4, 9]) == "3,1,5")
+        #expect(SearchIndex.deltaEncoded([]) == "")
+    }
+
     /// The search index's JSON (typed values through CompactJSON) reads back
     /// as what went in (quotes, backslashes, controls, U+2028, emoji,
     /// slashes, nesting), with keys sorted and U+2028/2029 escaped (the files
