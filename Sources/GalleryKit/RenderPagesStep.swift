@@ -168,11 +168,11 @@ struct RenderPagesStep: BuildStep {
 
     /// The pages part `part` of a sharded page build renders: its share of
     /// every page by a hash of the page's path, never the files made from
-    /// the whole site (the search index, the sitemap, the feed, "On this day"), which the
+    /// the whole site (the search manifest and token files, the sitemap, the feed), which the
     /// last whole build writes.
     static func owns(_ page: PlannedPage, _ part: Shard) -> Bool {
         switch page.kind {
-        case .searchIndex, .sitemap, .feed, .onThisDay: return false
+        case .searchIndex, .sitemap, .feed: return false
         default:
             var hasher = StableHash()
             hasher.add(page.id)

@@ -28,8 +28,8 @@ public struct PlannedPage: Sendable {
         case searchDocuments(month: Int)
         case sitemap
         case feed
-        /// `moments/days.js`: the photos of each calendar day, for "On this day".
-        case onThisDay
+        /// `moments/days-MM.js`: the photos of each day of a calendar month, for "On this day" (`map.onThisDay[month]`).
+        case onThisDay(month: Int)
     }
 
     /// What it is.
@@ -113,8 +113,12 @@ struct Fingerprinter: Sendable {
     let downloads: [AlbumPath: AlbumDownload]
     /// What every page shows (the seed, and the header's links).
     let chrome: StableHash.Digest
-    /// Each item's digest, by source path.
-    var items: [String: StableHash.Digest] = [:]
+    /// Each item as a thumbnail or link shows it (its digest and its page), by source path.
+    var shown: [String: StableHash.Digest] = [:]
+    /// Each album's items as its pages show them, in album order: looked up
+    /// by index, not by path (the paths joined and hashed again for every
+    /// page that shows an item were most of planning 100,000 items).
+    var albumRows: [AlbumPath: AlbumRows] = [:]
     /// Each album's breadcrumb chain (itself and its ancestors: titles and first pages).
     var crumbs: [AlbumPath: StableHash.Digest] = [:]
     /// Each album's count line and date range: every item in it and its listed albums below.
@@ -162,19 +166,45 @@ struct Fingerprinter: Sendable {
 
     /// An item as a thumbnail or link shows it: its digest and its page.
     func feedItem(_ item: MediaItem, _ h: inout StableHash) {
-        let key = item.source.relativePath
-        h.add(items[key] ?? .zero)
-        h.add(map.photoPages[key] ?? "-")
+        h.add(shown[item.source.relativePath] ?? .zero)
+    }
+
+    /// An album's items: each as a thumbnail shows it (`shown`), and as its
+    /// album page lists it (`listed`: that and its anchor).
+    struct AlbumRows: Sendable {
+        var shown: [StableHash.Digest] = []
+        var listed: [StableHash.Digest] = []
     }
 
     mutating func prepare() {
-        // Digests on every core: a hundred thousand items' metadata hashed.
-        let options = self.options
-        let all = gallery.albums.values.flatMap(\.photos)
-        let digests = parallelMap(all) { Self.digest($0, options: options) }
-        items.reserveCapacity(all.count)
-        for (item, digest) in zip(all, digests) where items[item.source.relativePath] == nil {
-            items[item.source.relativePath] = digest
+        // Each album's rows on every core: a hundred thousand items' metadata hashed.
+        let planner = self
+        let paths = gallery.albums.keys.sorted()
+        let made = parallelMap(paths) { path -> (keys: [String], rows: AlbumRows) in
+            let photos = planner.gallery.albums[path]?.photos ?? []
+            var keys: [String] = [], rows = AlbumRows()
+            keys.reserveCapacity(photos.count)
+            rows.shown.reserveCapacity(photos.count)
+            rows.listed.reserveCapacity(photos.count)
+            for item in photos {
+                let key = item.source.relativePath
+                var h = StableHash()
+                h.add(Self.digest(item, options: planner.options))
+                h.add(planner.map.photoPages[key] ?? "-")
+                let shown = h.digest()
+                var listed = StableHash()
+                listed.add(shown)
+                listed.add(planner.map.photoAnchors[key] ?? "-")
+                keys.append(key)
+                rows.shown.append(shown)
+                rows.listed.append(listed.digest())
+            }
+            return (keys, rows)
+        }
+        shown.reserveCapacity(made.reduce(0) { $0 + $1.keys.count })
+        for (path, album) in zip(paths, made) {
+            albumRows[path] = album.rows
+            for (key, digest) in zip(album.keys, album.rows.shown) where shown[key] == nil { shown[key] = digest }
         }
         for path in gallery.albums.keys {
             var h = StableHash()
@@ -239,10 +269,7 @@ struct Fingerprinter: Sendable {
             for child in album.children { h.add(child.description) }
             pager(map.albumPages[path] ?? [], &h)
             h.add(album.photos.count)
-            for item in album.photos {
-                feedItem(item, &h)
-                h.add(map.photoAnchors[item.source.relativePath] ?? "-")
-            }
+            for listed in albumRows[path]?.listed ?? [] { h.add(listed) }
         }
         return h.digest()
     }
@@ -256,13 +283,14 @@ struct Fingerprinter: Sendable {
         let albumPages = parallelMap(gallery.albums.keys.sorted()) { path -> [PlannedPage] in
             guard let album = planner.gallery.albums[path], let paths = planner.map.albumPages[path] else { return [] }
             var pages: [PlannedPage] = []
+            let rows = planner.albumRows[path] ?? AlbumRows()
             let cover = planner.gallery.cover(of: path)
             for number in paths.indices {
-                pages.append(planner.albumPage(album, paths: paths, number: number, cover: cover))
+                pages.append(planner.albumPage(album, rows: rows, paths: paths, number: number, cover: cover))
             }
             for index in album.photos.indices {
                 guard let page = planner.map.photoPages[album.photos[index].source.relativePath] else { continue }
-                pages.append(planner.itemPage(album, paths: paths, index: index, page: page))
+                pages.append(planner.itemPage(album, rows: rows, paths: paths, index: index, page: page))
             }
             return pages
         }
@@ -303,11 +331,23 @@ struct Fingerprinter: Sendable {
             pages.append(page(.sitemap, "sitemap.xml") { h in h.add(everything) })
         }
         pages.append(page(.feed, "feed.xml") { h in h.add(everything) })
-        pages.append(page(.onThisDay, "moments/days.js") { h in h.add(everything) })
+        // Each month's "On this day" from exactly the photos it lists.
+        for (number, month) in map.onThisDay.enumerated() {
+            pages.append(page(.onThisDay(month: number), OnThisDayMonth.file(month: month.month)) { h in
+                for day in month.days {
+                    h.add(day.key)
+                    for (year, items) in day.years {
+                        h.add(year)
+                        h.add(items.count)
+                        for item in items { feedItem(item, &h) }
+                    }
+                }
+            })
+        }
         return pages
     }
 
-    func albumPage(_ album: Album, paths: [String], number: Int, cover: MediaItem?) -> PlannedPage {
+    func albumPage(_ album: Album, rows: AlbumRows, paths: [String], number: Int, cover: MediaItem?) -> PlannedPage {
         let path = album.path
         return page(.album(page: number), paths[number], album: path) { h in
             h.add(path.isRoot)
@@ -319,10 +359,7 @@ struct Fingerprinter: Sendable {
             pager(paths, &h)
             let range = map.albumPhotoRanges[path]?[number] ?? 0..<0
             h.add(range.count)
-            for index in range {
-                feedItem(album.photos[index], &h)
-                h.add(map.photoAnchors[album.photos[index].source.relativePath] ?? "-")
-            }
+            for index in range { h.add(rows.listed[index]) }
             if let download = downloads[path] {
                 h.add(download.path)
                 h.add(Int(download.bytes))
@@ -340,20 +377,19 @@ struct Fingerprinter: Sendable {
         }
     }
 
-    func itemPage(_ album: Album, paths: [String], index: Int, page id: String) -> PlannedPage {
+    func itemPage(_ album: Album, rows: AlbumRows, paths: [String], index: Int, page id: String) -> PlannedPage {
         let item = album.photos[index]
         let key = item.source.relativePath
         return page(.item(index: index), id, album: album.path) { h in
-            h.add(items[key] ?? .zero)
+            h.add(rows.listed[index])  // the item, its page and its anchor
             h.add(gallery.title(of: album.path))
             h.add(crumbs[album.path] ?? .zero)
             h.add(paths[min(paths.count - 1, map.photoAlbumPage[key] ?? 0)])
-            h.add(map.photoAnchors[key] ?? "-")
             for keyword in item.metadata.words.keywords { h.add(map.tagPageByKey[SiteMap.tagKey(keyword)] ?? "-") }
             h.add(item.metadata.place.flatMap { map.placePageByKey[$0.key] } ?? "-")
             // Previous and next are linked; next, previous and after-next preloaded.
             for i in [index - 1, index + 1, index + 2] {
-                if album.photos.indices.contains(i) { feedItem(album.photos[i], &h) } else { h.add("-") }
+                if album.photos.indices.contains(i) { h.add(rows.shown[i]) } else { h.add("-") }
             }
         }
     }

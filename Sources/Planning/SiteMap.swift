@@ -10,6 +10,55 @@ struct TimelineMonthKey: Equatable {
     }
 }
 
+/// "On this day" for one calendar month (`moments/days-MM.js`): each of its
+/// days with photos, and for each the photos of that day in earlier years —
+/// a few per year, the latest years — for the home page's script to pick
+/// today's from in the browser (a static site stays current without a
+/// rebuild; a phone loads one month's file). Only what the timeline lists
+/// (no hidden or private album's item), with a page and a thumbnail, and
+/// only photos whose date the camera or the photographer gave (a file's own
+/// time says when it was copied, not taken).
+public struct OnThisDayMonth: Sendable {
+    /// One calendar day: `month × 100 + day`, and its years (newest first), each with its items in timeline order.
+    public struct Day: Sendable {
+        public let key: Int
+        public let years: [(year: Int, items: [MediaItem])]
+    }
+
+    /// 1–12.
+    public let month: Int
+    /// Its days with photos, in order.
+    public let days: [Day]
+
+    /// At most this many photos of one day of one year: a day of 300 holiday
+    /// photos shows a handful, and the files stay small at a million items.
+    public static let perYear = 4
+    /// At most this many years of one calendar day.
+    public static let years = 12
+
+    /// The file of `month`.
+    public static func file(month: Int) -> String { "moments/days-\(month < 10 ? "0" : "")\(month).js" }
+
+    static func months(_ timeline: [MediaItem], pages: [String: String]) -> [OnThisDayMonth] {
+        // Month-day → year → items, in timeline order.
+        var days: [Int: [Int: [MediaItem]]] = [:]
+        for item in timeline {
+            let date = item.metadata.captureDate
+            guard date.source != .fileTime, !item.renditions(.thumbnail).isEmpty, pages[item.source.relativePath] != nil else { continue }
+            let day = date.wallClock
+            let key = day.month * 100 + day.day
+            if days[key]?[day.year]?.count ?? 0 < perYear { days[key, default: [:]][day.year, default: []].append(item) }
+        }
+        return (1...12).map { month in
+            let keys = days.keys.filter { $0 / 100 == month }.sorted()
+            return OnThisDayMonth(month: month, days: keys.map { key in
+                let byYear = days[key] ?? [:]
+                return Day(key: key, years: byYear.keys.sorted(by: >).prefix(years).map { (year: $0, items: byYear[$0] ?? []) })
+            })
+        }
+    }
+}
+
 /// One calendar month of the timeline's items (local days), as the search
 /// index numbers them: `slot` orders months the way the timeline runs and
 /// depends on the month alone, so adding a photo renumbers only its month.
@@ -132,6 +181,8 @@ public struct SiteMap: Sendable {
     public let timelineItems: [MediaItem]
     /// How many of them are videos (the moments pages' count line).
     public let timelineVideoCount: Int
+    /// "On this day", a file per calendar month (January first).
+    public private(set) var onThisDay: [OnThisDayMonth] = []
     /// The timeline's items by calendar month, for the search index's item
     /// files: a change in one month rewrites that month's files only.
     public let searchMonths: [SearchMonth]
@@ -291,6 +342,8 @@ public struct SiteMap: Sendable {
         photoAlbumPage.reserveCapacity(itemCount)
         albumPhotoRanges.reserveCapacity(gallery.albums.count)
         assign(.root, folder: "", gallery: gallery, budget: options.photosPerPage)
+        // Only items with a page: made once every page is placed.
+        onThisDay = OnThisDayMonth.months(timelineItems, pages: photoPages)
     }
 
     /// The year → month index: counts per month, and for each month the

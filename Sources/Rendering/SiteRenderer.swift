@@ -126,8 +126,8 @@ public struct SiteRenderer: Sendable, PageBuilding {
             return PageJob(kind: .sitemap) { () throws(ThemeError) in SitemapWriter(inputs: inputs).sitemapFiles() }
         case .feed:
             return PageJob(kind: .sitemap) { () throws(ThemeError) in [FeedWriter(inputs: inputs).feedFile()] }
-        case .onThisDay:
-            return PageJob(kind: .sitemap) { () throws(ThemeError) in [OnThisDayWriter(inputs: inputs).daysFile()] }
+        case let .onThisDay(month):
+            return PageJob(kind: .sitemap) { () throws(ThemeError) in [OnThisDayWriter(inputs: inputs).daysFile(month)] }
         }
     }
 

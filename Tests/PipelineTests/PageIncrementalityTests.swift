@@ -300,6 +300,14 @@ import GalleryTestSupport
         #expect(after == clean, "\(Set(after.keys).union(clean.keys).filter { after[$0] != clean[$0] }.sorted())")
     }
 
+    /// The state's list of files is the previous (sorted) list's kept ones merged with the new ones.
+    @Test func producedFilesAreMergedInOrder() {
+        let previous = ["a/1", "a/3", "b/1", "c/9", "é"]
+        #expect(PruneStep.sorted(["a/3", "a/2", "c/9", "d", "0", "é"], previous: previous) == ["0", "a/2", "a/3", "c/9", "d", "é"])
+        #expect(PruneStep.sorted(["a/1", "b/1"], previous: previous) == ["a/1", "b/1"])
+        #expect(PruneStep.sorted(["z", "y"], previous: []) == ["y", "z"])
+    }
+
     @Test func aPageFileDeletedFromOUTIsMadeAgain() async throws {
         var random = Random(state: 5)
         let library = try Library()

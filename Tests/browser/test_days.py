@@ -1,6 +1,6 @@
 """"On this day" on the home page, in headless Chromium: photos taken on
 today's month and day in earlier years appear under their year ("3 years
-ago · Kyoto"), chosen in the browser from moments/days.js, over HTTP and
+ago · Kyoto"), chosen in the browser from this month's moments/days-MM.js, over HTTP and
 from file://; this year's photo, another day's and a photo dated only by
 its file are not; a site with none shows nothing."""
 import datetime
@@ -52,6 +52,11 @@ def days_site():
     shutil.rmtree(work, ignore_errors=True)
 
 
+def days_file(site):
+    """This month's file: the one the home page loads today."""
+    return os.path.join(site, "moments", "days-%02d.js" % datetime.date.today().month)
+
+
 def groups(driver):
     wait(driver, "return !document.querySelector('.on-this-day').hidden", timeout=10)
     return [(g.find_element(By.TAG_NAME, "h3").text, len(g.find_elements(By.CSS_SELECTOR, "img")))
@@ -65,8 +70,11 @@ def test_on_this_day_shows_earlier_years_of_today(browser, days_site):
         wait(browser, "return Array.from(document.querySelectorAll('.on-this-day img')).every(i => i.complete && i.naturalWidth > 0)")
         link = browser.find_element(By.CSS_SELECTOR, ".on-this-day a").get_attribute("href")
         assert "kyoto" in link
-    with open(os.path.join(days_site, "moments", "days.js"), encoding="utf-8") as f:
+    with open(days_file(days_site), encoding="utf-8") as f:
         days = f.read()
+    # Every month has its file (none is missing for the script to ask for), each only its own days.
+    assert all(os.path.exists(os.path.join(days_site, "moments", "days-%02d.js" % m)) for m in range(1, 13))
+    assert '"%02d-' % datetime.date.today().month in days
     # No photo's coordinates are published, only the place's name.
     assert "35.01" not in days and "135.7" not in days and "Kyoto" in days
     assert "undated" not in days
@@ -85,15 +93,15 @@ def test_on_this_day_over_http_and_nothing_when_there_is_none(browser, days_serv
     browser.get(days_server + "/index.html")
     assert groups(browser)[0] == ("3 years ago · Kyoto", 2)
     # A library with nothing of today's date: the section stays hidden.
-    with open(os.path.join(days_site, "moments", "days.js"), encoding="utf-8") as f:
+    with open(days_file(days_site), encoding="utf-8") as f:
         original = f.read()
     try:
-        with open(os.path.join(days_site, "moments", "days.js"), "w", encoding="utf-8") as f:
+        with open(days_file(days_site), "w", encoding="utf-8") as f:
             f.write("gallerygenDays({});\n")
         browser.get(days_server + "/index.html")
-        wait(browser, "return performance.getEntriesByType('resource').some(e => e.name.endsWith('days.js'))")
+        wait(browser, "return performance.getEntriesByType('resource').some(e => /days-\\d\\d\\.js$/.test(e.name))")
         browser.execute_script("return 1")
         assert browser.execute_script("return document.querySelector('.on-this-day').hidden")
     finally:
-        with open(os.path.join(days_site, "moments", "days.js"), "w", encoding="utf-8") as f:
+        with open(days_file(days_site), "w", encoding="utf-8") as f:
             f.write(original)

@@ -1,7 +1,8 @@
 /* gallerygen "On this day": the home page shows photos taken on today's
-   month and day in earlier years, picked here in the browser from
-   moments/days.js (a script that hands its data to gallerygenDays, so it
-   loads from file:// too), so the site stays current without a rebuild.
+   month and day in earlier years, picked here in the browser from this
+   month's moments/days-MM.js (a script that hands its data to
+   gallerygenDays, so it loads from file:// too), so the site stays current
+   without a rebuild.
    Nothing is shown when there are none. Hand-written, no dependencies. */
 (function () {
   "use strict";
@@ -55,7 +56,7 @@
     section.hidden = false;
   };
   var script = document.createElement("script");
-  script.src = section.getAttribute("data-days");
+  script.src = section.getAttribute("data-days").replace(/MM(\.js)$/, ("0" + (new Date().getMonth() + 1)).slice(-2) + "$1");
   script.onload = function () { script.remove(); };
   document.head.appendChild(script);
 })();
