@@ -52,8 +52,10 @@ public struct MediaItem: Hashable, Sendable {
     }
 
     /// Where it came from.
+    // Read in place (`_read`), not copied: `item.source.relativePath` and
+    // `item.metadata.captureDate` are read for every item of every page plan.
     public var source: SourceFile {
-        get { storage.source }
+        _read { yield storage.source }
         set { unique().source = newValue }
     }
     /// Hash of the file's bytes: equal hashes mean the same photo.
@@ -63,7 +65,7 @@ public struct MediaItem: Hashable, Sendable {
     }
     /// What the file says about itself.
     public var metadata: PhotoMetadata {
-        get { storage.metadata.wrappedValue }
+        _read { yield storage.metadata.wrappedValue }
         set { unique().metadata.wrappedValue = newValue }
     }
     /// Published renditions, thumbnails first, each role ordered by width.

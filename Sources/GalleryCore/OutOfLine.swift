@@ -21,7 +21,9 @@ public struct OutOfLine<Value> {
     }
 
     public var wrappedValue: Value {
-        get { box.value }
+        // Read in place: `item.metadata.captureDate` copies the date, not
+        // the 600-byte value with a retain of each of its strings.
+        _read { yield box.value }
         set {
             if isKnownUniquelyReferenced(&box) {
                 box.value = newValue

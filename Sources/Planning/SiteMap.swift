@@ -44,10 +44,12 @@ public struct OnThisDayMonth: Sendable {
         var days: [Int: [Int: [MediaItem]]] = [:]
         for item in timeline {
             let date = item.metadata.captureDate
-            guard date.source != .fileTime, !item.renditions(.thumbnail).isEmpty, pages[item.source.relativePath] != nil else { continue }
+            guard date.source != .fileTime, item.renditions.contains(where: { $0.spec.role == .thumbnail }) else { continue }
             let day = date.wallClock
             let key = day.month * 100 + day.day
-            if days[key]?[day.year]?.count ?? 0 < perYear { days[key, default: [:]][day.year, default: []].append(item) }
+            // A day's year full already: its path is not looked up (most of 100,000 items).
+            guard days[key]?[day.year]?.count ?? 0 < perYear, pages[item.source.relativePath] != nil else { continue }
+            days[key, default: [:]][day.year, default: []].append(item)
         }
         return (1...12).map { month in
             let keys = days.keys.filter { $0 / 100 == month }.sorted()

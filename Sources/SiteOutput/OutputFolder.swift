@@ -313,14 +313,22 @@ public final class OutputFolder: @unchecked Sendable {
     /// Removes what `produced` no longer holds among the files a previous build
     /// made (`owned`, plus what an interrupted build journaled, plus what this
     /// build wrote for an item it then did not publish: a video that changed
-    /// while processed), with the folders that leaves empty; returns the
-    /// removed paths. A user's own files in OUT are never among them, so they stay.
-    public func prune(owned: [String], keeping produced: Set<String>) -> (removed: [String], keptAllOwned: Bool) {
+    /// while processed), with the folders that leaves empty. Returns the
+    /// removed paths, and every produced file in order when that is cheap:
+    /// `owned` (sorted) keeps its order, and the files new since are the ones
+    /// this build wrote (nil when some are not: a state lost, a killed build's
+    /// files taken; the caller sorts). A user's own files in OUT are never
+    /// among those removed, so they stay.
+    public func prune(owned: [String], keeping produced: Set<String>) -> (removed: [String], ordered: [String]?, keptAllOwned: Bool) {
         var removed: [String] = []
-        // Looked up one by one: no set of the 300,000 files owned is built for the few that go.
-        var stale = Set(owned.lazy.filter { !produced.contains($0) })
-        let keptAllOwned = stale.isEmpty
-        for path in interruptedFiles.union(mutex.withLock { written }) where !produced.contains(path) { stale.insert(path) }
+        // One pass over the 300,000 files owned, each looked up once.
+        var kept: [String] = [], stale: Set<String> = []
+        kept.reserveCapacity(owned.count)
+        for path in owned {
+            if produced.contains(path) { kept.append(path) } else { stale.insert(path) }
+        }
+        let written = Set(mutex.withLock { self.written })
+        for path in interruptedFiles.union(written) where !produced.contains(path) { stale.insert(path) }
         for path in stale.sorted() {
             let file = url.appendingPathComponent(path)
             if unlink(file.path) == 0 {
@@ -332,7 +340,33 @@ public final class OutputFolder: @unchecked Sendable {
                 folder.deleteLastPathComponent()
             }
         }
-        return (removed, keptAllOwned)
+        return (removed, Self.ordered(kept: kept, written: written, produced: produced), kept.count == owned.count)
+    }
+
+    /// `produced` in order from `kept` (the owned files it holds, in order)
+    /// and the written files: nil unless those two make all of it. (Were
+    /// `kept` out of order, so would the result be: `BuildState` checks.)
+    static func ordered(kept: [String], written: Set<String>, produced: Set<String>) -> [String]? {
+        guard kept.count < produced.count else { return kept.count == produced.count ? kept : nil }
+        func isKept(_ path: String) -> Bool {
+            var low = 0, high = kept.count
+            while low < high {
+                let middle = (low + high) / 2
+                if kept[middle] < path { low = middle + 1 } else { high = middle }
+            }
+            return low < kept.count && kept[low] == path
+        }
+        let new = written.filter { produced.contains($0) && !isKept($0) }.sorted()
+        guard kept.count + new.count == produced.count else { return nil }
+        var merged: [String] = []
+        merged.reserveCapacity(produced.count)
+        var i = kept.startIndex, j = new.startIndex
+        while i < kept.endIndex, j < new.endIndex {
+            if kept[i] < new[j] { merged.append(kept[i]); i += 1 } else { merged.append(new[j]); j += 1 }
+        }
+        merged += kept[i...]
+        merged += new[j...]
+        return merged
     }
 
     /// The states of the parts of a sharded build that finished since the

@@ -300,12 +300,16 @@ import GalleryTestSupport
         #expect(after == clean, "\(Set(after.keys).union(clean.keys).filter { after[$0] != clean[$0] }.sorted())")
     }
 
-    /// The state's list of files is the previous (sorted) list's kept ones merged with the new ones.
+    /// The state's list of files is the previous (sorted) list's kept ones
+    /// merged with the new ones this build wrote; nil (sorted by the state)
+    /// when a produced file is neither.
     @Test func producedFilesAreMergedInOrder() {
-        let previous = ["a/1", "a/3", "b/1", "c/9", "é"]
-        #expect(PruneStep.sorted(["a/3", "a/2", "c/9", "d", "0", "é"], previous: previous) == ["0", "a/2", "a/3", "c/9", "d", "é"])
-        #expect(PruneStep.sorted(["a/1", "b/1"], previous: previous) == ["a/1", "b/1"])
-        #expect(PruneStep.sorted(["z", "y"], previous: []) == ["y", "z"])
+        let kept = ["a/1", "a/3", "c/9", "é"]
+        #expect(OutputFolder.ordered(kept: kept, written: ["a/2", "0", "d", "a/3", "gone"], produced: ["a/3", "a/2", "c/9", "d", "0", "é", "a/1"])
+                == ["0", "a/1", "a/2", "a/3", "c/9", "d", "é"])
+        #expect(OutputFolder.ordered(kept: kept, written: [], produced: Set(kept)) == kept)
+        #expect(OutputFolder.ordered(kept: kept, written: ["b"], produced: Set(kept + ["b", "unwritten"])) == nil)
+        #expect(OutputFolder.ordered(kept: [], written: ["z", "y"], produced: ["z", "y"]) == ["y", "z"])
     }
 
     @Test func aPageFileDeletedFromOUTIsMadeAgain() async throws {
