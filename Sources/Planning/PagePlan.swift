@@ -174,6 +174,9 @@ struct Fingerprinter: Sendable {
     struct AlbumRows: Sendable {
         var shown: [StableHash.Digest] = []
         var listed: [StableHash.Digest] = []
+        /// Each item's page (nil: none), and the number of the album page that lists it.
+        var pages: [String?] = []
+        var albumPages: [Int] = []
     }
 
     mutating func prepare() {
@@ -186,11 +189,16 @@ struct Fingerprinter: Sendable {
             keys.reserveCapacity(photos.count)
             rows.shown.reserveCapacity(photos.count)
             rows.listed.reserveCapacity(photos.count)
+            rows.pages.reserveCapacity(photos.count)
+            rows.albumPages.reserveCapacity(photos.count)
             for item in photos {
                 let key = item.source.relativePath
+                let page = planner.map.photoPages[key]
+                rows.pages.append(page)
+                rows.albumPages.append(planner.map.photoAlbumPage[key] ?? 0)
                 var h = StableHash()
                 h.add(Self.digest(item, options: planner.options))
-                h.add(planner.map.photoPages[key] ?? "-")
+                h.add(page ?? "-")
                 let shown = h.digest()
                 var listed = StableHash()
                 listed.add(shown)
@@ -288,9 +296,14 @@ struct Fingerprinter: Sendable {
             for number in paths.indices {
                 pages.append(planner.albumPage(album, rows: rows, paths: paths, number: number, cover: cover))
             }
+            // What every item page of the album shows of it: its title and breadcrumbs.
+            var h = StableHash()
+            h.add(planner.gallery.title(of: path))
+            h.add(planner.crumbs[path] ?? .zero)
+            let albumDigest = h.digest()
             for index in album.photos.indices {
-                guard let page = planner.map.photoPages[album.photos[index].source.relativePath] else { continue }
-                pages.append(planner.itemPage(album, rows: rows, paths: paths, index: index, page: page))
+                guard let page = rows.pages[index] else { continue }
+                pages.append(planner.itemPage(album, rows: rows, albumDigest: albumDigest, paths: paths, index: index, page: page))
             }
             return pages
         }
@@ -377,19 +390,18 @@ struct Fingerprinter: Sendable {
         }
     }
 
-    func itemPage(_ album: Album, rows: AlbumRows, paths: [String], index: Int, page id: String) -> PlannedPage {
+    func itemPage(_ album: Album, rows: AlbumRows, albumDigest: StableHash.Digest, paths: [String], index: Int, page id: String) -> PlannedPage {
         let item = album.photos[index]
-        let key = item.source.relativePath
         return page(.item(index: index), id, album: album.path) { h in
             h.add(rows.listed[index])  // the item, its page and its anchor
-            h.add(gallery.title(of: album.path))
-            h.add(crumbs[album.path] ?? .zero)
-            h.add(paths[min(paths.count - 1, map.photoAlbumPage[key] ?? 0)])
-            for keyword in item.metadata.words.keywords { h.add(map.tagPageByKey[SiteMap.tagKey(keyword)] ?? "-") }
-            h.add(item.metadata.place.flatMap { map.placePageByKey[$0.key] } ?? "-")
+            h.add(albumDigest)
+            h.add(paths[min(paths.count - 1, rows.albumPages[index])])
+            let metadata = item.metadata
+            for keyword in metadata.words.keywords { h.add(map.tagPageByKey[SiteMap.tagKey(keyword)] ?? "-") }
+            h.add(metadata.place.flatMap { map.placePageByKey[$0.key] } ?? "-")
             // Previous and next are linked; next, previous and after-next preloaded.
-            for i in [index - 1, index + 1, index + 2] {
-                if album.photos.indices.contains(i) { h.add(rows.shown[i]) } else { h.add("-") }
+            for i in index - 1 ... index + 2 where i != index {
+                if rows.shown.indices.contains(i) { h.add(rows.shown[i]) } else { h.add("-") }
             }
         }
     }

@@ -26,11 +26,20 @@ import Planning
 /// every item file after it. Tokens are folded (case and accents ignored)
 /// the same way `search.js` folds a query.
 public enum SearchIndex {
+    /// What finds one item: its own words (folded here) and the tokens it
+    /// shares with many (its album's names, its month, its camera: folded
+    /// once for them all).
+    public struct ItemWords {
+        public var texts: [String] = []
+        public var shared: [[String]] = []
+        public init() {}
+    }
+
     /// The manifest and the token files for `months`' items, `words` giving
     /// what finds each. `places` are the place pages a query can also find:
     /// name and page.
     public static func manifestAndTokens(months: [SearchMonth], places: [(name: String, page: String)] = [],
-                                         words: @escaping @Sendable (MediaItem) -> [String]) -> [(path: String, text: String)] {
+                                         words: @escaping @Sendable (MediaItem) -> ItemWords) -> [(path: String, text: String)] {
         let numbered = months.flatMap { month in month.items.indices.map { (month.slot * SearchMonth.capacity + $0, month.items[$0]) } }
         // Each item's tokens on every core, in runs of items, each run's
         // lists let go once posted: 100,000 items' lists at once were 27 MB
@@ -39,10 +48,14 @@ public enum SearchIndex {
         let run = 8192
         for start in stride(from: 0, to: numbered.count, by: run) {
             let tokenLists = parallelMap(Array(numbered[start..<min(numbered.count, start + run)])) { _, item -> [String] in
-                var seen: Set<String> = []
+                // A dozen tokens an item: looked for in the list, not hashed into a set.
                 var list: [String] = []
-                for text in words(item) {
-                    for token in Self.tokens(text) where seen.insert(token).inserted { list.append(token) }
+                let found = words(item)
+                for text in found.texts {
+                    for token in Self.tokens(text) where !list.contains(token) { list.append(token) }
+                }
+                for tokens in found.shared {
+                    for token in tokens where !list.contains(token) { list.append(token) }
                 }
                 return list
             }

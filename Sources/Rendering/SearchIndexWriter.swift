@@ -35,26 +35,54 @@ struct SearchIndexWriter: PageBuilding {
             }
             return names
         }
-        let namesOfAlbums = Dictionary(uniqueKeysWithValues: gallery.albums.keys.map { ($0, names(of: $0)) })
+        // The words many items share, folded once: each album's names, each
+        // month, each camera, each kind.
+        let albumTokens = Dictionary(uniqueKeysWithValues: gallery.albums.keys.map { path in
+            (path, names(of: path).flatMap(SearchIndex.tokens))
+        })
+        var monthTokens: [Int: [String]] = [:], cameraTokens: [CameraKey: [String]] = [:], kindTokens: [String: [String]] = [:]
+        for month in map.searchMonths {
+            for item in month.items {
+                let m = item.metadata
+                if m.captureDate.source != .fileTime {
+                    let day = m.captureDate.localDay
+                    if monthTokens[day.year * 100 + day.month] == nil { monthTokens[day.year * 100 + day.month] = SearchIndex.tokens(strings.month(day)) }
+                }
+                let camera = CameraKey(make: m.camera.make, model: m.camera.model)
+                if cameraTokens[camera] == nil { cameraTokens[camera] = m.camera.cameraName.map(SearchIndex.tokens) ?? [] }
+                if item.kind != .still {
+                    let kind = PhotoFacts.kindKey(item)
+                    if kindTokens[kind] == nil { kindTokens[kind] = SearchIndex.tokens(strings.text(kind)) }
+                }
+            }
+        }
+        let months = monthTokens, cameras = cameraTokens, kinds = kindTokens
         // Read once: a setting read per item through its key path was a tenth of the index.
         let people = options.publishPeople, placesShown = options.momentPlaces
         return SearchIndex.manifestAndTokens(months: map.searchMonths, places: places) { item in
             let m = item.metadata
-            var words = [m.words.title, m.words.caption, m.camera.cameraName].compactMap { $0 } + m.words.keywords
-            if people { words += m.words.people }
-            if placesShown, let place = m.place { words += [place.name, place.region, place.country] }
-            let folder = item.source.albumPath
-            words += namesOfAlbums[folder] ?? names(of: folder)
+            var words = SearchIndex.ItemWords()
+            words.texts = [m.words.title, m.words.caption].compactMap { $0 } + m.words.keywords
+            if people { words.texts += m.words.people }
+            if placesShown, let place = m.place { words.texts += [place.name, place.region, place.country] }
             let name = item.source.fileName
-            words.append(name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name)
+            words.texts.append(name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name)
+            words.shared.append(cameras[CameraKey(make: m.camera.make, model: m.camera.model)] ?? [])
+            let folder = item.source.albumPath
+            words.shared.append(albumTokens[folder] ?? names(of: folder).flatMap(SearchIndex.tokens))
             if m.captureDate.source != .fileTime {
                 let day = m.captureDate.localDay
-                words.append(strings.month(day))
+                words.shared.append(months[day.year * 100 + day.month] ?? [])
             }
             // What it is, in the site's language ("vidéo", "Live Photo"); a plain photo needs no word.
-            if item.kind != .still { words.append(strings.text(PhotoFacts.kindKey(item))) }
+            if item.kind != .still { words.shared.append(kinds[PhotoFacts.kindKey(item)] ?? []) }
             return words
         }
+    }
+
+    /// A camera as its name is made from.
+    struct CameraKey: Hashable {
+        let make: String?, model: String?
     }
 
     /// The item files of `map.searchMonths[month]`: what a result shows of each item.
