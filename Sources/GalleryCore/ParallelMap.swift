@@ -93,3 +93,32 @@ public func parallelSorted(_ strings: [String]) -> [String] {
     merged += second[j...]
     return merged
 }
+
+/// A value being made on a thread of its own, started at once; `value`
+/// waits for it. For two independent pieces of one step: the site map lays
+/// out every page's path while the timeline is sorted into moments.
+public final class Eventually<Value: Sendable>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Value?
+    /// Read and written by the thread that asks for `value` only.
+    private var waited = false
+
+    public init(_ make: @escaping @Sendable () -> Value) {
+        let thread = Thread { [self] in
+            result = make()
+            done.signal()
+        }
+        thread.stackSize = 8 << 20  // the album tree is walked recursively
+        thread.start()
+    }
+
+    /// The value, once made (asked for from one thread; the first call
+    /// waits, and the semaphore orders the maker's write before the read).
+    public var value: Value {
+        if !waited {
+            done.wait()
+            waited = true
+        }
+        return result!
+    }
+}
