@@ -76,9 +76,13 @@ public func parallelSorted(_ strings: [String]) -> [String] {
     let halves = parallelMap([0, 1], minimumCount: 2) { half in
         half == 0 ? strings[..<middle].sorted() : strings[middle...].sorted()
     }
-    let first = halves[0], second = halves[1]
+    return mergeSorted(halves[0], halves[1])
+}
+
+/// Two ascending lists as one ascending list (the first's element first where equal).
+public func mergeSorted(_ first: [String], _ second: [String]) -> [String] {
     var merged: [String] = []
-    merged.reserveCapacity(strings.count)
+    merged.reserveCapacity(first.count + second.count)
     var i = 0, j = 0
     while i < first.count, j < second.count {
         if second[j] < first[i] {

@@ -343,32 +343,6 @@ public final class OutputFolder: @unchecked Sendable {
         return (removed, Self.ordered(kept: kept, written: written, produced: produced), kept.count == owned.count)
     }
 
-    /// `produced` in order from `kept` (the owned files it holds, in order)
-    /// and the written files: nil unless those two make all of it. (Were
-    /// `kept` out of order, so would the result be: `BuildState` checks.)
-    static func ordered(kept: [String], written: Set<String>, produced: Set<String>) -> [String]? {
-        guard kept.count < produced.count else { return kept.count == produced.count ? kept : nil }
-        func isKept(_ path: String) -> Bool {
-            var low = 0, high = kept.count
-            while low < high {
-                let middle = (low + high) / 2
-                if kept[middle] < path { low = middle + 1 } else { high = middle }
-            }
-            return low < kept.count && kept[low] == path
-        }
-        let new = written.filter { produced.contains($0) && !isKept($0) }.sorted()
-        guard kept.count + new.count == produced.count else { return nil }
-        var merged: [String] = []
-        merged.reserveCapacity(produced.count)
-        var i = kept.startIndex, j = new.startIndex
-        while i < kept.endIndex, j < new.endIndex {
-            if kept[i] < new[j] { merged.append(kept[i]); i += 1 } else { merged.append(new[j]); j += 1 }
-        }
-        merged += kept[i...]
-        merged += new[j...]
-        return merged
-    }
-
     /// The states of the parts of a sharded build that finished since the
     /// last whole build (unreadable ones are left out: their media is made again).
     public func loadShardStates() -> [BuildState] {
