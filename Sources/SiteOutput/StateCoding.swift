@@ -30,10 +30,16 @@ struct StateWriter {
     mutating func double(_ value: Double) { int(Int64(bitPattern: value.bitPattern)) }
 
     mutating func string(_ value: String) {
-        var utf8 = Array(value.utf8)
-        int(utf8.count)
-        bytes.append(contentsOf: utf8)
-        utf8.removeAll()
+        // In place for a native string (a million of them in a large state: no array each).
+        let appended: Void? = value.utf8.withContiguousStorageIfAvailable { utf8 in
+            int(utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
+        if appended == nil {
+            let utf8 = Array(value.utf8)
+            int(utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
     }
 
     mutating func optional<T>(_ value: T?, _ write: (inout StateWriter, T) -> Void) {

@@ -64,6 +64,30 @@ import GalleryTestSupport
         }
     }
 
+    /// Photos' keys sort as numbers (24 hex digits) in the order strings
+    /// sort in, any other key as a string; a state of more entries than one
+    /// batch (encoded on every core) reads back equal, every entry in place.
+    @Test func largeStatesEncodeInKeyOrderAcrossBatches() throws {
+        let metadata = PhotoMetadata(format: .jpeg, storedSize: PixelSize(width: 4, height: 3), orientation: .up,
+                                     captureDate: CaptureDate(wallClockSeconds: 9, utcOffsetSeconds: nil, source: .original), frameCount: 1)
+        var photos: [String: CachedPhoto] = [:]
+        var pages: [String: PageRecord] = [:]
+        for n in 0..<20_000 {
+            photos[BuildState.key(for: "album \(n % 97)/IMG_\(n).jpg")] = CachedPhoto(size: Int64(n), modified: Int64(n) * 7,
+                                                                                    contentHash: "h\(n)", metadata: metadata)
+            pages["albums/\(n % 97)/img-\(n).html"] = PageRecord(fingerprint: StableHash.Digest(high: UInt64(n), low: 1))
+        }
+        #expect(BuildState.sortedKeys(photos) == photos.keys.sorted())
+        var mixed = photos
+        mixed["k1"] = photos.values.first
+        mixed[String(repeating: "F", count: 24)] = photos.values.first  // upper case: not a key of ours
+        #expect(BuildState.sortedKeys(mixed) == mixed.keys.sorted())
+        let state = BuildState(files: ["index.html"], photos: photos, pages: pages)
+        let bytes = state.encodedBytes()
+        #expect(try BuildState.decode(Data(bytes)) == state)
+        #expect(state.encodedBytes() == bytes)
+    }
+
     /// The state is written only when its bytes change: compared as it is
     /// made, against the file in place, whatever the chunks' boundaries.
     @Test func aStateFileIsRewrittenOnlyWhenItsBytesChange() throws {
