@@ -193,16 +193,17 @@ struct Fingerprinter: Sendable {
             rows.albumPages.reserveCapacity(photos.count)
             for item in photos {
                 let key = item.source.relativePath
-                let page = planner.map.photoPages[key]
+                let place = planner.map.photoPlaces[key]
+                let page = place?.page
                 rows.pages.append(page)
-                rows.albumPages.append(planner.map.photoAlbumPage[key] ?? 0)
+                rows.albumPages.append(place?.albumPage ?? 0)
                 var h = StableHash()
                 h.add(Self.digest(item, options: planner.options))
                 h.add(page ?? "-")
                 let shown = h.digest()
                 var listed = StableHash()
                 listed.add(shown)
-                listed.add(planner.map.photoAnchors[key] ?? "-")
+                listed.add(place?.anchor ?? "-")
                 keys.append(key)
                 rows.shown.append(shown)
                 rows.listed.append(listed.digest())

@@ -32,7 +32,7 @@ public struct OnThisDayMonth: Sendable {
     /// The file of `month`.
     public static func file(month: Int) -> String { "moments/days-\(month < 10 ? "0" : "")\(month).js" }
 
-    static func months(_ timeline: [MediaItem], pages: [String: String]) -> [OnThisDayMonth] {
+    static func months(_ timeline: [MediaItem], places: [String: PhotoPlace]) -> [OnThisDayMonth] {
         // Month-day → year → items, in timeline order.
         var days: [Int: [Int: [MediaItem]]] = [:]
         for item in timeline {
@@ -41,7 +41,7 @@ public struct OnThisDayMonth: Sendable {
             let day = date.wallClock
             let key = day.month * 100 + day.day
             // A day's year full already: its path is not looked up (most of 100,000 items).
-            guard days[key]?[day.year]?.count ?? 0 < perYear, pages[item.source.relativePath] != nil else { continue }
+            guard days[key]?[day.year]?.count ?? 0 < perYear, places[item.source.relativePath] != nil else { continue }
             days[key, default: [:]][day.year, default: []].append(item)
         }
         return (1...12).map { month in

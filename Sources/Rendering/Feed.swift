@@ -73,7 +73,7 @@ struct FeedWriter: PageBuilding {
             var html = ""
             let newest = items.sorted { $0.metadata.captureDate.instant > $1.metadata.captureDate.instant }.prefix(6)
             for item in newest {
-                guard let picture = Self.feedPicture(item), let itemPage = map.photoPages[item.source.relativePath] else { continue }
+                guard let picture = Self.feedPicture(item), let itemPage = map.photoPlaces[item.source.relativePath]?.page else { continue }
                 html += "<a href=\"\(attribute(address(itemPage)))\"><img src=\"\(attribute(address(picture.path)))\" width=\"\(picture.size.width)\" height=\"\(picture.size.height)\" alt=\"\(attribute(alt(item)))\"></a> "
             }
             if let description = album.description {

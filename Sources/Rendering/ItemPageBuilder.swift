@@ -25,7 +25,8 @@ struct ItemPageBuilder: PageBuilding {
                 poster: item.renditions(.poster).last.map { URLPath.relative(from: pagePath, to: $0.path) })
         }
         let pages = map.albumPages[album.path] ?? ["index.html"]
-        let albumPage = pages[min(pages.count - 1, map.photoAlbumPage[key] ?? 0)]
+        let place = map.photoPlaces[key]
+        let albumPage = pages[min(pages.count - 1, place?.albumPage ?? 0)]
         var model = PhotoPageModel(
             chrome: chrome, breadcrumbs: breadcrumbs(to: album.path, from: pagePath, includingSelf: true), hasBreadcrumbs: true,
             photo: preview, facts: facts(item, from: pagePath),
@@ -39,7 +40,7 @@ struct ItemPageBuilder: PageBuilding {
             },
             hasKeywords: !item.metadata.words.keywords.isEmpty,
             back: TitledLink(title: album.path.isRoot ? gallery.title : album.title,
-                             url: URLPath.relative(from: pagePath, to: albumPage) + "#" + (map.photoAnchors[key] ?? "")))
+                             url: URLPath.relative(from: pagePath, to: albumPage) + "#" + (place?.anchor ?? "")))
         if let playback = item.renditions(.video).first {
             if item.kind == .video, let poster = previews.dropFirst(previews.count > 1 ? 1 : 0).first {
                 // The middle preview: sharp on a laptop, and what the neighbours' preloads fetched.
@@ -53,11 +54,11 @@ struct ItemPageBuilder: PageBuilding {
             }
         }
         func neighbour(_ i: Int) -> MediaItem? { album.photos.indices.contains(i) ? album.photos[i] : nil }
-        if let prev = neighbour(index - 1), let page = map.photoPages[prev.source.relativePath] {
+        if let prev = neighbour(index - 1), let page = map.photoPlaces[prev.source.relativePath]?.page {
             model.prev = PlainLink(url: URLPath.relative(from: pagePath, to: page))
             chrome.relLinks.append(PageChrome.RelLink(rel: "prev", url: URLPath.relative(from: pagePath, to: page)))
         }
-        if let next = neighbour(index + 1), let page = map.photoPages[next.source.relativePath] {
+        if let next = neighbour(index + 1), let page = map.photoPlaces[next.source.relativePath]?.page {
             model.next = PlainLink(url: URLPath.relative(from: pagePath, to: page))
             chrome.relLinks.append(PageChrome.RelLink(rel: "next", url: URLPath.relative(from: pagePath, to: page)))
         }

@@ -20,7 +20,7 @@ struct OnThisDayWriter: PageBuilding {
             var first = true
             for (year, items) in day.years {
                 for item in items {
-                    guard let thumbnail = item.renditions(.thumbnail).first, let page = map.photoPages[item.source.relativePath] else { continue }
+                    guard let thumbnail = item.renditions(.thumbnail).first, let page = map.photoPlaces[item.source.relativePath]?.page else { continue }
                     out += first ? "" : ","
                     first = false
                     // [year, page, src, srcset, width, height, alt, place]

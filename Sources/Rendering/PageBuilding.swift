@@ -170,9 +170,10 @@ extension PageBuilding {
             factsJSON: PhotoFacts.json(item, strings: strings, people: options.publishPeople, place: options.momentPlaces)
         )
         thumbnail.caption = Self.captionLine(item.metadata.words)
-        thumbnail.href = map.photoPages[key].map { link.url(to: $0) }
+        let place = map.photoPlaces[key]
+        thumbnail.href = place.map { link.url(to: $0.page) }
         if albumAnchor {
-            thumbnail.id = map.photoAnchors[key]
+            thumbnail.id = place?.anchor
         } else {
             var hasher = StableHash()
             hasher.update(key)

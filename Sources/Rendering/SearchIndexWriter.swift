@@ -98,7 +98,7 @@ struct SearchIndexWriter: PageBuilding {
             let key = item.source.relativePath
             let thumbs = item.renditions(.thumbnail), previews = item.renditions(.preview)
             let first = thumbs.first, largest = previews.last
-            return SearchDocument(page: map.photoPages[key] ?? "", thumbnailSrcset: srcset(thumbs, from: "index.html"),
+            return SearchDocument(page: map.photoPlaces[key]?.page ?? "", thumbnailSrcset: srcset(thumbs, from: "index.html"),
                                   thumbnailWidth: first?.size.width ?? 1, thumbnailHeight: first?.size.height ?? 1,
                                   previewSrcset: srcset(previews, from: "index.html"),
                                   previewWidth: largest?.size.width ?? 1, previewHeight: largest?.size.height ?? 1,

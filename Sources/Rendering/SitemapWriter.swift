@@ -16,7 +16,7 @@ struct SitemapWriter: PageBuilding {
             guard let album = gallery.albums[path], let pages = map.albumPages[path] else { continue }
             for page in pages { entries.append((page, largestPreview(gallery.cover(of: path)))) }
             for item in album.photos {
-                if let page = map.photoPages[item.source.relativePath] { entries.append((page, largestPreview(item))) }
+                if let page = map.photoPlaces[item.source.relativePath]?.page { entries.append((page, largestPreview(item))) }
             }
         }
         for page in map.momentPages { entries.append((page, nil)) }

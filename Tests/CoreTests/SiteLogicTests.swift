@@ -162,9 +162,9 @@ import GalleryTestSupport
         let map = SiteMap(gallery: gallery, options: options)
         let trip = AlbumPath(components: ["trip"])
         #expect(map.albumPages[trip] == ["albums/trip/index.html", "albums/trip/index-2.html", "albums/trip/index-3.html"])
-        #expect(map.photoAlbumPage["trip/1.jpg"] == 0)
-        #expect(map.photoAlbumPage["trip/11.jpg"] == 1)
-        #expect(map.photoAlbumPage["trip/25.jpg"] == 2)
+        #expect(map.photoPlaces["trip/1.jpg"]?.albumPage == 0)
+        #expect(map.photoPlaces["trip/11.jpg"]?.albumPage == 1)
+        #expect(map.photoPlaces["trip/25.jpg"]?.albumPage == 2)
         #expect(map.momentPages.count == 3)
     }
 }

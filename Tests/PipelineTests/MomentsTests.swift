@@ -167,7 +167,7 @@ import GalleryTestSupport
             let list = try #require((try json(path, after: "gallerygenSearch.docs(\"\(slot)-\(place / chunk)\",") as? [Any])?.first as? [[Any]])
             return try #require(list[place % chunk][0] as? String)
         }
-        #expect(pages == renderer.plan.map.timelineItems.map { renderer.plan.map.photoPages[$0.source.relativePath]! })
+        #expect(pages == renderer.plan.map.timelineItems.map { renderer.plan.map.photoPlaces[$0.source.relativePath]!.page })
         // Three months; May's 58 items in two files.
         #expect(files.keys.filter { $0.hasPrefix("search/d-") }.count == 4)
     }
