@@ -28,6 +28,10 @@ public struct MediaItem: Hashable, Sendable {
         var metadata: OutOfLine<PhotoMetadata>
         var renditions: [Rendition]
         var metadataDigest: StableHash.Digest?
+        /// `metadata.kind`, kept beside it: asked for of every item by every
+        /// count and sort, and worked out from the metadata it copied the
+        /// whole metadata out of its box each time (strings retained and released).
+        var kind: MediaKind
 
         init(source: SourceFile, contentHash: String, metadata: OutOfLine<PhotoMetadata>, renditions: [Rendition],
              metadataDigest: StableHash.Digest?) {
@@ -36,6 +40,7 @@ public struct MediaItem: Hashable, Sendable {
             self.metadata = metadata
             self.renditions = renditions
             self.metadataDigest = metadataDigest
+            self.kind = metadata.wrappedValue.kind
         }
 
         func copy() -> Storage {
@@ -65,8 +70,13 @@ public struct MediaItem: Hashable, Sendable {
     }
     /// What the file says about itself.
     public var metadata: PhotoMetadata {
-        _read { yield storage.metadata.wrappedValue }
-        set { unique().metadata.wrappedValue = newValue }
+        // Through the box's address: a field is read where it is.
+        unsafeAddress { storage.metadata.address }
+        set {
+            let storage = unique()
+            storage.metadata.wrappedValue = newValue
+            storage.kind = newValue.kind
+        }
     }
     /// Published renditions, thumbnails first, each role ordered by width.
     public var renditions: [Rendition] {
@@ -108,7 +118,7 @@ public struct MediaItem: Hashable, Sendable {
     }
 
     /// What kind of item it is.
-    public var kind: MediaKind { metadata.kind }
+    public var kind: MediaKind { storage.kind }
 
     /// Renditions of one role, smallest first.
     public func renditions(_ role: RenditionRole) -> [Rendition] {

@@ -232,12 +232,12 @@ struct RenderPagesStep: BuildStep {
     static func itemInputs(_ items: ArraySlice<MediaItem>) -> StableHash.Digest {
         var hasher = StableHash()
         for item in items {
-            let source = item.source, metadata = item.metadata
-            hasher.add(source.relativePath)
+            // Fields read where they are: neither the source nor the metadata copied whole.
+            hasher.add(item.source.relativePath)
             hasher.add(item.contentHash)
-            hasher.add(UInt64(bitPattern: source.modifiedNanoseconds))
-            hasher.add(UInt64(bitPattern: source.livePhotoClip?.modifiedNanoseconds ?? 0))
-            let words = metadata.words
+            hasher.add(UInt64(bitPattern: item.source.modifiedNanoseconds))
+            hasher.add(UInt64(bitPattern: item.source.livePhotoClip?.modifiedNanoseconds ?? 0))
+            let words = item.metadata.words
             hasher.add(words.title ?? "\u{1}")
             hasher.add(words.caption ?? "\u{1}")
             hasher.add(words.keywords.count)
@@ -245,7 +245,7 @@ struct RenderPagesStep: BuildStep {
             hasher.add(words.rating ?? -9)
             hasher.add(words.people.count)
             for person in words.people { hasher.add(person) }
-            hasher.add(metadata.place?.key ?? "\u{1}")
+            hasher.add(item.metadata.place?.key ?? "\u{1}")
             hasher.add(item.renditions.count)
             for rendition in item.renditions { hasher.add(rendition.path) }
         }

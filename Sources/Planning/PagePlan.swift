@@ -397,9 +397,8 @@ struct Fingerprinter: Sendable {
             h.add(rows.listed[index])  // the item, its page and its anchor
             h.add(albumDigest)
             h.add(paths[min(paths.count - 1, rows.albumPages[index])])
-            let metadata = item.metadata
-            for keyword in metadata.words.keywords { h.add(map.tagPageByKey[SiteMap.tagKey(keyword)] ?? "-") }
-            h.add(metadata.place.flatMap { map.placePageByKey[$0.key] } ?? "-")
+            for keyword in item.metadata.words.keywords { h.add(map.tagPageByKey[SiteMap.tagKey(keyword)] ?? "-") }
+            h.add(item.metadata.place.flatMap { map.placePageByKey[$0.key] } ?? "-")
             // Previous and next are linked; next, previous and after-next preloaded.
             for i in index - 1 ... index + 2 where i != index {
                 if rows.shown.indices.contains(i) { h.add(rows.shown[i]) } else { h.add("-") }

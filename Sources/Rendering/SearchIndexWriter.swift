@@ -43,13 +43,14 @@ struct SearchIndexWriter: PageBuilding {
         var monthTokens: [Int: [String]] = [:], cameraTokens: [CameraKey: [String]] = [:], kindTokens: [String: [String]] = [:]
         for month in map.searchMonths {
             for item in month.items {
-                let m = item.metadata
-                if m.captureDate.source != .fileTime {
-                    let day = m.captureDate.localDay
+                // Fields read where they are, not the metadata copied whole per item.
+                let date = item.metadata.captureDate
+                if date.source != .fileTime {
+                    let day = date.localDay
                     if monthTokens[day.year * 100 + day.month] == nil { monthTokens[day.year * 100 + day.month] = SearchIndex.tokens(strings.month(day)) }
                 }
-                let camera = CameraKey(make: m.camera.make, model: m.camera.model)
-                if cameraTokens[camera] == nil { cameraTokens[camera] = m.camera.cameraName.map(SearchIndex.tokens) ?? [] }
+                let camera = CameraKey(make: item.metadata.camera.make, model: item.metadata.camera.model)
+                if cameraTokens[camera] == nil { cameraTokens[camera] = item.metadata.camera.cameraName.map(SearchIndex.tokens) ?? [] }
                 if item.kind != .still {
                     let kind = PhotoFacts.kindKey(item)
                     if kindTokens[kind] == nil { kindTokens[kind] = SearchIndex.tokens(strings.text(kind)) }
@@ -60,18 +61,18 @@ struct SearchIndexWriter: PageBuilding {
         // Read once: a setting read per item through its key path was a tenth of the index.
         let people = options.publishPeople, placesShown = options.momentPlaces
         return SearchIndex.manifestAndTokens(months: map.searchMonths, places: places) { item in
-            let m = item.metadata
+            let own = item.metadata.words, date = item.metadata.captureDate
             var words = SearchIndex.ItemWords()
-            words.texts = [m.words.title, m.words.caption].compactMap { $0 } + m.words.keywords
-            if people { words.texts += m.words.people }
-            if placesShown, let place = m.place { words.texts += [place.name, place.region, place.country] }
+            words.texts = [own.title, own.caption].compactMap { $0 } + own.keywords
+            if people { words.texts += own.people }
+            if placesShown, let place = item.metadata.place { words.texts += [place.name, place.region, place.country] }
             let name = item.source.fileName
             words.texts.append(name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name)
-            words.shared.append(cameras[CameraKey(make: m.camera.make, model: m.camera.model)] ?? [])
+            words.shared.append(cameras[CameraKey(make: item.metadata.camera.make, model: item.metadata.camera.model)] ?? [])
             let folder = item.source.albumPath
             words.shared.append(albumTokens[folder] ?? names(of: folder).flatMap(SearchIndex.tokens))
-            if m.captureDate.source != .fileTime {
-                let day = m.captureDate.localDay
+            if date.source != .fileTime {
+                let day = date.localDay
                 words.shared.append(months[day.year * 100 + day.month] ?? [])
             }
             // What it is, in the site's language ("vidéo", "Live Photo"); a plain photo needs no word.
