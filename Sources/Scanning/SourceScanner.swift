@@ -132,7 +132,7 @@ public struct SourceScanner: Sendable {
         var files: [SourceFile] = []
         // Possible sidecars, matched to media once the listing is read.
         var sidecarCandidates: [SourceFile] = []
-        let rawFolder = RawFolder(raw)
+        let rawFolder = RawFolder(raw, components: components)
         for entry in visible.sorted(by: { NaturalOrder.less($0.name, $1.name) }) {
             let childRaw = raw + [47] + entry.raw
             let childC = childRaw.map { CChar(bitPattern: $0) } + [0]
@@ -161,7 +161,7 @@ public struct SourceScanner: Sendable {
             let isVideo = ext.map(SourceFileTypes.videoExtensions.contains) ?? false
             let nanoseconds = FileTime.nanoseconds(info.st_mtim)
             let modified = FileTime.date(nanoseconds: nanoseconds)
-            let file = SourceFile(inFolder: url, relativeComponents: components + [entry.name], byteCount: Int64(info.st_size),
+            let file = SourceFile(inFolder: url, named: entry.name, byteCount: Int64(info.st_size),
                                   modificationDate: modified, modifiedNanoseconds: nanoseconds, rawFolder: rawFolder, rawName: entry.raw)
             if !isVideo && !(ext.map(SourceFileTypes.photoExtensions.contains) ?? false) {
                 if SourceLayout.isToolFile(entry.name, inRoot: components.isEmpty) { continue }
