@@ -64,10 +64,14 @@ public struct Gallery: Sendable {
         func make(_ path: AlbumPath) -> Album {
             Album(path: path, title: path.isRoot ? title : path.name)
         }
-        for var photo in photos {
-            var path = photo.source.albumPath
-            if let words = sidecars[path]?.photoWords[photo.source.fileName] { photo.metadata.words = words.filled(from: photo.metadata.words) }
-            albums[path, default: make(path)].photos.append(photo)
+        // A folder's photos come in runs (the items are in path order): each
+        // run is added to its album, and its album to the parents, once.
+        var run: [MediaItem] = [], runPath = AlbumPath.root, runSidecar: AlbumSettings?
+        func addRun() {
+            guard !run.isEmpty else { return }
+            var path = runPath
+            albums[path, default: make(path)].photos.append(contentsOf: run)
+            run.removeAll(keepingCapacity: true)
             while let parent = path.parent {
                 let isNew = albums[parent] == nil
                 albums[parent, default: make(parent)].children.append(path)
@@ -75,6 +79,16 @@ public struct Gallery: Sendable {
                 path = parent
             }
         }
+        for var photo in photos {
+            if run.isEmpty || photo.source.albumPath != runPath {
+                addRun()
+                runPath = photo.source.albumPath
+                runSidecar = sidecars[runPath]
+            }
+            if let words = runSidecar?.photoWords[photo.source.fileName] { photo.metadata.words = words.filled(from: photo.metadata.words) }
+            run.append(photo)
+        }
+        addRun()
         for key in Array(albums.keys) {
             var album = albums[key]!
             let sidecar = sidecars[key] ?? AlbumSettings()
@@ -91,16 +105,13 @@ public struct Gallery: Sendable {
     }
 
     static func sorted(_ photos: [MediaItem], by key: PhotoSortKey, _ direction: SortDirection) -> [MediaItem] {
-        let ascending = photos.sorted { a, b in
-            switch key {
-            case .date:
-                let x = a.metadata.captureDate.instant, y = b.metadata.captureDate.instant
-                if x != y { return x < y }
-                return NaturalOrder.less(a.source.fileName, b.source.fileName)
-            case .name:
-                return NaturalOrder.less(a.source.fileName, b.source.fileName)
-            }
-        }
+        // Each photo's instant and name made once, not twice per comparison.
+        let instants = key == .date ? photos.map { $0.metadata.captureDate.instant } : []
+        let names = photos.map(\.source.fileName)
+        let ascending = photos.indices.sorted { a, b in
+            if key == .date, instants[a] != instants[b] { return instants[a] < instants[b] }
+            return NaturalOrder.less(names[a], names[b])
+        }.map { photos[$0] }
         return direction == .ascending ? ascending : ascending.reversed()
     }
 
