@@ -23,7 +23,7 @@ public struct SourceFile: Hashable, Sendable {
     }
     /// The folder: its path bytes and its place below SOURCE, shared by every
     /// file the scanner finds in it (a path of ~170 bytes per file was 17 MB
-    /// at 100,000 items, and an array of components per file 10 MB more).
+    /// at 100,000 items; an array of components per file a few MB more).
     private var folder: RawFolder
     /// The name's bytes when `fileName` does not hold them exactly (not UTF-8).
     private var rawName: [UInt8]?
