@@ -30,7 +30,8 @@ public struct MediaItem: Hashable, Sendable {
         var metadataDigest: StableHash.Digest?
         /// `metadata.kind`, kept beside it: asked for of every item by every
         /// count and sort, and worked out from the metadata it copied the
-        /// whole metadata out of its box each time (strings retained and released).
+        /// whole metadata out of its box each time (strings retained and
+        /// released), even with the getter inlined (`MediaItem.kind`'s code).
         var kind: MediaKind
 
         init(source: SourceFile, contentHash: String, metadata: OutOfLine<PhotoMetadata>, renditions: [Rendition],

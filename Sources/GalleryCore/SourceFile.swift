@@ -77,7 +77,7 @@ public struct SourceFile: Hashable, Sendable {
         self.locationIsFolder = true
         self.folder = rawFolder
         self.rawName = rawName.elementsEqual(name.utf8) ? nil : rawName
-        self.relativePath = rawFolder.relativePrefix + name
+        self.relativePath = rawFolder.relativePath(of: name)
         self.byteCount = byteCount
         self.modificationDate = modificationDate
         self.modifiedNanoseconds = modifiedNanoseconds
@@ -102,6 +102,9 @@ public final class RawFolder: Hashable, Sendable {
     public let albumPath: AlbumPath
     /// `a/b/` (empty for SOURCE itself): a file's relative path is this and its name.
     let relativePrefix: String
+
+    /// The relative path (`a/b/c.jpg`) of the file `name` in this folder.
+    public func relativePath(of name: String) -> String { relativePrefix + name }
 
     public init(_ bytes: [UInt8], components: [String]) {
         self.bytes = bytes

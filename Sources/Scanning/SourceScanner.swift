@@ -148,7 +148,7 @@ public struct SourceScanner: Sendable {
                 kind = info.st_mode & S_IFMT
             }
             // Made only for what needs it (a skipped or ignored file): not for every photo.
-            var relative: String { (components + [entry.name]).joined(separator: "/") }
+            var relative: String { rawFolder.relativePath(of: entry.name) }
             if kind == S_IFDIR {
                 let childURL = url.appendingPathComponent(entry.name)
                 if !excluded.contains(childURL.standardizedFileURL.path) { folders.append((entry.name, childRaw, childURL)) }

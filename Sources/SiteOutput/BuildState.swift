@@ -338,18 +338,19 @@ public struct BuildState: Sendable, Equatable {
     }
 
     /// The photos' keys in order. Keys are 24 hex digits (`key(for:)`), which
-    /// sort as the 96-bit numbers they spell: sorted as numbers, ten times
-    /// faster than as strings at 100,000 photos; any other key, as strings.
+    /// sort as the 96-bit numbers they spell: compared as two integers, not
+    /// as strings (sorting the keys and page ids as strings was a third of
+    /// the state's commit at 100,000 photos); any other key, as a string.
     static func sortedKeys(_ photos: [String: CachedPhoto]) -> [String] {
         let keys = Array(photos.keys)
-        var numbered: [(high: UInt64, low: UInt32, index: Int32)] = []
+        var numbered: [(high: UInt64, low: UInt32, index: Int)] = []
         numbered.reserveCapacity(keys.count)
         for (index, key) in keys.enumerated() {
             guard let number = hexNumber(key) else { return parallelSorted(keys) }
-            numbered.append((number.high, number.low, Int32(truncatingIfNeeded: index)))
+            numbered.append((number.high, number.low, index))
         }
         numbered.sort { ($0.high, $0.low) < ($1.high, $1.low) }
-        return numbered.map { keys[Int($0.index)] }
+        return numbered.map { keys[$0.index] }
     }
 
     /// The number a key of 24 lowercase hex digits spells (digits ordered as characters are).

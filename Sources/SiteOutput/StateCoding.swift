@@ -30,13 +30,9 @@ struct StateWriter {
     mutating func double(_ value: Double) { int(Int64(bitPattern: value.bitPattern)) }
 
     mutating func string(_ value: String) {
-        // In place for a native string (a million of them in a large state: no array each).
-        let appended: Void? = value.utf8.withContiguousStorageIfAvailable { utf8 in
-            int(utf8.count)
-            bytes.append(contentsOf: utf8)
-        }
-        if appended == nil {
-            let utf8 = Array(value.utf8)
+        // From the string's own UTF-8 (a million strings in a large state: no array each).
+        var value = value
+        value.withUTF8 { utf8 in
             int(utf8.count)
             bytes.append(contentsOf: utf8)
         }
