@@ -26,60 +26,108 @@ import Planning
 /// every item file after it. Tokens are folded (case and accents ignored)
 /// the same way `search.js` folds a query.
 public enum SearchIndex {
-    /// What finds one item: its own words (folded here) and the tokens it
-    /// shares with many (its album's names, its month, its camera: folded
-    /// once for them all).
-    public struct ItemWords {
-        public var texts: [String] = []
-        public var shared: [[String]] = []
-        public init() {}
+    /// What finds one item: its own words (title, caption, keywords, file
+    /// name…: folded here, item by item) and its group, the items that share
+    /// the rest of what finds them (album, month, camera, kind). A group's
+    /// words are folded and posted once for all its items: most of an item's
+    /// dozen tokens are its group's, and hashing each into the postings item
+    /// by item was most of the index.
+    public struct ItemWords<Group: Hashable & Sendable>: Sendable {
+        public var texts: [String]
+        public var group: Group
+        public init(texts: [String], group: Group) {
+            self.texts = texts
+            self.group = group
+        }
     }
 
     /// The manifest and the token files for `months`' items, `words` giving
-    /// what finds each. `places` are the place pages a query can also find:
-    /// name and page.
-    public static func manifestAndTokens(months: [SearchMonth], places: [(name: String, page: String)] = [],
-                                         words: @escaping @Sendable (MediaItem) -> ItemWords) -> [(path: String, text: String)] {
-        let numbered = months.flatMap { month in month.items.indices.map { (month.slot * SearchMonth.capacity + $0, month.items[$0]) } }
-        // Each item's tokens on every core, in runs of items, each run's
-        // lists let go once posted: 100,000 items' lists at once were 27 MB
-        // of an add's peak. Numbers ascend, so each list is in order.
+    /// what finds each and `groupWords` the folded tokens of an item's group
+    /// (asked once per group, of its first item). `places` are the place
+    /// pages a query can also find: name and page.
+    public static func manifestAndTokens<Group: Hashable & Sendable>(
+        months: [SearchMonth], places: [(name: String, page: String)] = [],
+        words: @escaping @Sendable (MediaItem) -> ItemWords<Group>,
+        groupWords: (MediaItem) -> [[String]]) -> [(path: String, text: String)] {
+        // The items in number order, each month's numbered from its slot.
+        var items: [MediaItem] = [], numbers: [Int] = []
+        items.reserveCapacity(months.reduce(0) { $0 + $1.items.count })
+        numbers.reserveCapacity(items.capacity)
+        for month in months {
+            items += month.items
+            numbers += (0..<month.items.count).lazy.map { month.slot * SearchMonth.capacity + $0 }
+        }
+        // Each item's own tokens on every core, in runs of items, each run's
+        // lists let go once posted. Numbers ascend, so each list is in order.
         var postings: [String: [Int]] = [:]
-        let run = 8192
-        for start in stride(from: 0, to: numbered.count, by: run) {
-            let tokenLists = parallelMap(Array(numbered[start..<min(numbered.count, start + run)])) { _, item -> [String] in
-                // A dozen tokens an item: looked for in the list, not hashed into a set.
-                var list: [String] = []
-                let found = words(item)
-                for text in found.texts {
-                    for token in Self.tokens(text) where !list.contains(token) { list.append(token) }
+        var groupNumbers: [Group: Int] = [:]
+        var groups: [(tokens: [String], numbers: [Int])] = []
+        let run = 8192, parts = 32
+        for start in stride(from: 0, to: items.count, by: run) {
+            let end = min(items.count, start + run)
+            let ranges = (0..<parts).map { start + (end - start) * $0 / parts ..< start + (end - start) * ($0 + 1) / parts }
+            let found = parallelMap(ranges, minimumCount: 2) { [items] range in
+                range.map { index -> (own: [String], group: Group) in
+                    // A few tokens an item: looked for in the list, not hashed into a set.
+                    var list: [String] = []
+                    let found = words(items[index])
+                    for text in found.texts {
+                        for token in Self.tokens(text) where !list.contains(token) { list.append(token) }
+                    }
+                    return (list, found.group)
                 }
-                for tokens in found.shared {
-                    for token in tokens where !list.contains(token) { list.append(token) }
-                }
-                return list
             }
-            for (offset, list) in tokenLists.enumerated() {
-                let number = numbered[start + offset].0
-                for token in list { postings[token, default: []].append(number) }
+            for (range, part) in zip(ranges, found) {
+                for (index, item) in zip(range, part) {
+                    let number = numbers[index]
+                    let group: Int
+                    if let known = groupNumbers[item.group] {
+                        group = known
+                    } else {
+                        var tokens: [String] = []
+                        for list in groupWords(items[index]) {
+                            for token in list where !tokens.contains(token) { tokens.append(token) }
+                        }
+                        group = groups.count
+                        groupNumbers[item.group] = group
+                        groups.append((tokens, []))
+                    }
+                    groups[group].numbers.append(number)
+                    // An own word its group has too ("2019" in a caption and the month) is the group's.
+                    for token in item.own where !groups[group].tokens.contains(token) { postings[token, default: []].append(number) }
+                }
             }
         }
-        var shards: [String: [String: String]] = [:]
+        groupNumbers = [:]
+        // Each group's numbers under each of its words: a word several groups
+        // (or items' own words) have is put in order again below.
+        for group in groups {
+            for token in group.tokens { postings[token, default: []].append(contentsOf: group.numbers) }
+        }
+        groups = []
+        var shards: [String: [(token: String, numbers: [Int])]] = [:]
         for (token, numbers) in postings {
-            shards[Self.shardKey(token), default: [:]][token] = Self.deltaEncoded(numbers)
+            shards[Self.shardKey(token), default: []].append((token, numbers))
         }
         postings = [:]
         var files: [(path: String, text: String)] = []
         let shardNames = shards.keys.sorted()
-        var manifest = SearchManifest(count: numbered.count, month: SearchMonth.capacity, chunk: SearchMonth.itemsPerFile,
+        var manifest = SearchManifest(count: items.count, month: SearchMonth.capacity, chunk: SearchMonth.itemsPerFile,
                                       shards: shardNames.map(Self.hex))
         if !places.isEmpty { manifest.places = places.map { [Self.tokens($0.name).joined(separator: " "), $0.name, $0.page] } }
         files.append(("search/index.js", "gallerygenSearch.manifest(" + CompactJSON.string(manifest) + ");\n"))
         let tokenShards = shardNames.map { ($0, shards[$0]!) }
         shards = [:]
         files += parallelMap(tokenShards) { key, tokens in
-            (path: "search/t-\(Self.hex(key)).js",
-             text: "gallerygenSearch.tokens(" + CompactJSON.string(Self.hex(key)) + "," + CompactJSON.object(tokens) + ");\n")
+            var encoded: [String: String] = [:]
+            encoded.reserveCapacity(tokens.count)
+            for (token, numbers) in tokens {
+                // No number twice (an item is in one group, its own words not its group's): in order, each list is exact.
+                let ordered = zip(numbers, numbers.dropFirst()).allSatisfy { $0 < $1 } ? numbers : numbers.sorted()
+                encoded[token] = Self.deltaEncoded(ordered)
+            }
+            return (path: "search/t-\(Self.hex(key)).js",
+                    text: "gallerygenSearch.tokens(" + CompactJSON.string(Self.hex(key)) + "," + CompactJSON.object(encoded) + ");\n")
         }
         return files
     }

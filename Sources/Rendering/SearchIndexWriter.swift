@@ -35,54 +35,50 @@ struct SearchIndexWriter: PageBuilding {
             }
             return names
         }
-        // The words many items share, folded once: each album's names, each
-        // month, each camera, each kind.
+        // The words many items share, folded once: each album's names here,
+        // each group's month, camera and kind when the group is first met.
         let albumTokens = Dictionary(uniqueKeysWithValues: gallery.albums.keys.map { path in
             (path, names(of: path).flatMap(SearchIndex.tokens))
         })
-        var monthTokens: [Int: [String]] = [:], cameraTokens: [CameraKey: [String]] = [:], kindTokens: [String: [String]] = [:]
-        for month in map.searchMonths {
-            for item in month.items {
-                // Fields read where they are, not the metadata copied whole per item.
-                let date = item.metadata.captureDate
-                if date.source != .fileTime {
-                    let day = date.localDay
-                    if monthTokens[day.year * 100 + day.month] == nil { monthTokens[day.year * 100 + day.month] = SearchIndex.tokens(strings.month(day)) }
-                }
-                let camera = CameraKey(make: item.metadata.camera.make, model: item.metadata.camera.model)
-                if cameraTokens[camera] == nil { cameraTokens[camera] = item.metadata.camera.cameraName.map(SearchIndex.tokens) ?? [] }
-                if item.kind != .still {
-                    let kind = PhotoFacts.kindKey(item)
-                    if kindTokens[kind] == nil { kindTokens[kind] = SearchIndex.tokens(strings.text(kind)) }
-                }
-            }
-        }
-        let months = monthTokens, cameras = cameraTokens, kinds = kindTokens
         // Read once: a setting read per item through its key path was a tenth of the index.
         let people = options.publishPeople, placesShown = options.momentPlaces
-        return SearchIndex.manifestAndTokens(months: map.searchMonths, places: places) { item in
+        let strings = self.strings
+        return SearchIndex.manifestAndTokens(months: map.searchMonths, places: places, words: { item in
+            // Fields read where they are, not the metadata copied whole per item.
             let own = item.metadata.words, date = item.metadata.captureDate
-            var words = SearchIndex.ItemWords()
-            words.texts = [own.title, own.caption].compactMap { $0 } + own.keywords
-            if people { words.texts += own.people }
-            if placesShown, let place = item.metadata.place { words.texts += [place.name, place.region, place.country] }
-            let name = item.source.fileName
-            words.texts.append(name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name)
-            words.shared.append(cameras[CameraKey(make: item.metadata.camera.make, model: item.metadata.camera.model)] ?? [])
-            let folder = item.source.albumPath
-            words.shared.append(albumTokens[folder] ?? names(of: folder).flatMap(SearchIndex.tokens))
-            if date.source != .fileTime {
-                let day = date.localDay
-                words.shared.append(months[day.year * 100 + day.month] ?? [])
-            }
+            var texts = [own.title, own.caption].compactMap { $0 } + own.keywords
+            if people { texts += own.people }
+            if placesShown, let place = item.metadata.place { texts += [place.name, place.region, place.country] }
+            let source = item.source  // copied once, not at each use
+            let name = source.fileName
+            texts.append(name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name)
+            let day = date.source != .fileTime ? date.localDay : nil
+            let group = SearchGroup(album: source.albumPath, month: day.map { $0.year * 100 + $0.month },
+                                    camera: CameraKey(make: item.metadata.camera.make, model: item.metadata.camera.model),
+                                    kind: item.kind != .still ? PhotoFacts.kindKey(item) : nil)
+            return SearchIndex.ItemWords(texts: texts, group: group)
+        }, groupWords: { item in
+            let date = item.metadata.captureDate
+            var lists = [item.metadata.camera.cameraName.map(SearchIndex.tokens) ?? [],
+                         albumTokens[item.source.albumPath] ?? names(of: item.source.albumPath).flatMap(SearchIndex.tokens)]
+            if date.source != .fileTime { lists.append(SearchIndex.tokens(strings.month(date.localDay))) }
             // What it is, in the site's language ("vidéo", "Live Photo"); a plain photo needs no word.
-            if item.kind != .still { words.shared.append(kinds[PhotoFacts.kindKey(item)] ?? []) }
-            return words
-        }
+            if item.kind != .still { lists.append(SearchIndex.tokens(strings.text(PhotoFacts.kindKey(item)))) }
+            return lists
+        })
+    }
+
+    /// The items that share what finds them besides their own words: an
+    /// album (its names and its parents'), a month, a camera, a kind.
+    struct SearchGroup: Hashable, Sendable {
+        let album: AlbumPath
+        let month: Int?
+        let camera: CameraKey
+        let kind: String?
     }
 
     /// A camera as its name is made from.
-    struct CameraKey: Hashable {
+    struct CameraKey: Hashable, Sendable {
         let make: String?, model: String?
     }
 
