@@ -32,10 +32,15 @@ public struct BuildContext: Sendable {
     public var previousState = BuildState()
     /// The photo cache this build hands on.
     public var photoCache: [String: CachedPhoto] = [:]
+    /// The keys of `photoCache`'s entries that differ from the previous state's.
+    var changedPhotos: Set<String> = []
     /// Each album's download (`album_downloads`).
     public var downloads: [AlbumPath: AlbumDownload] = [:]
     /// Each page's fingerprint and files, handed on to the next build.
     public var pageRecords: [String: PageRecord] = [:]
+    /// The ids of `pageRecords`' records that may differ from the previous
+    /// state's (nil: not known, as in a part of a sharded page build).
+    var changedPages: Set<String>?
     /// Faults to fail OUT's writes with (tests); nil in a real build.
     public var writeFaults: WriteFaults?
     /// The digest of everything the pages were made from, handed on too.

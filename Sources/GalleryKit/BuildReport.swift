@@ -35,6 +35,8 @@ public struct BuildReport: Sendable {
     public var filesWritten: [String] = []
     /// Site files removed because the build no longer produces them.
     public var filesRemoved: [String] = []
+    /// The state was committed from the previous one's file (its unchanged entries copied).
+    public var stateFromBase = false
     /// The site's pages (HTML files).
     public var pages = 0
     /// Pages rendered by this build (the others were up to date).

@@ -18,6 +18,8 @@ struct PrepareOutputStep: BuildStep {
         // pages other page parts made as made); a media part reads its own.
         let parts = context.shard?.phase == .media ? (output.loadOwnShardState().map { [$0] } ?? []) : output.loadShardStates()
         context.mergedParts = !parts.isEmpty
+        // Merged, the state is no longer the file's: committed whole.
+        if !parts.isEmpty { state.base = nil }
         for part in parts {
             state.photos.merge(part.photos) { _, part in part }
             state.pages.merge(part.pages) { _, part in part }

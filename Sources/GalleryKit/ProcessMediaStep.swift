@@ -69,6 +69,7 @@ struct ProcessMediaStep: BuildStep {
         tally.removeUnseen()
         context.photoCacheUnchanged = !tally.cacheChanged
         context.photoCache = tally.cache
+        context.changedPhotos = tally.changedKeys
         // Scan order depends on job timing; the site must not.
         context.items = Self.sortedByPath(tally.items)
         tally.report.inOtherParts = feed.otherParts.value
@@ -151,7 +152,9 @@ struct MediaTally {
     /// recorded; those of files not seen this build are removed at the end.
     private(set) var cache: [String: CachedPhoto]
     /// True once an entry differs from the previous build's (or one is new or gone).
-    private(set) var cacheChanged = false
+    var cacheChanged: Bool { !changedKeys.isEmpty }
+    /// The keys of the entries that differ from the previous build's (new, changed or gone).
+    private(set) var changedKeys: Set<String> = []
     /// Files recorded with an entry: each file the walk finds (or a still
     /// detaches) is scheduled once and has one outcome, so this counts keys.
     private var entriesRecorded = 0
@@ -182,15 +185,11 @@ struct MediaTally {
         // Gathered first: removing while iterating the keys would copy the dictionary.
         let unseen = cache.keys.filter { !seen.contains($0) }
         for key in unseen { cache.removeValue(forKey: key) }
-        if !unseen.isEmpty { cacheChanged = true }
+        changedKeys.formUnion(unseen)
     }
 
     private mutating func store(_ entry: CachedPhoto, for key: String) {
-        if let old = cache.updateValue(entry, forKey: key) {
-            if old != entry { cacheChanged = true }
-        } else {
-            cacheChanged = true
-        }
+        if cache.updateValue(entry, forKey: key) != entry { changedKeys.insert(key) }
         entriesRecorded += 1
     }
 

@@ -34,7 +34,11 @@ struct PruneStep: BuildStep {
             var state = BuildState(files: sameFiles ? previous : ordered ?? Array(produced), photos: context.photoCache,
                                    pages: context.pageRecords)
             state.siteInputs = context.siteInputs
-            try output.commit(state)
+            // What changed since the state read: the rest is copied from its file.
+            state.base = context.previousState.base
+            state.changedPhotos = context.mergedParts ? nil : context.changedPhotos
+            state.changedPages = context.changedPages
+            context.report.stateFromBase = try output.commit(state)
         }
         context.report.filesWritten = output.writtenPaths
     }

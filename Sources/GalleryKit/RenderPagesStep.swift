@@ -96,9 +96,12 @@ struct RenderPagesStep: BuildStep {
             }
         }
         // Pages the plan no longer has (a photo removed): their records go.
+        var changed = Set(toRender.lazy.map(\.id))
         if part == nil, known < previous.pages.count {
             let planned = Set(pages.lazy.map(\.id))
-            records = records.filter { planned.contains($0.key) }
+            let gone = records.keys.filter { !planned.contains($0) }
+            for id in gone { records.removeValue(forKey: id) }
+            changed.formUnion(gone)
         }
 
         var renderer = SiteRenderer(theme: theme, plan: plan, options: context.settings.values, downloads: context.downloads)
@@ -116,6 +119,7 @@ struct RenderPagesStep: BuildStep {
             renderedPages += files.count { $0.hasSuffix(".html") }  // the search index's scripts are not pages
         }
         context.pageRecords = records
+        context.changedPages = part == nil ? changed : nil
         context.report.pages = htmlPages + renderedPages
         context.report.pagesRendered = renderedPages
         let hasMap = plan.map.mapPage != nil
@@ -222,6 +226,7 @@ struct RenderPagesStep: BuildStep {
         guard files.allSatisfy(output.contains) else { return false }
         context.producedFiles.append(contentsOf: files)
         context.pageRecords = previous.pages
+        context.changedPages = []
         context.pagesReused = true
         context.report.pages = files.count { $0.hasSuffix(".html") }
         for (path, _) in staticFiles(context.theme, map: previous.pages[SiteMap.mapPagePath] != nil) { context.producedFiles.append("static/" + path) }

@@ -162,6 +162,14 @@ public struct BuildState: Sendable, Equatable {
     /// A digest of everything the pages were made from: when a build's
     /// matches, no page can have changed and the site is not even planned.
     public var siteInputs: StableHash.Digest = .zero
+    /// The file this state was read from, and where its photo and page
+    /// entries sit in it (`StateDelta.swift`); nil when it was not read whole.
+    public var base: StateFileBase?
+    /// The photo keys whose entries may differ from `base`'s (new, changed
+    /// or gone), and likewise the page ids: with both known, a commit copies
+    /// every other entry's bytes from `base` instead of encoding it again.
+    public var changedPhotos: Set<String>?
+    public var changedPages: Set<String>?
 
     /// An empty state.
     public init(files: [String] = [], photos: [String: CachedPhoto] = [:], pages: [String: PageRecord] = [:]) {
@@ -209,6 +217,7 @@ public struct BuildState: Sendable, Equatable {
             for _ in 0..<fileCount { try reader.skip(try reader.count()) }
             let fileBytes = withFiles ? Array(UnsafeRawBufferPointer(rebasing: raw[(magic.count + filesStart)..<(magic.count + reader.position)])) : []
             let photoCount = try reader.count()
+            let photosStart = magic.count + reader.position
             var photos: [String: CachedPhoto] = [:]
             if keeping == nil { photos.reserveCapacity(photoCount) }
             for _ in 0..<photoCount {
@@ -225,8 +234,10 @@ public struct BuildState: Sendable, Equatable {
                 entry.shardKey = shardKey
                 photos[key] = entry
             }
+            let photosEnd = magic.count + reader.position
             var pages: [String: PageRecord] = [:]
             let pageCount = try reader.count()
+            let pagesStart = magic.count + reader.position
             if withFiles { pages.reserveCapacity(pageCount) }
             for _ in 0..<pageCount {
                 let id = try reader.string()
@@ -242,6 +253,10 @@ public struct BuildState: Sendable, Equatable {
             guard reader.isAtEnd else { throw StateFormatError(reason: "trailing bytes") }
             var state = BuildState(files: [], photos: photos, pages: pages)
             state.siteInputs = siteInputs
+            if keeping == nil, withFiles {
+                state.base = StateFileBase(photos: .init(offset: photosStart, length: photosEnd - photosStart, count: photoCount),
+                                           pages: .init(offset: pagesStart, length: raw.count - pagesStart, count: pageCount))
+            }
             state.fileList = withFiles ? EncodedStrings(count: fileCount, bytes: fileBytes) : EncodedStrings([])  // written sorted
             return state
         }
@@ -264,14 +279,27 @@ public struct BuildState: Sendable, Equatable {
     func encode<E: Error>(chunkSize: Int = 1 << 20, _ emit: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E) {
         var writer = StateWriter()
         writer.reserve(chunkSize + 4096)
-        func flush() throws(E) {
-            let result: Result<Void, E> = writer.bytes.withUnsafeBytes { raw in Result { () throws(E) in try emit(raw) } }
-            try result.get()
-            writer.removeAll()
+        try encodeHead(&writer, chunkSize: chunkSize, emit)
+        writer.int(photos.count)
+        try writer.flush(emit)
+        let photos = self.photos
+        let keys = Self.sortedKeys(photos)
+        try Self.encodeInBatches(keys.count, emit) { range, writer in
+            var body = StateWriter()
+            for key in keys[range] { Self.writePhoto(key, photos[key]!, to: &writer, body: &body) }
         }
-        func flushIfFull() throws(E) {
-            if writer.bytes.count >= chunkSize { try flush() }
+        writer.int(pages.count)
+        try writer.flush(emit)
+        let pages = self.pages, ids = parallelSorted(Array(pages.keys))
+        try Self.encodeInBatches(ids.count, emit) { range, writer in
+            for id in ids[range] { Self.writePage(id, pages[id]!, to: &writer) }
         }
+        if !writer.bytes.isEmpty { try writer.flush(emit) }
+    }
+
+    /// What every state file begins with: the magic, the version, the site
+    /// inputs' digest, and the produced files (sorted).
+    func encodeHead<E: Error>(_ writer: inout StateWriter, chunkSize: Int, _ emit: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E) {
         writer.raw(Self.magic)
         writer.int(Int64(Self.currentVersion))
         writer.int(Int64(bitPattern: siteInputs.high))
@@ -281,38 +309,28 @@ public struct BuildState: Sendable, Equatable {
         let ordered = zip(files, files.dropFirst()).allSatisfy { $0 <= $1 } ? files : parallelSorted(files)
         for file in ordered {
             writer.string(file)
-            try flushIfFull()
+            if writer.bytes.count >= chunkSize { try writer.flush(emit) }
         }
-        writer.int(photos.count)
-        try flush()
-        let photos = self.photos
-        let keys = Self.sortedKeys(photos)
-        try Self.encodeInBatches(keys.count, emit) { range, writer in
-            var body = StateWriter()
-            for key in keys[range] {
-                writer.string(key)
-                let entry = photos[key]!
-                writer.int(Int64(bitPattern: entry.shardKey))
-                body.removeAll()
-                entry.write(to: &body)
-                writer.int(body.bytes.count)
-                writer.raw(body.bytes)
-            }
-        }
-        writer.int(pages.count)
-        try flush()
-        let pages = self.pages, ids = parallelSorted(Array(pages.keys))
-        try Self.encodeInBatches(ids.count, emit) { range, writer in
-            for id in ids[range] {
-                let record = pages[id]!
-                writer.string(id)
-                writer.int(Int64(bitPattern: record.fingerprint.high))
-                writer.int(Int64(bitPattern: record.fingerprint.low))
-                writer.int(record.files?.count ?? 0)
-                for file in record.files ?? [] { writer.string(file) }
-            }
-        }
-        if !writer.bytes.isEmpty { try flush() }
+    }
+
+    /// One photo entry: its key, its shard key, then its length and body
+    /// (`body` is scratch space, reused entry after entry).
+    static func writePhoto(_ key: String, _ entry: CachedPhoto, to writer: inout StateWriter, body: inout StateWriter) {
+        writer.string(key)
+        writer.int(Int64(bitPattern: entry.shardKey))
+        body.removeAll()
+        entry.write(to: &body)
+        writer.int(body.bytes.count)
+        writer.raw(body.bytes)
+    }
+
+    /// One page entry: its id, its fingerprint, its files.
+    static func writePage(_ id: String, _ record: PageRecord, to writer: inout StateWriter) {
+        writer.string(id)
+        writer.int(Int64(bitPattern: record.fingerprint.high))
+        writer.int(Int64(bitPattern: record.fingerprint.low))
+        writer.int(record.files?.count ?? 0)
+        for file in record.files ?? [] { writer.string(file) }
     }
 
     /// Encodes `count` entries with `encode` on every core, a batch at a time,

@@ -301,13 +301,18 @@ public final class OutputFolder: @unchecked Sendable {
     public func loadState() -> BuildState {
         // Mapped, not read: a part steps over most of it, and the pages it
         // touches stay the file's (the kernel can drop them), not the heap's.
-        guard let data = try? Data(contentsOf: BuildState.location(in: stateFolder), options: .alwaysMapped) else { return BuildState() }
+        let location = BuildState.location(in: stateFolder)
+        let identity = FileIdentity(path: location.path)
+        guard let data = try? Data(contentsOf: location, options: .alwaysMapped) else { return BuildState() }
         // A part needs only its own photos' entries, and none of the files.
         // A media part reads only its own photos' entries; a page part needs them all, and the pages.
         if let shard, shard.phase == .media {
             return (try? BuildState.decode(data, keeping: { shard.owns(key: $0) }, withFiles: false)) ?? BuildState()
         }
-        return (try? BuildState.decode(data)) ?? BuildState()
+        guard var state = try? BuildState.decode(data) else { return BuildState() }
+        state.base?.file = location
+        state.base?.identity = identity
+        return state
     }
 
     /// Removes what `produced` no longer holds among the files a previous build
@@ -382,19 +387,51 @@ public final class OutputFolder: @unchecked Sendable {
     /// Commits `state` (atomically; nothing is written when the file already
     /// holds these bytes, as after a no-op build), closes the journal and
     /// releases the lock: the build is complete.
-    public func commit(_ state: BuildState) throws(OutputError) {
+    /// Returns whether it was made from the previous state's file (`encodeFromBase`).
+    @discardableResult
+    public func commit(_ state: BuildState) throws(OutputError) -> Bool {
         let location = BuildState.location(in: stateFolder)
+        let fromBase = state.canEncodeFromBase ? try commitFromBase(state, to: location) : false
+        if !fromBase {
+            var sink = AtomicFile.UnlessUnchanged(url: location, fault: injectedFault)
+            do {
+                try state.encode { (chunk) throws(OutputError) in try sink.write(chunk) }
+                try sink.finish()
+            } catch {
+                sink.abandon()
+                throw error
+            }
+        }
+        // The parts' states and journals are merged into this state now.
+        for file in shardFiles(".bin") + shardFiles(".journal") { unlink(file.path) }
+        commitUnchanged()
+        return fromBase
+    }
+
+    /// Commits `state` made from the file it was read from (`encodeFromBase`):
+    /// false, with nothing written, when that file cannot serve.
+    private func commitFromBase(_ state: BuildState, to location: URL) throws(OutputError) -> Bool {
         var sink = AtomicFile.UnlessUnchanged(url: location, fault: injectedFault)
+        do throws(StateDeltaError) {
+            try state.encodeFromBase { (chunk) throws(OutputError) in try sink.write(chunk) }
+        } catch {
+            sink.abandon()
+            switch error {
+            case .unusable: return false
+            case .output(let fault): throw fault
+            }
+        }
         do {
-            try state.encode { (chunk) throws(OutputError) in try sink.write(chunk) }
             try sink.finish()
         } catch {
             sink.abandon()
             throw error
         }
-        // The parts' states and journals are merged into this state now.
-        for file in shardFiles(".bin") + shardFiles(".journal") { unlink(file.path) }
-        commitUnchanged()
+        if BuildState.checksEncodingFromBase.load(ordering: .relaxed), (try? Data(contentsOf: location)) != state.encoded() {
+            throw .writeFailed(location.path, reason: "internal: the state made from the previous one differs from the state encoded whole")
+        }
+        BuildState.commitsFromBase.add(1, ordering: .relaxed)
+        return true
     }
 
     /// Completes a build whose state is the previous one's, byte for byte

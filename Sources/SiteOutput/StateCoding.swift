@@ -38,6 +38,16 @@ struct StateWriter {
         }
     }
 
+    /// Hands the bytes so far to `emit` and empties the buffer.
+    mutating func flush<E: Error>(_ emit: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E) {
+        let result: Result<Void, E> = bytes.withUnsafeBytes { raw in Result { () throws(E) in try emit(raw) } }
+        try result.get()
+        removeAll()
+    }
+
+    /// Appends bytes as they are (an entry copied from another state file).
+    mutating func raw(_ value: UnsafeRawBufferPointer) { bytes.append(contentsOf: value) }
+
     mutating func optional<T>(_ value: T?, _ write: (inout StateWriter, T) -> Void) {
         if let value {
             byte(1)

@@ -13,6 +13,9 @@ import Video
 /// hook, and for real on a small tmpfs where the tests run as root); photos
 /// changing, growing and vanishing while the build reads them.
 @Suite(.serialized) struct FaultTests {
+    /// Every state committed from the previous one's file is checked against the state encoded whole.
+    init() { BuildState.checksEncodingFromBase.store(true, ordering: .relaxed) }
+
     /// OUT's files, bytes only (modification times differ between builds).
     static func site(_ output: URL) throws -> [String: Data] {
         try IncrementalTests.snapshot(output).mapValues(\.bytes)

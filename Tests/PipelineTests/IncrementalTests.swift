@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import GalleryTestSupport
 @testable import SiteOutput
@@ -8,6 +9,9 @@ import GalleryTestSupport
 /// Each kind of change on a small library, asserting exactly what is written
 /// and removed; a SIGKILL test; and `--watch`.
 @Suite(.serialized) struct IncrementalTests {
+    /// Every state committed from the previous one's file is checked against the state encoded whole.
+    init() { BuildState.checksEncodingFromBase.store(true, ordering: .relaxed) }
+
     struct FileState: Equatable {
         var modified: Int64
         var bytes: Data
@@ -90,6 +94,7 @@ import GalleryTestSupport
         #expect(!written.contains("albums/alpha/a1.html"))
         #expect(!written.contains { $0.hasPrefix("static/") })
         #expect(Set(report.filesWritten) == written)
+        #expect(report.stateFromBase, "the state's unchanged entries copied from the previous file (and checked against the whole)")
     }
 
     @Test func changedPhotoIsRegeneratedAndMoves() async throws {

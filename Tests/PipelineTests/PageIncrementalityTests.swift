@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import GalleryTestSupport
 @testable import SiteOutput
@@ -11,6 +12,9 @@ import GalleryTestSupport
 /// fingerprint changed, and after any sequence of edits the site is byte for
 /// byte the clean build of the same SOURCE.
 @Suite(.serialized) struct PageIncrementalityTests {
+    /// Every state committed from the previous one's file is checked against the state encoded whole.
+    init() { BuildState.checksEncodingFromBase.store(true, ordering: .relaxed) }
+
     /// SplitMix64: the same sequence of edits on every machine.
     struct Random {
         var state: UInt64

@@ -1,11 +1,13 @@
 import Archives
 import Configuration
 import Foundation
+import Synchronization
 import Testing
 import GalleryTestSupport
 @testable import GalleryCore
 @testable import GalleryKit
 @testable import Sealing
+@testable import SiteOutput
 
 /// Private albums on real builds: OUT read as an attacker would read it
 /// (every file and every name), the sealed files opened with the key, the
@@ -14,6 +16,9 @@ import GalleryTestSupport
 /// The browser half (the passphrase asked, the album shown) is
 /// Tests/browser/test_private.py.
 @Suite struct PrivateAlbumTests {
+    /// Every state committed from the previous one's file is checked against the state encoded whole.
+    init() { BuildState.checksEncodingFromBase.store(true, ordering: .relaxed) }
+
     static let passphrase = "staple hunter2 orchid"
     /// Everything of the private album and of a rejected photo: none of it may be readable in OUT.
     static let secrets = ["Quetzalcoatl Reunion", "Marzipancousins", "Snorkelwombat", "kumquatparade", "Familienfeier", "Geheimkammer",

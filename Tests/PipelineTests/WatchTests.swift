@@ -29,6 +29,9 @@ import Video
 /// site a clean build gives, does not rebuild in a loop once SOURCE is
 /// quiet, and stops on SIGTERM (and SIGINT) with one line.
 @Suite(.serialized) struct WatchChurnTests {
+    /// Every state committed from the previous one's file is checked against the state encoded whole.
+    init() { BuildState.checksEncodingFromBase.store(true, ordering: .relaxed) }
+
     /// A running `gallerygen build --watch`, its standard error in a file.
     final class Watcher {
         let process = Process()

@@ -1,0 +1,256 @@
+import Foundation
+import GalleryCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a state file read whole keeps its photo and page entries, and which
+/// file it was. After an add at 100,000 photos all but a handful of the
+/// entries are as they were, and encoding them all again (and sorting their
+/// keys and ids) was most of the state's commit: a commit copies the bytes of
+/// the unchanged ones from this file instead (`encodeFromBase`).
+public struct StateFileBase: Sendable {
+    /// A run of entries in the file: where the first starts, how many bytes, how many entries.
+    struct Region: Sendable {
+        let offset: Int
+        let length: Int
+        let count: Int
+    }
+
+    let photos: Region
+    let pages: Region
+    /// The file, and what identified it when it was read (set by `OutputFolder.loadState`).
+    var file: URL?
+    var identity: FileIdentity?
+}
+
+/// A file as `stat` tells it apart: replaced or rewritten since, it differs.
+struct FileIdentity: Equatable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+    let size: Int64
+    let modified: Int64
+
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    init?(descriptor: Int32) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    private init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
+}
+
+/// Why a state was not made from its base: `unusable` (the file changed, or
+/// is not as this expects) means encoding it whole instead; `output` is a
+/// fault writing the new file.
+enum StateDeltaError: Error {
+    case unusable(String)
+    case output(OutputError)
+}
+
+extension BuildState {
+    /// Set by the tests: every state made from its base is compared with the
+    /// same state encoded whole, and a difference fails the build.
+    public static let checksEncodingFromBase = Atomic<Bool>(false)
+    /// How many commits were made from their base (for the tests: the path is taken).
+    public static let commitsFromBase = Atomic<Int>(0)
+
+    /// A base file and the changes since are known.
+    var canEncodeFromBase: Bool { base?.file != nil && changedPhotos != nil && changedPages != nil }
+
+    /// The bytes `encode` makes, with every photo and page entry not in
+    /// `changedPhotos` or `changedPages` copied from the base file rather
+    /// than encoded, and the changed ones encoded and put in their place.
+    /// The file keeps photo keys (24 hex digits) and page ids (ASCII paths)
+    /// in ascending order, which for such keys is their bytes' order: any
+    /// other key, a base file changed since it was read or not in order
+    /// throws `.unusable` (the caller then encodes the state whole).
+    func encodeFromBase(chunkSize: Int = 1 << 20, readSize: Int = 1 << 20, _ emit: (UnsafeRawBufferPointer) throws(OutputError) -> Void) throws(StateDeltaError) {
+        guard let base, let url = base.file, let identity = base.identity, let changedPhotos, let changedPages else {
+            throw .unusable("no base")
+        }
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unusable("base unreadable") }
+        defer { close(descriptor) }
+        guard FileIdentity(descriptor: descriptor) == identity else { throw .unusable("base changed") }
+        func send(_ chunk: UnsafeRawBufferPointer) throws(StateDeltaError) {
+            do { try emit(chunk) } catch { throw .output(error) }
+        }
+        let photoKeys = try Self.inByteOrder(changedPhotos, hexKeys: true)
+        let pageIDs = try Self.inByteOrder(changedPages, hexKeys: false)
+        var writer = StateWriter()
+        writer.reserve(chunkSize + 4096)
+        try encodeHead(&writer, chunkSize: chunkSize, send)
+        writer.int(photos.count)
+        let photos = self.photos
+        var body = StateWriter()
+        try Self.merge(base.photos, from: descriptor, changed: photoKeys, expected: photos.count, hexKeys: true, readSize: readSize,
+                       writer: &writer, chunkSize: chunkSize, send, entryLength: Self.photoEntryLength) { key, writer in
+            guard let entry = photos[key] else { return false }
+            Self.writePhoto(key, entry, to: &writer, body: &body)
+            return true
+        }
+        writer.int(pages.count)
+        let pages = self.pages
+        try Self.merge(base.pages, from: descriptor, changed: pageIDs, expected: pages.count, hexKeys: false, readSize: readSize,
+                       writer: &writer, chunkSize: chunkSize, send, entryLength: Self.pageEntryLength) { id, writer in
+            guard let record = pages[id] else { return false }
+            Self.writePage(id, record, to: &writer)
+            return true
+        }
+        if !writer.bytes.isEmpty { try writer.flush(send) }
+    }
+
+    /// `keys` sorted by their UTF-8 bytes; each must be 24 lowercase hex
+    /// digits (`hexKeys`) or ASCII, the keys whose string order is that.
+    private static func inByteOrder(_ keys: Set<String>, hexKeys: Bool) throws(StateDeltaError) -> [String] {
+        for key in keys where !orderedByBytes(key.utf8, hexKeys: hexKeys) { throw .unusable("a key not ordered by its bytes") }
+        return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Whether a key is one whose string order is its bytes' order.
+    private static func orderedByBytes<Bytes: Collection<UInt8>>(_ bytes: Bytes, hexKeys: Bool) -> Bool {
+        hexKeys ? bytes.count == 24 && bytes.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+            : bytes.allSatisfy { $0 < 0x80 }
+    }
+
+    /// Copies `region`'s entries from the base file to `writer`, leaving out
+    /// the `changed` ones (sorted by bytes) and writing each changed one
+    /// that still exists (`write` returns false for one that is gone) where
+    /// it belongs. Exactly `expected` entries must come out.
+    private static func merge(_ region: StateFileBase.Region, from descriptor: Int32, changed: [String], expected: Int, hexKeys: Bool,
+                              readSize: Int,
+                              writer: inout StateWriter, chunkSize: Int, _ send: (UnsafeRawBufferPointer) throws(StateDeltaError) -> Void,
+                              entryLength: (inout BaseReader) throws(StateDeltaError) -> Int,
+                              write: (String, inout StateWriter) -> Bool) throws(StateDeltaError) {
+        var reader = BaseReader(descriptor: descriptor, region: region, size: readSize)
+        var next = 0, count = 0
+        var previous: [UInt8] = []
+        for index in 0..<region.count {
+            let length = try entryLength(&reader)
+            let inOrder = reader.withUnread(length) { entry -> Bool in
+                let keyLength = Int(Int64(littleEndian: entry.loadUnaligned(as: Int64.self)))
+                let key = UnsafeRawBufferPointer(rebasing: entry[8..<(8 + keyLength)])
+                guard orderedByBytes(key, hexKeys: hexKeys), index == 0 || previous.lexicographicallyPrecedes(key) else { return false }
+                previous.removeAll(keepingCapacity: true)
+                previous.append(contentsOf: key)
+                // The changed entries before this one, in their places.
+                while next < changed.count, changed[next].utf8.lexicographicallyPrecedes(key) {
+                    if write(changed[next], &writer) { count += 1 }
+                    next += 1
+                }
+                if next < changed.count, changed[next].utf8.elementsEqual(key) {
+                    if write(changed[next], &writer) { count += 1 }
+                    next += 1
+                } else {
+                    writer.raw(entry)
+                    count += 1
+                }
+                return true
+            }
+            guard inOrder else { throw .unusable("base entries out of order") }
+            reader.consume(length)
+            if writer.bytes.count >= chunkSize { try writer.flush(send) }
+        }
+        guard reader.isAtEnd else { throw .unusable("base region longer than its entries") }
+        while next < changed.count {
+            if write(changed[next], &writer) { count += 1 }
+            next += 1
+        }
+        guard count == expected else { throw .unusable("base and changes do not add up") }
+    }
+
+    /// The length of the photo entry at the reader: key, shard key, body length, body.
+    private static func photoEntryLength(_ reader: inout BaseReader) throws(StateDeltaError) -> Int {
+        let keyLength = try reader.length(at: 0, below: 1 << 10)
+        let bodyLength = try reader.length(at: 8 + keyLength + 8, below: 1 << 26)
+        let length = 8 + keyLength + 16 + bodyLength
+        try reader.ensure(length)
+        return length
+    }
+
+    /// The length of the page entry at the reader: id, fingerprint, files.
+    private static func pageEntryLength(_ reader: inout BaseReader) throws(StateDeltaError) -> Int {
+        let idLength = try reader.length(at: 0, below: 1 << 16)
+        var length = 8 + idLength + 16
+        let files = try reader.length(at: length, below: 1 << 24)
+        length += 8
+        for _ in 0..<files {
+            length += 8 + (try reader.length(at: length, below: 1 << 16))
+        }
+        try reader.ensure(length)
+        return length
+    }
+}
+
+/// Reads a region of the base file a buffer at a time, an entry at a time.
+struct BaseReader {
+    private let descriptor: Int32
+    /// The file offset of the next byte not yet read, and of the region's end.
+    private var next: Int
+    private let end: Int
+    private var buffer: [UInt8]
+    /// `buffer[start..<filled]` is read and not yet consumed.
+    private var start = 0
+    private var filled = 0
+
+    /// `size`: how much is read at a time (more when an entry is larger).
+    init(descriptor: Int32, region: StateFileBase.Region, size: Int) {
+        self.descriptor = descriptor
+        buffer = [UInt8](repeating: 0, count: max(64, size))
+        next = region.offset
+        end = region.offset + region.length
+    }
+
+    var isAtEnd: Bool { start == filled && next == end }
+
+    /// Makes the next `count` bytes available, reading more of the region.
+    mutating func ensure(_ count: Int) throws(StateDeltaError) {
+        guard filled - start < count else { return }
+        if start > 0 {
+            let kept = filled - start
+            buffer.withUnsafeMutableBytes { raw in
+                if kept > 0 { memmove(raw.baseAddress!, raw.baseAddress! + start, kept) }
+            }
+            filled = kept
+            start = 0
+        }
+        if buffer.count < count { buffer += [UInt8](repeating: 0, count: count - buffer.count) }
+        while filled < count {
+            let wanted = min(buffer.count - filled, end - next)
+            guard wanted > 0 else { throw .unusable("base region truncated") }
+            let descriptor = self.descriptor, offset = next, at = filled
+            let got = buffer.withUnsafeMutableBytes { raw in pread(descriptor, raw.baseAddress! + at, wanted, off_t(offset)) }
+            guard got > 0 else { throw .unusable("base unreadable") }
+            filled += got
+            next += got
+        }
+    }
+
+    /// The length stored `offset` bytes on (read as the state's lengths are), checked to be below `limit`.
+    mutating func length(at offset: Int, below limit: Int) throws(StateDeltaError) -> Int {
+        try ensure(offset + 8)
+        let value = buffer.withUnsafeBytes { Int64(littleEndian: $0.loadUnaligned(fromByteOffset: start + offset, as: Int64.self)) }
+        guard value >= 0, value < Int64(limit) else { throw .unusable("bad length in base") }
+        return Int(value)
+    }
+
+    /// `body` of the next `count` bytes (made available by `ensure`).
+    func withUnread<Result>(_ count: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<(start + count)])) }
+    }
+
+    mutating func consume(_ count: Int) { start += count }
+}
