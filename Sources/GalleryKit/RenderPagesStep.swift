@@ -23,10 +23,14 @@ struct RenderPagesStep: BuildStep {
     func run(_ context: inout BuildContext) async throws {
         let theme = context.theme
         let output = try context.openOutput()
-        let previous = context.previousState
+        let previousFileCount = context.previousState.fileCount, previousInputs = context.previousState.siteInputs
+        // The previous build's page records, taken out of the context: they
+        // become this build's, changed in place, not copied whole.
+        let previous = PreviousPages(context.previousState.pages)
+        context.previousState.pages = [:]
         // A part of a sharded page build (`--pages I/N`) renders its share.
         let part = context.shard?.phase == .pages ? context.shard : nil
-        if part == nil, context.settings.values.baseURL.isEmpty, previous.fileCount == 0 {
+        if part == nil, context.settings.values.baseURL.isEmpty, previousFileCount == 0 {
             // Said on the first build into OUT only: a site kept without an
             // address on purpose should not be nagged at every build.
             context.report.advice.append(Self.baseURLAdvice)
@@ -34,7 +38,7 @@ struct RenderPagesStep: BuildStep {
         // A robots.txt in OUT that no build of ours wrote is the user's: kept.
         // (Ours is one of the sitemap group's files: the pages' records say so without the list of every file.)
         let usersOwn: Set<String> = output.contains(SiteRenderer.robotsFile)
-            && !previous.pages.values.contains { $0.files?.contains(SiteRenderer.robotsFile) == true }
+            && !previous.records.values.contains { $0.files?.contains(SiteRenderer.robotsFile) == true }
             ? [SiteRenderer.robotsFile] : []
         let seed = Self.seed(context, theme: theme)
         let inputs = Self.siteInputs(context, seed: seed, usersOwnRobots: !usersOwn.isEmpty)
@@ -42,8 +46,8 @@ struct RenderPagesStep: BuildStep {
         // A file a killed build journaled may hold what that build rendered,
         // not what its recorded fingerprint says: such pages are rendered again.
         let suspect = output.interruptedFiles
-        if part == nil, suspect.isEmpty, inputs == previous.siteInputs, !previous.pages.isEmpty,
-           Self.reuseAll(previous, &context, output: output) {
+        if part == nil, suspect.isEmpty, inputs == previousInputs, !previous.records.isEmpty,
+           Self.reuseAll(previous.records, &context, output: output) {
             return
         }
 
@@ -63,7 +67,7 @@ struct RenderPagesStep: BuildStep {
             let taken = range.map { index -> PageRecord? in
                 let page = pages[index]
                 if let part, !Self.owns(page, part) { return nil }
-                guard let old = previous.pages[page.id] else { return nil }
+                guard let old = previous.records[page.id] else { return nil }
                 known += 1
                 guard old.fingerprint == page.fingerprint else { return nil }
                 // The sitemap's group holds robots.txt unless the user has their own.
@@ -76,7 +80,8 @@ struct RenderPagesStep: BuildStep {
         }
         // The previous records, changed where this build differs: 100,000
         // unchanged pages are not inserted into a new dictionary one by one.
-        var records = part == nil ? previous.pages : [:]
+        let previousCount = previous.records.count
+        var records = part == nil ? previous.take() : [:]
         var toRender: [PlannedPage] = []
         var htmlPages = 0
         let known = runs.reduce(0) { $0 + $1.known }
@@ -97,7 +102,7 @@ struct RenderPagesStep: BuildStep {
         }
         // Pages the plan no longer has (a photo removed): their records go.
         var changed = Set(toRender.lazy.map(\.id))
-        if part == nil, known < previous.pages.count {
+        if part == nil, known < previousCount {
             let planned = Set(pages.lazy.map(\.id))
             let gone = records.keys.filter { !planned.contains($0) }
             for id in gone { records.removeValue(forKey: id) }
@@ -219,17 +224,17 @@ struct RenderPagesStep: BuildStep {
 
     /// Nothing the pages are made from changed: the previous build's pages
     /// are this build's, if every one of their files is still there.
-    static func reuseAll(_ previous: BuildState, _ context: inout BuildContext, output: OutputFolder) -> Bool {
+    static func reuseAll(_ previous: [String: PageRecord], _ context: inout BuildContext, output: OutputFolder) -> Bool {
         var files: [String] = []
-        files.reserveCapacity(previous.pages.count)
-        for (id, record) in previous.pages { files += record.files ?? [id] }
+        files.reserveCapacity(previous.count)
+        for (id, record) in previous { files += record.files ?? [id] }
         guard files.allSatisfy(output.contains) else { return false }
         context.producedFiles.append(contentsOf: files)
-        context.pageRecords = previous.pages
+        context.pageRecords = previous
         context.changedPages = []
         context.pagesReused = true
         context.report.pages = files.count { $0.hasSuffix(".html") }
-        for (path, _) in staticFiles(context.theme, map: previous.pages[SiteMap.mapPagePath] != nil) { context.producedFiles.append("static/" + path) }
+        for (path, _) in staticFiles(context.theme, map: previous[SiteMap.mapPagePath] != nil) { context.producedFiles.append("static/" + path) }
         return true
     }
 
@@ -300,5 +305,21 @@ struct RenderPagesStep: BuildStep {
         hasher.add(context.settings.values.canonicalText)
         hasher.add(TimeZone.current.identifier)
         return hasher.digest()
+    }
+}
+
+/// The previous build's page records, shared with the threads that compare
+/// pages and then taken whole: a thread may hold on to its closure a moment
+/// after its work is done, and a dictionary it still referenced would be
+/// copied (100,000 records) at the first change.
+private final class PreviousPages: @unchecked Sendable {
+    private(set) var records: [String: PageRecord]
+
+    init(_ records: [String: PageRecord]) { self.records = records }
+
+    /// The records, no longer held here.
+    func take() -> [String: PageRecord] {
+        defer { records = [:] }
+        return records
     }
 }
