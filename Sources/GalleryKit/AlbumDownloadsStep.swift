@@ -34,6 +34,7 @@ struct AlbumDownloadsStep: BuildStep {
         let originals = context.settings.values.publishOriginals
         var byAlbum: [AlbumPath: [MediaItem]] = [:]
         for item in context.items { byAlbum[item.source.albumPath, default: []].append(item) }
+        let owned = context.previousState.fileLookup()
         for (album, items) in byAlbum.sorted(by: { $0.key < $1.key }) {
             let key = context.albumKeys.nearest(to: album)
             let members = Self.members(items.sorted { NaturalOrder.less($0.source.fileName, $1.source.fileName) },
@@ -59,7 +60,7 @@ struct AlbumDownloadsStep: BuildStep {
                                          + "\(Self.sealedArchiveLimit / 1_000_000) MB (its files are \(bytes / 1_000_000) MB)")
                 continue
             }
-            if !(output.contains(path) && context.previousState.files.contains(path)) {
+            if !(output.contains(path) && owned(path)) {
                 // A large album takes a while to copy: say which, so the build is seen to be alive.
                 if bytes >= Self.announcedSize {
                     context.progress.message("making the download of \(name) (\(members.count) files, \(bytes / 1_000_000) MB)")

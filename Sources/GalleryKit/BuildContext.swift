@@ -85,6 +85,9 @@ public struct ProducedFiles: Sendable {
 
     public mutating func append(_ path: String) { paths.append(path) }
 
+    /// The paths as given (one given twice is there twice).
+    public var all: [String] { paths }
+
     /// Room for `count` paths (the previous build's count: grown by doubling,
     /// the list of 300,000 was copied a dozen times and held twice at the end).
     public mutating func reserve(_ count: Int) { paths.reserveCapacity(count) }

@@ -21,18 +21,13 @@ struct PruneStep: BuildStep {
             output.commitUnchanged()
             return
         }
-        let previous = context.previousState.files
-        let produced = context.producedFiles.set
-        let (removed, ordered, keptAllOwned) = output.prune(owned: previous, keeping: produced)
+        let (removed, files, sameFiles) = output.prune(previous: context.previousState, produced: context.producedFiles.all)
         context.report.filesRemoved = removed
-        // The same files as before (a caption): the previous list, sorted already.
-        let sameFiles = keptAllOwned && previous.count == produced.count
         if sameFiles, unchanged {
             output.commitUnchanged()
         } else {
-            // In order already, unless some produced file was neither owned before nor written now (BuildState sorts then).
-            var state = BuildState(files: sameFiles ? previous : ordered ?? Array(produced), photos: context.photoCache,
-                                   pages: context.pageRecords)
+            var state = files.map { BuildState(fileList: $0, photos: context.photoCache, pages: context.pageRecords) }
+                ?? BuildState(files: Array(context.producedFiles.set), photos: context.photoCache, pages: context.pageRecords)
             state.siteInputs = context.siteInputs
             // What changed since the state read: the rest is copied from its file.
             state.base = context.previousState.base

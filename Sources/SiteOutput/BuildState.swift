@@ -154,7 +154,7 @@ public struct BuildState: Sendable, Equatable {
     }
     /// How many `files` there are, known without reading them.
     public var fileCount: Int { fileList.count }
-    private var fileList: EncodedStrings
+    private(set) var fileList: EncodedStrings
     /// Source cache by hashed source path.
     public var photos: [String: CachedPhoto]
     /// Each page's fingerprint and files, by the page's id (its path).
@@ -176,6 +176,14 @@ public struct BuildState: Sendable, Equatable {
         self.version = Self.currentVersion
         // Sorted already when it is the previous state's list (a no-op): checked in one pass.
         self.fileList = EncodedStrings(zip(files, files.dropFirst()).allSatisfy { $0 < $1 } ? files : parallelSorted(files))
+        self.photos = photos
+        self.pages = pages
+    }
+
+    /// A state whose files are `fileList` (sorted already: `OutputFolder.prune`'s).
+    public init(fileList: EncodedStrings, photos: [String: CachedPhoto], pages: [String: PageRecord]) {
+        self.version = Self.currentVersion
+        self.fileList = fileList
         self.photos = photos
         self.pages = pages
     }
@@ -304,7 +312,13 @@ public struct BuildState: Sendable, Equatable {
         writer.int(Int64(Self.currentVersion))
         writer.int(Int64(bitPattern: siteInputs.high))
         writer.int(Int64(bitPattern: siteInputs.low))
-        writer.int(files.count)
+        writer.int(fileList.count)
+        // As read or pruned: the bytes as they are (sorted).
+        if let encoded = fileList.encoded {
+            writer.raw(encoded)
+            if writer.bytes.count >= chunkSize { try writer.flush(emit) }
+            return
+        }
         // Kept sorted by init and decode: sorted again only if changed since.
         let ordered = zip(files, files.dropFirst()).allSatisfy { $0 <= $1 } ? files : parallelSorted(files)
         for file in ordered {
@@ -387,42 +401,5 @@ public struct BuildState: Sendable, Equatable {
             if digits > 24 { return nil }
         }
         return digits == 24 ? (high, low) : nil
-    }
-}
-
-/// Strings as the state file holds them (each its length, then its UTF-8),
-/// made `String`s once, when first asked for.
-final class EncodedStrings: @unchecked Sendable {
-    let count: Int
-    private let lock = NSLock()
-    private var bytes: [UInt8]
-    private var decoded: [String]?
-
-    init(_ strings: [String]) {
-        count = strings.count
-        bytes = []
-        decoded = strings
-    }
-
-    /// `bytes`: `count` strings as `StateWriter.string` writes them, their lengths checked already.
-    init(count: Int, bytes: [UInt8]) {
-        self.count = count
-        self.bytes = bytes
-    }
-
-    var strings: [String] {
-        lock.withLock {
-            if let decoded { return decoded }
-            var list: [String] = []
-            list.reserveCapacity(count)
-            bytes.withUnsafeBytes { raw in
-                var reader = StateReader(raw)
-                // Bounds were checked when the state was read: nothing here can fail.
-                for _ in 0..<count { list.append((try? reader.string()) ?? "") }
-            }
-            decoded = list
-            bytes = []
-            return list
-        }
     }
 }

@@ -316,24 +316,23 @@ public final class OutputFolder: @unchecked Sendable {
     }
 
     /// Removes what `produced` no longer holds among the files a previous build
-    /// made (`owned`, plus what an interrupted build journaled, plus what this
-    /// build wrote for an item it then did not publish: a video that changed
-    /// while processed), with the folders that leaves empty. Returns the
-    /// removed paths, and every produced file in order when that is cheap:
-    /// `owned` (sorted) keeps its order, and the files new since are the ones
-    /// this build wrote (nil when some are not: a state lost, a killed build's
-    /// files taken; the caller sorts). A user's own files in OUT are never
-    /// among those removed, so they stay.
-    public func prune(owned: [String], keeping produced: Set<String>) -> (removed: [String], ordered: [String]?, keptAllOwned: Bool) {
-        var removed: [String] = []
-        // One pass over the 300,000 files owned, each looked up once.
-        var kept: [String] = [], stale: Set<String> = []
-        kept.reserveCapacity(owned.count)
-        for path in owned {
-            if produced.contains(path) { kept.append(path) } else { stale.insert(path) }
-        }
+    /// made (`previous`' list, plus what an interrupted build journaled, plus
+    /// what this build wrote for an item it then did not publish: a video
+    /// that changed while processed), with the folders that leaves empty.
+    /// Returns the removed paths and the next state's list of files (`sift`:
+    /// nil when the caller must sort `produced`; `sameFiles` when it is the
+    /// previous list). A user's own files in OUT are never among those
+    /// removed, so they stay.
+    public func prune(previous: BuildState, produced: [String]) -> (removed: [String], files: EncodedStrings?, sameFiles: Bool) {
         let written = Set(mutex.withLock { self.written })
-        for path in interruptedFiles.union(written) where !produced.contains(path) { stale.insert(path) }
+        let sifted = Self.sift(owned: previous.fileList, produced: produced, written: written)
+        var stale = Set(sifted.stale)
+        let leftovers = interruptedFiles.union(written)
+        if !leftovers.isEmpty {
+            let producedKeys = Set(produced.lazy.map(PathKey.init))
+            for path in leftovers where !producedKeys.contains(PathKey(path)) { stale.insert(path) }
+        }
+        var removed: [String] = []
         for path in stale.sorted() {
             let file = url.appendingPathComponent(path)
             if unlink(file.path) == 0 {
@@ -345,7 +344,7 @@ public final class OutputFolder: @unchecked Sendable {
                 folder.deleteLastPathComponent()
             }
         }
-        return (removed, Self.ordered(kept: kept, written: written, produced: produced), kept.count == owned.count)
+        return (removed, sifted.files, sifted.sameFiles)
     }
 
     /// The states of the parts of a sharded build that finished since the

@@ -306,14 +306,29 @@ import GalleryTestSupport
 
     /// The state's list of files is the previous (sorted) list's kept ones
     /// merged with the new ones this build wrote; nil (sorted by the state)
-    /// when a produced file is neither.
+    /// when a produced file is neither or the previous list is out of
+    /// order; the owned files not produced are stale. The same from the
+    /// list's bytes (as read from a state) and from strings.
     @Test func producedFilesAreMergedInOrder() {
+        func encoded(_ paths: [String]) -> [EncodedStrings] {
+            var writer = StateWriter()
+            for path in paths { writer.string(path) }
+            return [EncodedStrings(count: paths.count, bytes: writer.bytes), EncodedStrings(paths)]
+        }
         let kept = ["a/1", "a/3", "c/9", "é"]
-        #expect(OutputFolder.ordered(kept: kept, written: ["a/2", "0", "d", "a/3", "gone"], produced: ["a/3", "a/2", "c/9", "d", "0", "é", "a/1"])
-                == ["0", "a/1", "a/2", "a/3", "c/9", "d", "é"])
-        #expect(OutputFolder.ordered(kept: kept, written: [], produced: Set(kept)) == kept)
-        #expect(OutputFolder.ordered(kept: kept, written: ["b"], produced: Set(kept + ["b", "unwritten"])) == nil)
-        #expect(OutputFolder.ordered(kept: [], written: ["z", "y"], produced: ["z", "y"]) == ["y", "z"])
+        for owned in encoded(kept + ["gone/1"]) {
+            let sifted = OutputFolder.sift(owned: owned, produced: ["a/3", "a/2", "c/9", "d", "0", "é", "a/1", "a/2"],
+                                           written: ["a/2", "0", "d", "a/3", "unproduced"])
+            #expect(sifted.stale == ["gone/1"] && !sifted.sameFiles)
+            #expect(sifted.files?.strings == ["0", "a/1", "a/2", "a/3", "c/9", "d", "é"])
+        }
+        for owned in encoded(kept) {
+            let same = OutputFolder.sift(owned: owned, produced: kept, written: [])
+            #expect(same.files?.strings == kept && same.sameFiles && same.stale.isEmpty)
+            #expect(OutputFolder.sift(owned: owned, produced: kept + ["b", "unwritten"], written: ["b"]).files == nil)
+        }
+        for owned in encoded(["b", "a"]) { #expect(OutputFolder.sift(owned: owned, produced: ["a", "b"], written: []).files == nil) }
+        for owned in encoded([]) { #expect(OutputFolder.sift(owned: owned, produced: ["z", "y"], written: ["z", "y"]).files?.strings == ["y", "z"]) }
     }
 
     @Test func aPageFileDeletedFromOUTIsMadeAgain() async throws {

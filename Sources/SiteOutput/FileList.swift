@@ -1,0 +1,171 @@
+import Foundation
+import GalleryCore
+
+/// Strings as the state file holds them (each its length, then its UTF-8),
+/// made `String`s once, when first asked for: the list of the 300,000 files
+/// a build of 100,000 photos produced is read, pruned and written again as
+/// bytes (a no-op and an add never make it strings: they were 40 MB).
+public final class EncodedStrings: @unchecked Sendable {
+    let count: Int
+    private let lock = NSLock()
+    private var bytes: [UInt8]
+    private var decoded: [String]?
+
+    init(_ strings: [String]) {
+        count = strings.count
+        bytes = []
+        decoded = strings
+    }
+
+    /// `bytes`: `count` strings as `StateWriter.string` writes them, their lengths checked already.
+    init(count: Int, bytes: [UInt8]) {
+        self.count = count
+        self.bytes = bytes
+    }
+
+    var strings: [String] {
+        lock.withLock {
+            if let decoded { return decoded }
+            var list: [String] = []
+            list.reserveCapacity(count)
+            bytes.withUnsafeBytes { raw in
+                var reader = StateReader(raw)
+                // Bounds were checked when the state was read: nothing here can fail.
+                for _ in 0..<count { list.append((try? reader.string()) ?? "") }
+            }
+            decoded = list
+            bytes = []
+            return list
+        }
+    }
+
+    /// The strings as the state file holds them, unless they were made strings.
+    var encoded: [UInt8]? { lock.withLock { decoded == nil ? bytes : nil } }
+
+    /// `body` of each string's UTF-8, in order.
+    func forEach(_ body: (UnsafeRawBufferPointer) -> Void) {
+        if let encoded {
+            encoded.withUnsafeBytes { raw in
+                var offset = 0
+                for _ in 0..<count {
+                    let length = Int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int64.self)))
+                    body(UnsafeRawBufferPointer(rebasing: raw[(offset + 8)..<(offset + 8 + length)]))
+                    offset += 8 + length
+                }
+            }
+        } else {
+            for var string in strings { string.withUTF8 { body(UnsafeRawBufferPointer($0)) } }
+        }
+    }
+}
+
+/// A path as a set of 300,000 looks it up: a 128-bit hash of its UTF-8, made
+/// from a `String` or from the state's bytes alike (no string made for each
+/// of the previous build's files).
+struct PathKey: Hashable {
+    let digest: StableHash.Digest
+
+    init(_ utf8: UnsafeRawBufferPointer) {
+        var hasher = StableHash()
+        hasher.update(utf8)
+        digest = hasher.digest()
+    }
+
+    init(_ path: String) {
+        var path = path
+        self = path.withUTF8 { PathKey(UnsafeRawBufferPointer($0)) }
+    }
+}
+
+extension BuildState {
+    /// Whether a path is among `files`, asked of a set made once from the
+    /// list's bytes (no strings, not a search of 300,000 per question).
+    public func fileLookup() -> @Sendable (String) -> Bool {
+        var keys = Set<PathKey>(minimumCapacity: fileList.count)
+        fileList.forEach { keys.insert(PathKey($0)) }
+        return { [keys] path in keys.contains(PathKey(path)) }
+    }
+}
+
+extension OutputFolder {
+    /// What the next state lists of OUT, from the previous list (`owned`,
+    /// sorted) and the files this build produced (`produced`, any order,
+    /// a path possibly twice) and wrote (`written`): the owned files no
+    /// longer produced (`stale`), and the produced ones in order, the owned
+    /// ones kept in theirs and the ones this build wrote merged in (nil when
+    /// some produced file is neither: a state lost, a killed build's files
+    /// taken; the caller sorts). `sameFiles`: the list is `owned`'s.
+    static func sift(owned: EncodedStrings, produced: [String], written: Set<String>)
+        -> (stale: [String], files: EncodedStrings?, sameFiles: Bool) {
+        var producedKeys = Set<PathKey>(minimumCapacity: produced.count)
+        for path in produced { producedKeys.insert(PathKey(path)) }
+        // The files this build wrote that it produces: new unless owned before.
+        var fresh: [PathKey: String] = [:]
+        for path in written {
+            let key = PathKey(path)
+            if producedKeys.contains(key) { fresh[key] = path }
+        }
+        var stale: [String] = [], kept = 0
+        var keptList = StateWriter()
+        keptList.reserve(owned.encoded?.count ?? 0)
+        // In order, as a list read from a state is (not one merged with a sharded build's parts).
+        var inOrder = true, last: [UInt8] = []
+        owned.forEach { utf8 in
+            let key = PathKey(utf8)
+            if producedKeys.contains(key) {
+                kept += 1
+                fresh[key] = nil
+                keptList.int(utf8.count)
+                keptList.raw(utf8)
+                if kept > 1, inOrder { inOrder = last.withUnsafeBytes { precedes($0, utf8) } }
+                last.removeAll(keepingCapacity: true)
+                last.append(contentsOf: utf8)
+            } else {
+                stale.append(String(decoding: utf8, as: UTF8.self))
+            }
+        }
+        let new = fresh.values.sorted()
+        guard inOrder, kept + new.count == producedKeys.count else { return (stale, nil, false) }
+        guard !new.isEmpty else { return (stale, EncodedStrings(count: kept, bytes: keptList.bytes), stale.isEmpty) }
+        return (stale, EncodedStrings(count: kept + new.count, bytes: merged(keptList.bytes, count: kept, with: new)), false)
+    }
+
+    /// `list` (`count` encoded strings in order) with `new` (sorted) put in their places.
+    private static func merged(_ list: [UInt8], count: Int, with new: [String]) -> [UInt8] {
+        var out = StateWriter()
+        out.reserve(list.count + new.reduce(0) { $0 + 8 + $1.utf8.count })
+        var next = 0
+        list.withUnsafeBytes { raw in
+            var offset = 0
+            for _ in 0..<count {
+                let length = Int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int64.self)))
+                let entry = UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + 8 + length)])
+                let utf8 = UnsafeRawBufferPointer(rebasing: entry[8...])
+                while next < new.count, precedes(new[next], utf8) {
+                    out.string(new[next])
+                    next += 1
+                }
+                out.raw(entry)
+                offset += 8 + length
+            }
+        }
+        while next < new.count {
+            out.string(new[next])
+            next += 1
+        }
+        return out.bytes
+    }
+
+    /// Whether `path` sorts before the string whose UTF-8 is `utf8`, as
+    /// strings sort (their bytes' order when both are ASCII).
+    private static func precedes(_ path: String, _ utf8: UnsafeRawBufferPointer) -> Bool {
+        var path = path
+        return path.withUTF8 { precedes(UnsafeRawBufferPointer($0), utf8) }
+    }
+
+    /// Whether the string whose UTF-8 is `a` sorts before `b`'s.
+    private static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        if a.allSatisfy({ $0 < 0x80 }), b.allSatisfy({ $0 < 0x80 }) { return a.lexicographicallyPrecedes(b) }
+        return String(decoding: a, as: UTF8.self) < String(decoding: b, as: UTF8.self)
+    }
+}
