@@ -91,42 +91,47 @@ extension OutputFolder {
     /// What the next state lists of OUT, from the previous list (`owned`,
     /// sorted) and the files this build produced (`produced`, any order,
     /// a path possibly twice) and wrote (`written`): the owned files no
-    /// longer produced (`stale`), and the produced ones in order, the owned
-    /// ones kept in theirs and the ones this build wrote merged in (nil when
-    /// some produced file is neither: a state lost, a killed build's files
-    /// taken; the caller sorts). `sameFiles`: the list is `owned`'s.
-    static func sift(owned: EncodedStrings, produced: [String], written: Set<String>)
+    /// longer produced, and the `leftovers` (files a killed build journaled,
+    /// or this build wrote) not produced either (`stale`); and the produced
+    /// ones in order, the owned ones kept in theirs and the ones this build
+    /// wrote merged in (nil when some produced file is neither: a state
+    /// lost, a killed build's files taken; the caller sorts). `sameFiles`:
+    /// the list is `owned`'s.
+    static func sift(owned: EncodedStrings, produced: [String], written: Set<String>, leftovers: Set<String> = [])
         -> (stale: [String], files: EncodedStrings?, sameFiles: Bool) {
         var producedKeys = Set<PathKey>(minimumCapacity: produced.count)
         for path in produced { producedKeys.insert(PathKey(path)) }
         // The files this build wrote that it produces: new unless owned before.
         var fresh: [PathKey: String] = [:]
+        var maybeFresh = FreshFilter()
         for path in written {
             let key = PathKey(path)
-            if producedKeys.contains(key) { fresh[key] = path }
+            if producedKeys.contains(key) {
+                fresh[key] = path
+                maybeFresh.insert(key)
+            }
         }
         var stale: [String] = [], kept = 0
         var keptList = StateWriter()
         keptList.reserve(owned.encoded?.count ?? 0)
-        // In order, as a list read from a state is (not one merged with a sharded build's parts).
-        var inOrder = true, last: [UInt8] = []
         owned.forEach { utf8 in
             let key = PathKey(utf8)
             if producedKeys.contains(key) {
                 kept += 1
-                fresh[key] = nil
+                if maybeFresh.contains(key) { fresh[key] = nil }
                 keptList.int(utf8.count)
                 keptList.raw(utf8)
-                if kept > 1, inOrder { inOrder = last.withUnsafeBytes { precedes($0, utf8) } }
-                last.removeAll(keepingCapacity: true)
-                last.append(contentsOf: utf8)
             } else {
                 stale.append(String(decoding: utf8, as: UTF8.self))
             }
         }
+        let ownedStale = stale.count
+        for path in leftovers where !producedKeys.contains(PathKey(path)) { stale.append(path) }
         let new = fresh.values.sorted()
-        guard inOrder, kept + new.count == producedKeys.count else { return (stale, nil, false) }
-        guard !new.isEmpty else { return (stale, EncodedStrings(count: kept, bytes: keptList.bytes), stale.isEmpty) }
+        // A list read from a state is in order; one merged with a sharded build's parts is not.
+        guard owned.encoded != nil || zip(owned.strings, owned.strings.dropFirst()).allSatisfy({ $0 < $1 }),
+              kept + new.count == producedKeys.count else { return (stale, nil, false) }
+        guard !new.isEmpty else { return (stale, EncodedStrings(count: kept, bytes: keptList.bytes), ownedStale == 0) }
         return (stale, EncodedStrings(count: kept + new.count, bytes: merged(keptList.bytes, count: kept, with: new)), false)
     }
 
@@ -154,6 +159,16 @@ extension OutputFolder {
             next += 1
         }
         return out.bytes
+    }
+
+    /// A bitmap of the few files this build wrote, looked at for each of the
+    /// 300,000 owned files before the dictionary of them is.
+    private struct FreshFilter {
+        private var bits = [UInt64](repeating: 0, count: 64)
+
+        mutating func insert(_ key: PathKey) { bits[Int(key.digest.low >> 6 & 63)] |= 1 << (key.digest.low & 63) }
+
+        func contains(_ key: PathKey) -> Bool { bits[Int(key.digest.low >> 6 & 63)] & (1 << (key.digest.low & 63)) != 0 }
     }
 
     /// Whether `path` sorts before the string whose UTF-8 is `utf8`, as

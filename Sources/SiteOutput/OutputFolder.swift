@@ -325,15 +325,9 @@ public final class OutputFolder: @unchecked Sendable {
     /// removed, so they stay.
     public func prune(previous: BuildState, produced: [String]) -> (removed: [String], files: EncodedStrings?, sameFiles: Bool) {
         let written = Set(mutex.withLock { self.written })
-        let sifted = Self.sift(owned: previous.fileList, produced: produced, written: written)
-        var stale = Set(sifted.stale)
-        let leftovers = interruptedFiles.union(written)
-        if !leftovers.isEmpty {
-            let producedKeys = Set(produced.lazy.map(PathKey.init))
-            for path in leftovers where !producedKeys.contains(PathKey(path)) { stale.insert(path) }
-        }
+        let sifted = Self.sift(owned: previous.fileList, produced: produced, written: written, leftovers: interruptedFiles.union(written))
         var removed: [String] = []
-        for path in stale.sorted() {
+        for path in Set(sifted.stale).sorted() {
             let file = url.appendingPathComponent(path)
             if unlink(file.path) == 0 {
                 removed.append(path)
