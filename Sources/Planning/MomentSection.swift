@@ -39,20 +39,29 @@ public enum MomentSectioner {
         // copied at each move), one dictionary pass.
         var chosen: [String: Int] = [:]
         chosen.reserveCapacity(photos.count)
-        var hasCopies = false
+        // The copies not chosen, marked as they lose (not every item looked up again).
+        var dropped: [Bool] = []
         for (index, photo) in photos.enumerated() {
-            guard let other = chosen[photo.contentHash] else {
-                chosen[photo.contentHash] = index
-                continue
-            }
-            hasCopies = true
+            // One lookup: a new content's slot is filled with this index in place.
+            let other = Self.value(&chosen[photo.contentHash, default: index])
+            guard other != index else { continue }
+            if dropped.isEmpty { dropped = Array(repeating: false, count: photos.count) }
             let a = photo.source, b = photos[other].source
             let first = a.albumPath == b.albumPath ? a.fileName < b.fileName : a.albumPath < b.albumPath
-            if first { chosen[photo.contentHash] = index }
+            if first {
+                chosen[photo.contentHash] = index
+                dropped[other] = true
+            } else {
+                dropped[index] = true
+            }
         }
-        guard hasCopies else { return photos }
-        return photos.indices.filter { chosen[photos[$0].contentHash] == $0 }.map { photos[$0] }
+        guard !dropped.isEmpty else { return photos }
+        return photos.indices.filter { !dropped[$0] }.map { photos[$0] }
     }
+
+    /// What an `inout` access holds (through `Dictionary`'s `[key, default:]`,
+    /// a lookup that stores the default in place when the key is new).
+    private static func value<Value>(_ slot: inout Value) -> Value { slot }
 
     /// Timeline order within the sections: by instant, then path for ties.
     static func chronological(_ a: MediaItem, _ b: MediaItem) -> Bool {

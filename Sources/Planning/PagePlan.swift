@@ -67,7 +67,11 @@ public struct SitePlan: Sendable {
     /// Plans `gallery`'s site. `seed` is the fingerprint of what every page
     /// shows; `downloads` are the albums' archives (made before the pages).
     public init(gallery: Gallery, options: Settings, downloads: [AlbumPath: AlbumDownload] = [:], seed: StableHash.Digest = .zero) {
-        let map = SiteMap(gallery: gallery, options: options)
+        self.init(gallery: gallery, map: SiteMap(gallery: gallery, options: options), options: options, downloads: downloads, seed: seed)
+    }
+
+    /// Plans `gallery`'s site laid out as `map` (`SiteMap(gallery:options:)`, the same options).
+    public init(gallery: Gallery, map: SiteMap, options: Settings, downloads: [AlbumPath: AlbumDownload] = [:], seed: StableHash.Digest = .zero) {
         self.gallery = gallery
         self.map = map
         var planner = Fingerprinter(gallery: gallery, map: map, options: options, downloads: downloads, seed: seed)
@@ -287,6 +291,13 @@ struct Fingerprinter: Sendable {
 
     mutating func pages() -> [PlannedPage] {
         prepare()
+        return plannedPages()
+    }
+
+    /// Every page, once `prepare` has made what many share. Not a mutating
+    /// method: there, each call of another method (a page, an item as a
+    /// feed shows it) copied the planner and retained its dictionaries.
+    private func plannedPages() -> [PlannedPage] {
         // Each album's pages and its items' pages, albums on every core, in path order.
         let planner = self
         let albumPages = parallelMap(gallery.albums.keys.sorted()) { path -> [PlannedPage] in

@@ -189,7 +189,9 @@ public struct SiteMap: Sendable {
             let n = usedAnchors[base]!
             return n == 1 ? base : "\(base)-\(n)"
         }
-        timelineYears = Self.yearIndex(moments)
+        // The year index, the search's months and the tags each a pass over
+        // every item: the first two on threads of their own meanwhile.
+        let yearIndex = Eventually { Self.yearIndex(moments) }
         // Tags: hidden albums' items never appear, as in moments.
         var names: [String: String] = [:], members: [String: [MediaItem]] = [:]
         for section in moments {
@@ -213,8 +215,9 @@ public struct SiteMap: Sendable {
         }
         tagPageByKey = byKey
         timelineItems = moments.flatMap(\.photos)
+        let timelineItems = self.timelineItems, order = options.momentOrder
+        let months = Eventually { SearchMonth.months(timelineItems, order: order) }
         timelineVideoCount = timelineItems.count { $0.kind == .video }
-        searchMonths = SearchMonth.months(timelineItems, order: options.momentOrder)
         let favourite = timelineItems.filter { ($0.metadata.words.rating ?? 0) >= Self.favouriteRating }
         if options.favourites, !favourite.isEmpty {
             let ranges = PageSplitter.pages(count: favourite.count, budget: options.photosPerPage)
@@ -260,6 +263,8 @@ public struct SiteMap: Sendable {
         albumPhotoRanges = placement.albumPhotoRanges
         // Only items with a page: made once every page is placed.
         onThisDay = OnThisDayMonth.months(timelineItems, places: photoPlaces)
+        timelineYears = yearIndex.value
+        searchMonths = months.value
     }
 
     /// The year → month index: counts per month, and for each month the
@@ -343,13 +348,16 @@ struct Placement: Sendable {
         let photoFolder = path.isRoot ? "albums/" : folder
         var photoSlugs = Slug.Uniquer()
         for (index, photo) in album.photos.enumerated() {
-            let name = photo.source.fileName
-            let stem = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
+            let source = photo.source  // copied once, not at each use
+            let name = source.fileName
+            // ASCII (most camera names): the last "." found byte by byte, not character by character.
+            let dot = name.utf8.allSatisfy { $0 < 0x80 } ? name.utf8.lastIndex(of: UInt8(ascii: ".")) : name.lastIndex(of: ".")
+            let stem = dot.map { String(name[..<$0]) } ?? name
             var slug = Slug.make(stem, fallback: "photo")
             // Album pages own index.html and index-N.html.
             if slug == "index" || slug.hasPrefix("index-") { slug = "photo-" + slug }
             slug = photoSlugs.claim(slug)
-            photoPlaces[photo.source.relativePath] = PhotoPlace(page: placed(photoFolder + slug + ".html"), anchor: "p-" + slug,
+            photoPlaces[source.relativePath] = PhotoPlace(page: placed(photoFolder + slug + ".html"), anchor: "p-" + slug,
                                                                 albumPage: index / max(1, budget))
         }
         var childSlugs = Slug.Uniquer()
