@@ -54,7 +54,13 @@ struct RenderPagesStep: BuildStep {
         let gallery = Gallery.assemble(title: context.settings.title, photos: context.items,
                                        sidecars: context.sidecars, options: context.settings.values,
                                        vaults: context.albumKeys.mapValues(\.vault))
-        let plan = SitePlan(gallery: gallery, options: context.settings.values, downloads: context.downloads, seed: seed)
+        let options = context.settings.values
+        let map = SiteMap(gallery: gallery, options: options)
+        // The search index's words made while the pages are fingerprinted
+        // (each leaves a core idle a third of the time): every item's words
+        // are in it, so a build that plans the site nearly always writes it.
+        let searchIndexFiles = part == nil ? Self.searchIndexFiles(theme: theme, gallery: gallery, options: options, map: map) : nil
+        let plan = SitePlan(gallery: gallery, map: map, options: options, downloads: context.downloads, seed: seed)
 
         // Which pages are as the previous build left them, decided on every
         // core (a lookup and an existence check per page for 100,000 pages).
@@ -72,8 +78,8 @@ struct RenderPagesStep: BuildStep {
                 guard old.fingerprint == page.fingerprint else { return nil }
                 // The sitemap's group holds robots.txt unless the user has their own.
                 if page.kind == .sitemap, (old.files ?? []).contains(SiteRenderer.robotsFile) != usersOwn.isEmpty { return nil }
-                let present = old.files.map { $0.allSatisfy { output.contains($0) && !suspect.contains($0) } }
-                    ?? (output.contains(page.id) && !suspect.contains(page.id))
+                let present = old.files.map { $0.allSatisfy { output.contains($0) && (suspect.isEmpty || !suspect.contains($0)) } }
+                    ?? (output.contains(page.id) && (suspect.isEmpty || !suspect.contains(page.id)))
                 return present ? old : nil
             }
             return (known, taken)
@@ -109,13 +115,7 @@ struct RenderPagesStep: BuildStep {
             changed.formUnion(gone)
         }
 
-        var renderer = SiteRenderer(theme: theme, plan: plan, options: context.settings.values, downloads: context.downloads)
-        for key in context.albumKeys.values {
-            let salt = Data(key.salt).base64EncodedString()
-            renderer.sealers[key.vault.folder] = { html, path in
-                (try? key.sealPage(html, path: path)).map { SealedPage(payload: $0, salt: salt, iterations: key.iterations) }
-            }
-        }
+        let renderer = Self.renderer(theme: theme, plan: plan, context: context, searchIndexFiles: searchIndexFiles)
         let rendered = try Self.render(toRender.map(renderer.job), workers: context.settings.jobs, output: output, keeping: usersOwn)
         var renderedPages = 0
         for (page, files) in zip(toRender, rendered.paths) {
@@ -130,7 +130,7 @@ struct RenderPagesStep: BuildStep {
         let hasMap = plan.map.mapPage != nil
         // The plan of 100,000 items is let go of on a thread of its own (its
         // dictionaries' strings freed one by one took a tenth of a second).
-        ReleasedLater.drop((consume plan, consume renderer, consume gallery, consume toRender))
+        ReleasedLater.drop((consume plan, consume renderer, consume gallery, consume map, consume searchIndexFiles, consume toRender))
         guard part == nil else { return }  // the last whole build times the work and writes the static files
         context.report.pageWork = PageJob.Kind.allCases.compactMap { kind in
             rendered.work[kind].map { (kind.rawValue, $0.files, $0.seconds) }
@@ -139,6 +139,26 @@ struct RenderPagesStep: BuildStep {
             try output.writeIfChanged(bytes, to: "static/" + path)
             context.producedFiles.append("static/" + path)
         }
+    }
+
+    /// The renderer of `plan`: private albums' pages sealed with their keys,
+    /// the search index's files taken from `searchIndexFiles` when made already.
+    static func renderer(theme: Theme, plan: SitePlan, context: BuildContext,
+                         searchIndexFiles: Eventually<[(path: String, text: String)]>?) -> SiteRenderer {
+        var renderer = SiteRenderer(theme: theme, plan: plan, options: context.settings.values, downloads: context.downloads)
+        renderer.searchIndexFiles = searchIndexFiles
+        for key in context.albumKeys.values {
+            let salt = Data(key.salt).base64EncodedString()
+            renderer.sealers[key.vault.folder] = { html, path in
+                (try? key.sealPage(html, path: path)).map { SealedPage(payload: $0, salt: salt, iterations: key.iterations) }
+            }
+        }
+        return renderer
+    }
+
+    /// The search index's manifest and token files, made on a thread of their own.
+    static func searchIndexFiles(theme: Theme, gallery: Gallery, options: Settings, map: SiteMap) -> Eventually<[(path: String, text: String)]> {
+        Eventually { SiteRenderer.searchIndexFiles(theme: theme, gallery: gallery, options: options, map: map) }
     }
 
     /// The theme's static files a site needs: the map's (`static/map/`) only

@@ -30,6 +30,16 @@ public struct SiteRenderer: Sendable, PageBuilding {
     /// The private albums' sealers, by their vault's folder: a page there is
     /// published as its locked page.
     public var sealers: [String: PageSealer] = [:]
+    /// The search index's manifest and token files, when made already (`searchIndexFiles(theme:gallery:options:map:)`).
+    public var searchIndexFiles: Eventually<[(path: String, text: String)]>?
+
+    /// The search index's manifest and token files, made from the site's
+    /// layout alone (they show no album's count line nor download), so they
+    /// can be made while the pages are fingerprinted.
+    public static func searchIndexFiles(theme: Theme, gallery: Gallery, options: Settings, map: SiteMap) -> [(path: String, text: String)] {
+        SearchIndexWriter(inputs: PageInputs(theme: theme, gallery: gallery, options: options, map: map, downloads: [:], albumSummaries: [:]))
+            .manifestAndTokens()
+    }
 
     /// Creates a renderer for `gallery`, planning its site here.
     public init(theme: Theme, gallery: Gallery, options: Settings, downloads: [AlbumPath: AlbumDownload] = [:]) {
@@ -115,8 +125,8 @@ public struct SiteRenderer: Sendable, PageBuilding {
         case .search:
             return one(.search) { () throws(ThemeError) in try theme.render("search", SearchIndexWriter(inputs: inputs).searchPage()) }
         case .searchIndex:
-            return PageJob(kind: .search) { () throws(ThemeError) in
-                SearchIndexWriter(inputs: inputs).manifestAndTokens().map { RenderedPage(path: $0.path, html: $0.text) }
+            return PageJob(kind: .search) { [searchIndexFiles] () throws(ThemeError) in
+                (searchIndexFiles?.value ?? SearchIndexWriter(inputs: inputs).manifestAndTokens()).map { RenderedPage(path: $0.path, html: $0.text) }
             }
         case let .searchDocuments(month):
             return PageJob(kind: .search) { () throws(ThemeError) in
