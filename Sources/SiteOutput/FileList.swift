@@ -45,24 +45,48 @@ public final class EncodedStrings: @unchecked Sendable {
     /// `body` of each string's UTF-8, in order.
     func forEach(_ body: (UnsafeRawBufferPointer) -> Void) {
         if let encoded {
-            encoded.withUnsafeBytes { raw in
-                var offset = 0
-                for _ in 0..<count {
-                    let length = Int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int64.self)))
-                    body(UnsafeRawBufferPointer(rebasing: raw[(offset + 8)..<(offset + 8 + length)]))
-                    offset += 8 + length
-                }
-            }
+            encoded.withUnsafeBytes { Self.forEach(in: $0, count: count, body) }
         } else {
             for var string in strings { string.withUTF8 { body(UnsafeRawBufferPointer($0)) } }
         }
+    }
+
+    /// `body` of the UTF-8 of each of the `count` strings encoded in `bytes`.
+    static func forEach(in bytes: UnsafeRawBufferPointer, count: Int, _ body: (UnsafeRawBufferPointer) -> Void) {
+        var offset = 0
+        for _ in 0..<count {
+            let length = Int(Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Int64.self)))
+            body(UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<(offset + 8 + length)]))
+            offset += 8 + length
+        }
+    }
+
+    /// The encoded bytes cut into `runs` runs of about as many strings each
+    /// (each run's byte range and count), to be read on every core; nil
+    /// when the strings were made already.
+    func runs(_ runs: Int) -> (bytes: [UInt8], runs: [(range: Range<Int>, count: Int)])? {
+        guard let encoded else { return nil }
+        var cuts: [(range: Range<Int>, count: Int)] = []
+        encoded.withUnsafeBytes { raw in
+            var offset = 0, start = 0, index = 0
+            for run in 0..<runs {
+                let end = count * (run + 1) / runs
+                while index < end {
+                    offset += 8 + Int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int64.self)))
+                    index += 1
+                }
+                cuts.append((start..<offset, end - count * run / runs))
+                start = offset
+            }
+        }
+        return (encoded, cuts)
     }
 }
 
 /// A path as a set of 300,000 looks it up: a 128-bit hash of its UTF-8, made
 /// from a `String` or from the state's bytes alike (no string made for each
 /// of the previous build's files).
-struct PathKey: Hashable {
+struct PathKey: Hashable, Sendable {
     let digest: StableHash.Digest
 
     init(_ utf8: UnsafeRawBufferPointer) {
@@ -99,8 +123,13 @@ extension OutputFolder {
     /// the list is `owned`'s.
     static func sift(owned: EncodedStrings, produced: [String], written: Set<String>, leftovers: Set<String> = [])
         -> (stale: [String], files: EncodedStrings?, sameFiles: Bool) {
+        // Hashed on every core, gathered into one set.
+        let parts = 8
+        let hashed = parallelMap((0..<parts).map { produced.count * $0 / parts ..< produced.count * ($0 + 1) / parts }, minimumCount: 2) {
+            $0.map { PathKey(produced[$0]) }
+        }
         var producedKeys = Set<PathKey>(minimumCapacity: produced.count)
-        for path in produced { producedKeys.insert(PathKey(path)) }
+        for keys in hashed { for key in keys { producedKeys.insert(key) } }
         // The files this build wrote that it produces: new unless owned before.
         var fresh: [PathKey: String] = [:]
         var maybeFresh = FreshFilter()
@@ -111,19 +140,39 @@ extension OutputFolder {
                 maybeFresh.insert(key)
             }
         }
+        // The owned files looked up in runs on every core (the list's bytes), each run's kept bytes joined in order.
+        let filter = maybeFresh, wanted = producedKeys
+        @Sendable func sort(_ each: ((UnsafeRawBufferPointer) -> Void) -> Void) -> OwnedRun {
+            var run = OwnedRun()
+            each { utf8 in
+                let key = PathKey(utf8)
+                if wanted.contains(key) {
+                    run.kept += 1
+                    if filter.contains(key) { run.owned.append(key) }
+                    run.list.int(utf8.count)
+                    run.list.raw(utf8)
+                } else {
+                    run.stale.append(String(decoding: utf8, as: UTF8.self))
+                }
+            }
+            return run
+        }
+        let runs: [OwnedRun]
+        if let (bytes, cuts) = owned.runs(8) {
+            runs = parallelMap(cuts, minimumCount: 2) { cut in
+                bytes.withUnsafeBytes { raw in sort { EncodedStrings.forEach(in: UnsafeRawBufferPointer(rebasing: raw[cut.range]), count: cut.count, $0) } }
+            }
+        } else {
+            runs = [sort { owned.forEach($0) }]
+        }
         var stale: [String] = [], kept = 0
         var keptList = StateWriter()
-        keptList.reserve(owned.encoded?.count ?? 0)
-        owned.forEach { utf8 in
-            let key = PathKey(utf8)
-            if producedKeys.contains(key) {
-                kept += 1
-                if maybeFresh.contains(key) { fresh[key] = nil }
-                keptList.int(utf8.count)
-                keptList.raw(utf8)
-            } else {
-                stale.append(String(decoding: utf8, as: UTF8.self))
-            }
+        keptList.reserve(runs.reduce(0) { $0 + $1.list.bytes.count })
+        for run in runs {
+            kept += run.kept
+            keptList.raw(run.list.bytes)
+            stale += run.stale
+            for key in run.owned { fresh[key] = nil }
         }
         let ownedStale = stale.count
         for path in leftovers where !producedKeys.contains(PathKey(path)) { stale.append(path) }
@@ -161,9 +210,18 @@ extension OutputFolder {
         return out.bytes
     }
 
+    /// What one run of the owned files came to.
+    private struct OwnedRun: Sendable {
+        var list = StateWriter()
+        var kept = 0
+        var stale: [String] = []
+        /// Files this build wrote that were owned before (not new).
+        var owned: [PathKey] = []
+    }
+
     /// A bitmap of the few files this build wrote, looked at for each of the
     /// 300,000 owned files before the dictionary of them is.
-    private struct FreshFilter {
+    private struct FreshFilter: Sendable {
         private var bits = [UInt64](repeating: 0, count: 64)
 
         mutating func insert(_ key: PathKey) { bits[Int(key.digest.low >> 6 & 63)] |= 1 << (key.digest.low & 63) }

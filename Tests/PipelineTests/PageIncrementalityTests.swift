@@ -335,6 +335,14 @@ import GalleryTestSupport
             #expect(OutputFolder.sift(owned: owned, produced: kept, written: [], leftovers: ["x"]).sameFiles, "a leftover is not the list's")
         }
         for owned in encoded([]) { #expect(OutputFolder.sift(owned: owned, produced: ["z", "y"], written: ["z", "y"]).files?.strings == ["y", "z"]) }
+        // A list long enough to be read in runs on every core: the same as one read whole.
+        let many = (0..<10_000).map { "media/\(100_000 + $0).webp" }
+        let produced = many.enumerated().filter { $0.offset % 7 != 0 }.map(\.element) + ["media/new.webp"]
+        for owned in encoded(many) {
+            let sifted = OutputFolder.sift(owned: owned, produced: produced, written: ["media/new.webp"])
+            #expect(sifted.stale == many.enumerated().filter { $0.offset % 7 == 0 }.map(\.element))
+            #expect(sifted.files?.strings == produced.sorted() && !sifted.sameFiles)
+        }
     }
 
     @Test func aPageFileDeletedFromOUTIsMadeAgain() async throws {
