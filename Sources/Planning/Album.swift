@@ -89,7 +89,13 @@ public struct Gallery: Sendable {
             run.append(photo)
         }
         addRun()
-        for key in Array(albums.keys) {
+        // Each album's photos sorted on every core (a thousand albums of a hundred: a tenth of a second on one).
+        let keys = Array(albums.keys), unsorted = albums
+        let ordered = parallelMap(keys, minimumCount: 8) { key in
+            let sidecar = sidecars[key] ?? AlbumSettings()
+            return sorted(unsorted[key]!.photos, by: sidecar.sort ?? options.albumSort, sidecar.order ?? options.albumOrder)
+        }
+        for (key, photos) in zip(keys, ordered) {
             var album = albums[key]!
             let sidecar = sidecars[key] ?? AlbumSettings()
             if let custom = sidecar.title, !key.isRoot { album.title = custom }
@@ -97,7 +103,7 @@ public struct Gallery: Sendable {
             album.hidden = sidecar.hidden && !key.isRoot
             album.coverFileName = sidecar.cover
             album.children = Array(Set(album.children)).sorted()
-            album.photos = sorted(album.photos, by: sidecar.sort ?? options.albumSort, sidecar.order ?? options.albumOrder)
+            album.photos = photos
             if !key.isRoot { album.vault = vaults.nearest(to: key) }
             albums[key] = album
         }
