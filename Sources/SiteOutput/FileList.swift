@@ -123,13 +123,16 @@ extension OutputFolder {
     /// the list is `owned`'s.
     static func sift(owned: EncodedStrings, produced: [String], written: Set<String>, leftovers: Set<String> = [])
         -> (stale: [String], files: EncodedStrings?, sameFiles: Bool) {
-        // Hashed on every core, gathered into one set.
-        let parts = 8
-        let hashed = parallelMap((0..<parts).map { produced.count * $0 / parts ..< produced.count * ($0 + 1) / parts }, minimumCount: 2) {
-            $0.map { PathKey(produced[$0]) }
-        }
+        // Hashed on every core a chunk at a time (a million paths' hashes are not held twice), gathered into one set.
         var producedKeys = Set<PathKey>(minimumCapacity: produced.count)
-        for keys in hashed { for key in keys { producedKeys.insert(key) } }
+        let chunk = 1 << 16, parts = 8
+        for start in stride(from: 0, to: produced.count, by: chunk) {
+            let end = min(produced.count, start + chunk)
+            let ranges = (0..<parts).map { start + (end - start) * $0 / parts ..< start + (end - start) * ($0 + 1) / parts }
+            for keys in parallelMap(ranges, minimumCount: 2, { $0.map { PathKey(produced[$0]) } }) {
+                for key in keys { producedKeys.insert(key) }
+            }
+        }
         // The files this build wrote that it produces: new unless owned before.
         var fresh: [PathKey: String] = [:]
         var maybeFresh = FreshFilter()
@@ -140,37 +143,50 @@ extension OutputFolder {
                 maybeFresh.insert(key)
             }
         }
-        // The owned files looked up in runs on every core (the list's bytes), each run's kept bytes joined in order.
+        // The owned files looked up in runs on every core; what is kept of
+        // the list's bytes is the list less its stale entries (most often
+        // none: the bytes themselves), not each entry copied.
         let filter = maybeFresh, wanted = producedKeys
-        @Sendable func sort(_ each: ((UnsafeRawBufferPointer) -> Void) -> Void) -> OwnedRun {
-            var run = OwnedRun()
-            each { utf8 in
-                let key = PathKey(utf8)
-                if wanted.contains(key) {
-                    run.kept += 1
-                    if filter.contains(key) { run.owned.append(key) }
-                    run.list.int(utf8.count)
-                    run.list.raw(utf8)
-                } else {
-                    run.stale.append(String(decoding: utf8, as: UTF8.self))
-                }
+        @Sendable func sort(_ run: inout OwnedRun, _ utf8: UnsafeRawBufferPointer) -> Bool {
+            let key = PathKey(utf8)
+            guard wanted.contains(key) else {
+                run.stale.append(String(decoding: utf8, as: UTF8.self))
+                return false
             }
-            return run
+            run.kept += 1
+            if filter.contains(key) { run.owned.append(key) }
+            return true
         }
-        let runs: [OwnedRun]
+        var runs: [OwnedRun] = []
+        var keptBytes: [UInt8] = []
         if let (bytes, cuts) = owned.runs(8) {
             runs = parallelMap(cuts, minimumCount: 2) { cut in
-                bytes.withUnsafeBytes { raw in sort { EncodedStrings.forEach(in: UnsafeRawBufferPointer(rebasing: raw[cut.range]), count: cut.count, $0) } }
+                bytes.withUnsafeBytes { raw in
+                    var run = OwnedRun()
+                    EncodedStrings.forEach(in: UnsafeRawBufferPointer(rebasing: raw[cut.range]), count: cut.count) { utf8 in
+                        if !sort(&run, utf8) {
+                            let start = utf8.baseAddress! - raw.baseAddress! - 8
+                            run.staleRanges.append(start..<(start + 8 + utf8.count))
+                        }
+                    }
+                    return run
+                }
             }
+            keptBytes = Self.removing(runs.flatMap(\.staleRanges), from: bytes)
         } else {
-            runs = [sort { owned.forEach($0) }]
+            var run = OwnedRun(), list = StateWriter()
+            owned.forEach { utf8 in
+                if sort(&run, utf8) {
+                    list.int(utf8.count)
+                    list.raw(utf8)
+                }
+            }
+            runs = [run]
+            keptBytes = list.bytes
         }
         var stale: [String] = [], kept = 0
-        var keptList = StateWriter()
-        keptList.reserve(runs.reduce(0) { $0 + $1.list.bytes.count })
         for run in runs {
             kept += run.kept
-            keptList.raw(run.list.bytes)
             stale += run.stale
             for key in run.owned { fresh[key] = nil }
         }
@@ -180,28 +196,46 @@ extension OutputFolder {
         // A list read from a state is in order; one merged with a sharded build's parts is not.
         guard owned.encoded != nil || zip(owned.strings, owned.strings.dropFirst()).allSatisfy({ $0 < $1 }),
               kept + new.count == producedKeys.count else { return (stale, nil, false) }
-        guard !new.isEmpty else { return (stale, EncodedStrings(count: kept, bytes: keptList.bytes), ownedStale == 0) }
-        return (stale, EncodedStrings(count: kept + new.count, bytes: merged(keptList.bytes, count: kept, with: new)), false)
+        guard !new.isEmpty else { return (stale, EncodedStrings(count: kept, bytes: keptBytes), ownedStale == 0) }
+        return (stale, EncodedStrings(count: kept + new.count, bytes: merged(keptBytes, count: kept, with: new)), false)
     }
 
-    /// `list` (`count` encoded strings in order) with `new` (sorted) put in their places.
+    /// `bytes` without the byte ranges `gone` (in order): the same array when there are none.
+    private static func removing(_ gone: [Range<Int>], from bytes: [UInt8]) -> [UInt8] {
+        guard !gone.isEmpty else { return bytes }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var start = 0
+        for range in gone {
+            out += bytes[start..<range.lowerBound]
+            start = range.upperBound
+        }
+        out += bytes[start...]
+        return out
+    }
+
+    /// `list` (`count` encoded strings in order) with `new` (sorted) put in
+    /// their places, the list copied a run of entries at a time.
     private static func merged(_ list: [UInt8], count: Int, with new: [String]) -> [UInt8] {
         var out = StateWriter()
         out.reserve(list.count + new.reduce(0) { $0 + 8 + $1.utf8.count })
         var next = 0
         list.withUnsafeBytes { raw in
-            var offset = 0
-            for _ in 0..<count {
+            var offset = 0, copied = 0
+            for _ in 0..<count where next < new.count {
                 let length = Int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int64.self)))
-                let entry = UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + 8 + length)])
-                let utf8 = UnsafeRawBufferPointer(rebasing: entry[8...])
-                while next < new.count, precedes(new[next], utf8) {
-                    out.string(new[next])
-                    next += 1
+                let utf8 = UnsafeRawBufferPointer(rebasing: raw[(offset + 8)..<(offset + 8 + length)])
+                if precedes(new[next], utf8) {
+                    out.raw(UnsafeRawBufferPointer(rebasing: raw[copied..<offset]))
+                    copied = offset
+                    while next < new.count, precedes(new[next], utf8) {
+                        out.string(new[next])
+                        next += 1
+                    }
                 }
-                out.raw(entry)
                 offset += 8 + length
             }
+            out.raw(UnsafeRawBufferPointer(rebasing: raw[copied...]))
         }
         while next < new.count {
             out.string(new[next])
@@ -212,9 +246,10 @@ extension OutputFolder {
 
     /// What one run of the owned files came to.
     private struct OwnedRun: Sendable {
-        var list = StateWriter()
         var kept = 0
         var stale: [String] = []
+        /// Where the stale entries are in the list's bytes.
+        var staleRanges: [Range<Int>] = []
         /// Files this build wrote that were owned before (not new).
         var owned: [PathKey] = []
     }
