@@ -99,17 +99,22 @@ public enum SearchIndex {
             }
         }
         groupNumbers = [:]
-        // Each group's numbers under each of its words: a word several groups
-        // (or items' own words) have is put in order again below.
-        for group in groups {
-            for token in group.tokens { postings[token, default: []].append(contentsOf: group.numbers) }
+        // Each word's groups: their numbers join its own postings only when
+        // its token file is written (a million items' numbers under each of
+        // a dozen words were not all held at once).
+        var wordGroups: [String: [Int]] = [:]
+        for (index, group) in groups.enumerated() {
+            for token in group.tokens { wordGroups[token, default: []].append(index) }
         }
-        groups = []
-        var shards: [String: [(token: String, numbers: [Int])]] = [:]
+        var shards: [String: [(token: String, own: [Int], groups: [Int])]] = [:]
         for (token, numbers) in postings {
-            shards[Self.shardKey(token), default: []].append((token, numbers))
+            shards[Self.shardKey(token), default: []].append((token, numbers, wordGroups.removeValue(forKey: token) ?? []))
         }
+        for (token, indices) in wordGroups { shards[Self.shardKey(token), default: []].append((token, [], indices)) }
         postings = [:]
+        wordGroups = [:]
+        let numbersOfGroup = groups.map(\.numbers)
+        groups = []
         var files: [(path: String, text: String)] = []
         let shardNames = shards.keys.sorted()
         var manifest = SearchManifest(count: items.count, month: SearchMonth.capacity, chunk: SearchMonth.itemsPerFile,
@@ -121,7 +126,9 @@ public enum SearchIndex {
         files += parallelMap(tokenShards) { key, tokens in
             var encoded: [String: String] = [:]
             encoded.reserveCapacity(tokens.count)
-            for (token, numbers) in tokens {
+            for (token, own, groups) in tokens {
+                var numbers = own
+                for group in groups { numbers += numbersOfGroup[group] }
                 // No number twice (an item is in one group, its own words not its group's): in order, each list is exact.
                 let ordered = zip(numbers, numbers.dropFirst()).allSatisfy { $0 < $1 } ? numbers : numbers.sorted()
                 encoded[token] = Self.deltaEncoded(ordered)
