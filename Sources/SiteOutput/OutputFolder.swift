@@ -423,7 +423,6 @@ public final class OutputFolder: @unchecked Sendable {
         if BuildState.checksEncodingFromBase.load(ordering: .relaxed), (try? Data(contentsOf: location)) != state.encoded() {
             throw .writeFailed(location.path, reason: "internal: the state made from the previous one differs from the state encoded whole")
         }
-        BuildState.commitsFromBase.add(1, ordering: .relaxed)
         return true
     }
 

@@ -64,8 +64,6 @@ extension BuildState {
     /// Set by the tests: every state made from its base is compared with the
     /// same state encoded whole, and a difference fails the build.
     public static let checksEncodingFromBase = Atomic<Bool>(false)
-    /// How many commits were made from their base (for the tests: the path is taken).
-    public static let commitsFromBase = Atomic<Int>(0)
 
     /// A base file and the changes since are known.
     var canEncodeFromBase: Bool { base?.file != nil && changedPhotos != nil && changedPages != nil }
