@@ -54,7 +54,7 @@ public final class OutputFolder: @unchecked Sendable {
     }
 
     /// The files in the shards folder ending in `suffix`.
-    private func shardFiles(_ suffix: String) -> [URL] {
+    func shardFiles(_ suffix: String) -> [URL] {
         let folder = Self.shardsFolder(stateFolder)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { $0.hasSuffix(suffix) }.sorted().map { folder.appendingPathComponent($0) }
@@ -294,26 +294,7 @@ public final class OutputFolder: @unchecked Sendable {
     /// True while this build has written no file.
     public var wroteNothing: Bool { mutex.withLock { written.isEmpty } }
 
-    // MARK: State
-
-    /// The previous build's state; empty when there is none, it is
-    /// unreadable, or of another version (a full rebuild, never a wrong site).
-    public func loadState() -> BuildState {
-        // Mapped, not read: a part steps over most of it, and the pages it
-        // touches stay the file's (the kernel can drop them), not the heap's.
-        let location = BuildState.location(in: stateFolder)
-        let identity = FileIdentity(path: location.path)
-        guard let data = try? Data(contentsOf: location, options: .alwaysMapped) else { return BuildState() }
-        // A part needs only its own photos' entries, and none of the files.
-        // A media part reads only its own photos' entries; a page part needs them all, and the pages.
-        if let shard, shard.phase == .media {
-            return (try? BuildState.decode(data, keeping: { shard.owns(key: $0) }, withFiles: false)) ?? BuildState()
-        }
-        guard var state = try? BuildState.decode(data) else { return BuildState() }
-        state.base?.file = location
-        state.base?.identity = identity
-        return state
-    }
+    // MARK: Pruning and completing
 
     /// Removes what `produced` no longer holds among the files a previous build
     /// made (`previous`' list, plus what an interrupted build journaled, plus
@@ -341,23 +322,6 @@ public final class OutputFolder: @unchecked Sendable {
         return (removed, sifted.files, sifted.sameFiles)
     }
 
-    /// The states of the parts of a sharded build that finished since the
-    /// last whole build (unreadable ones are left out: their media is made again).
-    public func loadShardStates() -> [BuildState] {
-        shardFiles(".bin").compactMap(Self.readState)
-    }
-
-    /// A part's state, if this part finished before (a rerun then makes nothing).
-    public func loadOwnShardState() -> BuildState? {
-        guard let shard else { return nil }
-        return Self.readState(Self.shardsFolder(stateFolder).appendingPathComponent(shard.fileName + ".bin"))
-    }
-
-    /// A part's state file, or nil when it is missing or unreadable.
-    private static func readState(_ file: URL) -> BuildState? {
-        (try? Data(contentsOf: file)).flatMap { try? BuildState.decode($0) }
-    }
-
     /// Commits one part's state (`shards/I-of-N.bin`, atomically), closes its
     /// journal and releases its locks: the part is done; the next whole build
     /// merges it.
@@ -377,82 +341,11 @@ public final class OutputFolder: @unchecked Sendable {
         lock?.release()
     }
 
-    /// Commits `state` (atomically; nothing is written when the file already
-    /// holds these bytes, as after a no-op build), closes the journal and
-    /// releases the lock: the build is complete.
-    /// Returns whether it was made from the previous state's file (`encodeFromBase`).
-    @discardableResult
-    public func commit(_ state: BuildState) throws(OutputError) -> Bool {
-        let location = BuildState.location(in: stateFolder)
-        let fromBase = state.canEncodeFromBase ? try commitFromBase(state, to: location) : false
-        if !fromBase {
-            var sink = AtomicFile.UnlessUnchanged(url: location, fault: injectedFault)
-            do {
-                try state.encode { (chunk) throws(OutputError) in try sink.write(chunk) }
-                try sink.finish()
-            } catch {
-                sink.abandon()
-                throw error
-            }
-        }
-        // The parts' states and journals are merged into this state now.
-        for file in shardFiles(".bin") + shardFiles(".journal") { unlink(file.path) }
-        commitUnchanged()
-        return fromBase
-    }
-
-    /// Commits `state` made from the file it was read from (`encodeFromBase`):
-    /// false, with nothing written, when that file cannot serve.
-    private func commitFromBase(_ state: BuildState, to location: URL) throws(OutputError) -> Bool {
-        var sink = AtomicFile.UnlessUnchanged(url: location, fault: injectedFault)
-        do throws(StateDeltaError) {
-            try state.encodeFromBase { (chunk) throws(OutputError) in try sink.write(chunk) }
-        } catch {
-            sink.abandon()
-            switch error {
-            case .unusable: return false
-            case .output(let fault): throw fault
-            }
-        }
-        do {
-            try sink.finish()
-        } catch {
-            sink.abandon()
-            throw error
-        }
-        if BuildState.checksEncodingFromBase.load(ordering: .relaxed), (try? Data(contentsOf: location)) != state.encoded() {
-            throw .writeFailed(location.path, reason: "internal: the state made from the previous one differs from the state encoded whole")
-        }
-        return true
-    }
-
     /// Completes a build whose state is the previous one's, byte for byte
     /// (a no-op): the file in place stays, the journal closes, the lock goes.
     public func commitUnchanged() {
         journal.finish()
         lock?.release()
-    }
-
-    /// Moves the state an earlier version kept in `OUT/.gallerygen` (where it
-    /// was published with the site) to `state`, unless `state` already has
-    /// one, and removes that folder from OUT. Once: afterwards there is none.
-    static func migrateLegacyState(from output: URL, to state: URL) {
-        let fm = FileManager.default
-        let legacy = output.appendingPathComponent(BuildState.legacyFolderName)
-        var isFolder: ObjCBool = false
-        guard fm.fileExists(atPath: legacy.path, isDirectory: &isFolder), isFolder.boolValue else { return }
-        if !fm.fileExists(atPath: BuildState.location(in: state).path) {
-            // The state, a killed build's journal, and finished parts' states and journals.
-            for name in [BuildState.fileName, "journal", "shards"] {
-                let from = legacy.appendingPathComponent(name), to = state.appendingPathComponent(name)
-                guard fm.fileExists(atPath: from.path) else { continue }
-                if rename(from.path, to.path) != 0 {
-                    // Another file system: copy, then the folder goes below.
-                    try? fm.copyItem(at: from, to: to)
-                }
-            }
-        }
-        try? fm.removeItem(at: legacy)
     }
 
     /// Deletes the temporary files an interrupted write leaves.
