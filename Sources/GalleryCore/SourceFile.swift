@@ -89,6 +89,15 @@ public struct SourceFile: Hashable, Sendable {
     /// The file name.
     public var fileName: String { String(Substring(relativePath.utf8.dropFirst(folder.relativePrefix.utf8.count))) }
 
+    /// The file name without its extension (from the last "."): what names
+    /// its page and finds it in search. An ASCII name (most camera names) is
+    /// searched byte by byte, not character by character: 100,000 a build.
+    public var fileStem: String {
+        let name = fileName
+        let dot = name.utf8.allSatisfy { $0 < 0x80 } ? name.utf8.lastIndex(of: UInt8(ascii: ".")) : name.lastIndex(of: ".")
+        return dot.map { String(name[..<$0]) } ?? name
+    }
+
     /// The path for one-line messages: control characters (a newline in a
     /// file name) are shown escaped so a message stays on one line.
     public var displayPath: String { DisplayText.oneLine(relativePath) }

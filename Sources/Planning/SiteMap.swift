@@ -349,11 +349,7 @@ struct Placement: Sendable {
         var photoSlugs = Slug.Uniquer()
         for (index, photo) in album.photos.enumerated() {
             let source = photo.source  // copied once, not at each use
-            let name = source.fileName
-            // ASCII (most camera names): the last "." found byte by byte, not character by character.
-            let dot = name.utf8.allSatisfy { $0 < 0x80 } ? name.utf8.lastIndex(of: UInt8(ascii: ".")) : name.lastIndex(of: ".")
-            let stem = dot.map { String(name[..<$0]) } ?? name
-            var slug = Slug.make(stem, fallback: "photo")
+            var slug = Slug.make(source.fileStem, fallback: "photo")
             // Album pages own index.html and index-N.html.
             if slug == "index" || slug.hasPrefix("index-") { slug = "photo-" + slug }
             slug = photoSlugs.claim(slug)

@@ -50,10 +50,7 @@ struct SearchIndexWriter: PageBuilding {
             if people { texts += own.people }
             if placesShown, let place = item.metadata.place { texts += [place.name, place.region, place.country] }
             let source = item.source  // copied once, not at each use
-            let name = source.fileName
-            // ASCII (most camera names): the last "." found byte by byte, not character by character.
-            let dot = name.utf8.allSatisfy { $0 < 0x80 } ? name.utf8.lastIndex(of: UInt8(ascii: ".")) : name.lastIndex(of: ".")
-            texts.append(dot.map { String(name[..<$0]) } ?? name)
+            texts.append(source.fileStem)
             let day = date.source != .fileTime ? date.localDay : nil
             let group = SearchGroup(album: source.albumPath, month: day.map { $0.year * 100 + $0.month },
                                     camera: CameraKey(make: item.metadata.camera.make, model: item.metadata.camera.model),

@@ -7,14 +7,14 @@ import GalleryCore
 /// 200,000 renditions and pages exist: a set lookup each, where an `access`
 /// call each was a tenth of the build.
 ///
-/// Paths are kept as 128-bit digests (16 bytes each, not a string): two paths
-/// with one digest are not a concern at 2^-128.
+/// Paths are kept as `PathKey`s (a 128-bit hash, 16 bytes each, not a
+/// string): two paths with one hash are not a concern at 2^-128.
 final class OutputListing: @unchecked Sendable {
     /// Guards `present` and `ready`: a read-write lock, since every core asks
     /// at once (a plain lock's waits were a tenth of an add's page comparison)
     /// and a file is seldom written meanwhile.
     private let guardian: UnsafeMutablePointer<pthread_rwlock_t>
-    private var present: Set<StableHash.Digest> = []
+    private var present: Set<PathKey> = []
     /// The listing is complete (set under the lock, before `listed` is signalled).
     private var ready = false
     private let listed = DispatchSemaphore(value: 0)
@@ -49,7 +49,7 @@ final class OutputListing: @unchecked Sendable {
     func start() {
         let path = root.path
         let thread = Thread { [self] in
-            var found = Set<StableHash.Digest>()
+            var found = Set<PathKey>()
             Self.list(path, relative: "", into: &found)
             // Taken whole when nothing was written meanwhile (no second set).
             writing {
@@ -65,34 +65,28 @@ final class OutputListing: @unchecked Sendable {
 
     /// True when `path` (relative to the root) was there when listed, or was added since.
     func contains(_ path: String) -> Bool {
-        let digest = Self.digest(path)
-        if let known = reading({ ready ? present.contains(digest) : nil }) { return known }
+        let key = PathKey(path)
+        if let known = reading({ ready ? present.contains(key) : nil }) { return known }
         listed.wait()
         listed.signal()  // every other waiter passes too
-        return reading { present.contains(digest) }
+        return reading { present.contains(key) }
     }
 
     /// Records a file written since the listing.
     func add(_ path: String) {
-        let digest = Self.digest(path)
-        _ = writing { present.insert(digest) }
+        let key = PathKey(path)
+        _ = writing { present.insert(key) }
     }
 
     /// Records a file removed since the listing.
     func remove(_ path: String) {
-        let digest = Self.digest(path)
-        _ = writing { present.remove(digest) }
-    }
-
-    static func digest(_ path: String) -> StableHash.Digest {
-        var hash = StableHash()
-        hash.add(path)
-        return hash.digest()
+        let key = PathKey(path)
+        _ = writing { present.remove(key) }
     }
 
     /// Every file below `folder` (names only: `readdir`'s type, no `stat`
     /// unless the file system does not say).
-    private static func list(_ folder: String, relative: String, into found: inout Set<StableHash.Digest>) {
+    private static func list(_ folder: String, relative: String, into found: inout Set<PathKey>) {
         guard let directory = opendir(folder) else { return }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
@@ -111,7 +105,7 @@ final class OutputListing: @unchecked Sendable {
             if isFolder {
                 list(path, relative: child, into: &found)
             } else {
-                found.insert(digest(child))
+                found.insert(PathKey(child))
             }
         }
     }
