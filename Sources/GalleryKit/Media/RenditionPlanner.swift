@@ -115,11 +115,11 @@ struct RenditionPlanner: Sendable {
                                         + (metadata.motion == nil ? 0 : 1))
         for still in stills {
             if let first = still.sharedWith {
-                plan.renditions.append(Rendition(spec: still.keyed.spec, size: still.size, path: plan.renditions[first].path))
+                plan.renditions.append(Rendition(still.keyed, size: still.size, path: plan.renditions[first].path))
                 continue
             }
             let path = place(still.keyed.relativePath(contentHash: contentHash, size: still.size, madeWith: together))
-            plan.renditions.append(Rendition(spec: still.keyed.spec, size: still.size, path: path))
+            plan.renditions.append(Rendition(still.keyed, size: still.size, path: path))
             let present = output.contains(path)
             if present { plan.reused += 1 }
             plan.jobs.append(RenditionJob(spec: still.keyed.spec, size: still.size, isWanted: !present))
@@ -128,13 +128,13 @@ struct RenditionPlanner: Sendable {
         if let motion = metadata.motion {
             let size = motion.displaySize.fittingVideo(in: videoSpec.spec.box)
             let path = place(videoSpec.relativePath(contentHash: clipHash ?? contentHash, size: size))
-            plan.renditions.append(Rendition(spec: videoSpec.spec, size: size, path: path))
+            plan.renditions.append(Rendition(videoSpec, size: size, path: path))
             if output.contains(path) { plan.reused += 1 } else { plan.videoPath = path }
         }
         if let original = originalSpec, metadata.kind != .video, !convertsOriginal {
             let path = place(original.relativePath(contentHash: contentHash, size: metadata.storedSize,
                                                    originalExtension: metadata.format.fileExtension))
-            plan.renditions.append(Rendition(spec: original.spec, size: metadata.displaySize, path: path))
+            plan.renditions.append(Rendition(original, size: metadata.displaySize, path: path))
             if output.contains(path) { plan.reused += 1 } else { plan.originalPath = path }
         }
         return plan
