@@ -34,7 +34,7 @@ struct AlbumDownloadsStep: BuildStep {
         let originals = context.settings.values.publishOriginals
         var byAlbum: [AlbumPath: [MediaItem]] = [:]
         for item in context.items { byAlbum[item.source.albumPath, default: []].append(item) }
-        let owned = context.previousState.fileLookup()
+        let owned = try context.previousState.fileLookup()
         for (album, items) in byAlbum.sorted(by: { $0.key < $1.key }) {
             let key = context.albumKeys.nearest(to: album)
             let members = Self.members(items.sorted { NaturalOrder.less($0.source.fileName, $1.source.fileName) },

@@ -34,6 +34,9 @@ public struct BuildContext: Sendable {
     public var photoCache: [String: CachedPhoto] = [:]
     /// The keys of `photoCache`'s entries that differ from the previous state's.
     var changedPhotos: Set<String> = []
+    /// Set when `photoCache` holds only the changed entries, the others left
+    /// in the previous state's file (`BuildState.photoCountWithBase`): how many there are in all.
+    var photoCountWithBase: Int?
     /// Each album's download (`album_downloads`).
     public var downloads: [AlbumPath: AlbumDownload] = [:]
     /// Each page's fingerprint and files, handed on to the next build.
@@ -41,6 +44,9 @@ public struct BuildContext: Sendable {
     /// The ids of `pageRecords`' records that may differ from the previous
     /// state's (nil: not known, as in a part of a sharded page build).
     var changedPages: Set<String>?
+    /// Set when `pageRecords` holds only the changed records, the others left
+    /// in the previous state's file (`BuildState.pageCountWithBase`): how many there are in all.
+    var pageCountWithBase: Int?
     /// Faults to fail OUT's writes with (tests); nil in a real build.
     public var writeFaults: WriteFaults?
     /// The digest of everything the pages were made from, handed on too.

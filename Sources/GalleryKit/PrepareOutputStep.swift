@@ -19,7 +19,10 @@ struct PrepareOutputStep: BuildStep {
         let parts = context.shard?.phase == .media ? (output.loadOwnShardState().map { [$0] } ?? []) : output.loadShardStates()
         context.mergedParts = !parts.isEmpty
         // Merged, the state is no longer the file's: committed whole.
-        if !parts.isEmpty { state.base = nil }
+        if !parts.isEmpty {
+            state.base = nil
+            try state.loadFiles()
+        }
         for part in parts {
             state.photos.merge(part.photos) { _, part in part }
             state.pages.merge(part.pages) { _, part in part }

@@ -68,8 +68,17 @@ struct ProcessMediaStep: BuildStep {
         if let fault = tally.fault { throw fault }
         tally.removeUnseen()
         context.photoCacheUnchanged = !tally.cacheChanged
-        context.photoCache = tally.cache
         context.changedPhotos = tally.changedKeys
+        // A whole build commits its state from the previous state's file:
+        // the entries that did not change stay there, not in memory.
+        if shard == nil, !context.mergedParts,
+           let changed = try context.previousState.leavingUnchangedPhotosInBase(tally.cache, changed: tally.changedKeys) {
+            context.photoCache = changed
+            context.photoCountWithBase = tally.cache.count
+            ReleasedLater.drop(tally.takeCache())
+        } else {
+            context.photoCache = tally.takeCache()
+        }
         // Scan order depends on job timing; the site must not.
         context.items = Self.sortedByPath(tally.items)
         tally.report.inOtherParts = feed.otherParts.value
@@ -186,6 +195,12 @@ struct MediaTally {
         let unseen = cache.keys.filter { !seen.contains($0) }
         for key in unseen { cache.removeValue(forKey: key) }
         changedKeys.formUnion(unseen)
+    }
+
+    /// The cache, handed on (the tally keeps none: one dictionary, not two).
+    mutating func takeCache() -> [String: CachedPhoto] {
+        defer { cache = [:] }
+        return cache
     }
 
     private mutating func store(_ entry: CachedPhoto, for key: String) {

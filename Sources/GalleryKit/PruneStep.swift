@@ -21,7 +21,7 @@ struct PruneStep: BuildStep {
             output.commitUnchanged()
             return
         }
-        let (removed, files, sameFiles) = output.prune(previous: context.previousState, produced: context.producedFiles.all)
+        let (removed, files, sameFiles) = try output.prune(previous: context.previousState, produced: context.producedFiles.all)
         context.report.filesRemoved = removed
         if sameFiles, unchanged {
             output.commitUnchanged()
@@ -32,6 +32,8 @@ struct PruneStep: BuildStep {
             // What changed since the state read: the rest is copied from its file.
             state.base = context.previousState.base
             state.changedPhotos = context.mergedParts ? nil : context.changedPhotos
+            state.photoCountWithBase = context.photoCountWithBase
+            state.pageCountWithBase = context.pageCountWithBase
             state.changedPages = context.changedPages
             context.report.stateFromBase = try output.commit(state)
         }

@@ -47,7 +47,7 @@ struct RenderPagesStep: BuildStep {
         // not what its recorded fingerprint says: such pages are rendered again.
         let suspect = output.interruptedFiles
         if part == nil, suspect.isEmpty, inputs == previousInputs, !previous.records.isEmpty,
-           Self.reuseAll(previous.records, &context, output: output) {
+           try Self.reuseAll(previous.records, &context, output: output) {
             return
         }
 
@@ -123,8 +123,12 @@ struct RenderPagesStep: BuildStep {
             context.producedFiles.append(contentsOf: files)
             renderedPages += files.count { $0.hasSuffix(".html") }  // the search index's scripts are not pages
         }
-        context.pageRecords = records
         context.changedPages = part == nil ? changed : nil
+        if part == nil {
+            try Self.handOn(consume records, changed: changed, &context)
+        } else {
+            context.pageRecords = records
+        }
         context.report.pages = htmlPages + renderedPages
         context.report.pagesRendered = renderedPages
         let hasMap = plan.map.mapPage != nil
@@ -242,16 +246,29 @@ struct RenderPagesStep: BuildStep {
         }
     }
 
+    /// Hands a whole build's page records on to the state's commit: only the
+    /// `changed` ones when the state is committed from the previous one's
+    /// file, which holds the others as they are.
+    static func handOn(_ records: consuming [String: PageRecord], changed: Set<String>, _ context: inout BuildContext) throws(OutputError) {
+        if let kept = try context.previousState.leavingUnchangedPagesInBase(records, changed: changed) {
+            context.pageRecords = kept
+            context.pageCountWithBase = records.count
+            ReleasedLater.drop(records)
+        } else {
+            context.pageRecords = records
+        }
+    }
+
     /// Nothing the pages are made from changed: the previous build's pages
     /// are this build's, if every one of their files is still there.
-    static func reuseAll(_ previous: [String: PageRecord], _ context: inout BuildContext, output: OutputFolder) -> Bool {
+    static func reuseAll(_ previous: [String: PageRecord], _ context: inout BuildContext, output: OutputFolder) throws(OutputError) -> Bool {
         var files: [String] = []
         files.reserveCapacity(previous.count)
         for (id, record) in previous { files += record.files ?? [id] }
         guard files.allSatisfy(output.contains) else { return false }
         context.producedFiles.append(contentsOf: files)
-        context.pageRecords = previous
         context.changedPages = []
+        try handOn(previous, changed: [], &context)
         context.pagesReused = true
         context.report.pages = files.count { $0.hasSuffix(".html") }
         for (path, _) in staticFiles(context.theme, map: previous[SiteMap.mapPagePath] != nil) { context.producedFiles.append("static/" + path) }

@@ -152,6 +152,9 @@ public struct BuildState: Sendable, Equatable {
         get { fileList.strings }
         set { fileList = EncodedStrings(newValue) }
     }
+    /// Reads `files` from the state file now if they are read only when
+    /// needed (`decode(file:)`), so that a file that can no longer be read fails here.
+    public func loadFiles() throws(OutputError) { try fileList.load() }
     /// How many `files` there are, known without reading them.
     public var fileCount: Int { fileList.count }
     private(set) var fileList: EncodedStrings
@@ -170,6 +173,16 @@ public struct BuildState: Sendable, Equatable {
     /// every other entry's bytes from `base` instead of encoding it again.
     public var changedPhotos: Set<String>?
     public var changedPages: Set<String>?
+    /// Set when `photos` holds only the changed entries that still exist and
+    /// every other entry is `base`'s, as it was read (`leavingUnchangedPhotosInBase`):
+    /// how many entries the state has in all.
+    public var photoCountWithBase: Int?
+    /// How many photo entries the state has.
+    public var photoCount: Int { photoCountWithBase ?? photos.count }
+    /// Likewise for `pages` (`leavingUnchangedPagesInBase`).
+    public var pageCountWithBase: Int?
+    /// How many page records the state has.
+    public var pageCount: Int { pageCountWithBase ?? pages.count }
 
     /// An empty state.
     public init(files: [String] = [], photos: [String: CachedPhoto] = [:], pages: [String: PageRecord] = [:]) {
@@ -210,7 +223,9 @@ public struct BuildState: Sendable, Equatable {
     /// files: a part of a sharded build of a million photos holds its own
     /// entries, not everyone's (every entry is prefixed by its key and
     /// length, so the others are stepped over, not decoded).
-    static func decode(_ data: Data, keeping: ((UInt64) -> Bool)? = nil, withFiles: Bool = true) throws -> BuildState {
+    /// `file`: the open file `data` is (mapped): the list of files is then
+    /// read from it when needed, not copied now.
+    static func decode(_ data: Data, keeping: ((UInt64) -> Bool)? = nil, withFiles: Bool = true, file: StateFile? = nil) throws -> BuildState {
         // Read in place (no copy: the state of a million photos is hundreds of MB).
         return try data.withUnsafeBytes { raw throws -> BuildState in
             guard raw.count >= magic.count, Array(raw.prefix(magic.count)) == magic else {
@@ -223,7 +238,8 @@ public struct BuildState: Sendable, Equatable {
             // Stepped over (every length checked), kept as bytes: made strings when asked for.
             let filesStart = reader.position
             for _ in 0..<fileCount { try reader.skip(try reader.count()) }
-            let fileBytes = withFiles ? Array(UnsafeRawBufferPointer(rebasing: raw[(magic.count + filesStart)..<(magic.count + reader.position)])) : []
+            let fileRange = (magic.count + filesStart)..<(magic.count + reader.position)
+            let fileBytes = withFiles && file == nil ? Array(UnsafeRawBufferPointer(rebasing: raw[fileRange])) : []
             let photoCount = try reader.count()
             let photosStart = magic.count + reader.position
             var photos: [String: CachedPhoto] = [:]
@@ -265,7 +281,14 @@ public struct BuildState: Sendable, Equatable {
                 state.base = StateFileBase(photos: .init(offset: photosStart, length: photosEnd - photosStart, count: photoCount),
                                            pages: .init(offset: pagesStart, length: raw.count - pagesStart, count: pageCount))
             }
-            state.fileList = withFiles ? EncodedStrings(count: fileCount, bytes: fileBytes) : EncodedStrings([])  // written sorted
+            // Written sorted.
+            if !withFiles {
+                state.fileList = EncodedStrings([])
+            } else if let file {
+                state.fileList = EncodedStrings(count: fileCount, in: file, at: fileRange)
+            } else {
+                state.fileList = EncodedStrings(count: fileCount, bytes: fileBytes)
+            }
             return state
         }
     }
@@ -285,6 +308,8 @@ public struct BuildState: Sendable, Equatable {
     /// `emit` as they are made: the state of 100,000 photos is tens of MB,
     /// and held whole at the end of a build it was the build's peak of memory.
     func encode<E: Error>(chunkSize: Int = 1 << 20, _ emit: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E) {
+        // Its unchanged entries left in the base file: those are read back first.
+        if photoCountWithBase != nil || pageCountWithBase != nil { return try withEntriesFromBase().encode(chunkSize: chunkSize, emit) }
         var writer = StateWriter()
         writer.reserve(chunkSize + 4096)
         try encodeHead(&writer, chunkSize: chunkSize, emit)
@@ -313,18 +338,7 @@ public struct BuildState: Sendable, Equatable {
         writer.int(Int64(bitPattern: siteInputs.high))
         writer.int(Int64(bitPattern: siteInputs.low))
         writer.int(fileList.count)
-        // As read or pruned: the bytes as they are (sorted).
-        if let encoded = fileList.encoded {
-            writer.raw(encoded)
-            if writer.bytes.count >= chunkSize { try writer.flush(emit) }
-            return
-        }
-        // Kept sorted by init and decode: sorted again only if changed since.
-        let ordered = zip(files, files.dropFirst()).allSatisfy { $0 <= $1 } ? files : parallelSorted(files)
-        for file in ordered {
-            writer.string(file)
-            if writer.bytes.count >= chunkSize { try writer.flush(emit) }
-        }
+        try fileList.write(to: &writer, chunkSize: chunkSize, emit)
     }
 
     /// One photo entry: its key, its shard key, then its length and body

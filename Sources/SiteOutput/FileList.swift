@@ -6,32 +6,91 @@ import GalleryCore
 /// a build of 100,000 photos produced is read, pruned and written again as
 /// bytes (a no-op and an add never make it strings: they were 40 MB).
 public final class EncodedStrings: @unchecked Sendable {
-    let count: Int
+    /// How many strings there are.
+    var count: Int { lock.withLock { storedCount } }
+    private var storedCount: Int
     private let lock = NSLock()
     private var bytes: [UInt8]
     private var decoded: [String]?
+    /// Strings (sorted) to be put in their places among those of `bytes`:
+    /// merged as the state is written (`write`), or when asked for otherwise.
+    /// Merged at the prune, the list of an add at 100,000 photos was a
+    /// second copy of its 15 MB, held through the state's commit.
+    private var insertions: [String] = []
 
     init(_ strings: [String]) {
-        count = strings.count
+        storedCount = strings.count
         bytes = []
         decoded = strings
     }
 
     /// `bytes`: `count` strings as `StateWriter.string` writes them, their lengths checked already.
     init(count: Int, bytes: [UInt8]) {
-        self.count = count
+        self.storedCount = count
         self.bytes = bytes
+    }
+
+    /// `count` strings encoded (and checked) at `range` of `file`, read from
+    /// it when first needed (`load`): a build needs the previous build's
+    /// list of OUT's files only to prune, and held from the start its 15 MB
+    /// (300,000 files) were part of an add's peak at 100,000 photos.
+    init(count: Int, in file: StateFile, at range: Range<Int>) {
+        self.storedCount = count
+        self.bytes = []
+        self.source = (file, range)
+    }
+
+    /// Where the bytes are still to be read from.
+    private var source: (file: StateFile, range: Range<Int>)?
+
+    /// Reads the strings from their file if they are still there: what can
+    /// fail is said here, before anything relies on them.
+    func load() throws(OutputError) {
+        let result: Result<Void, OutputError> = lock.withLock {
+            guard let (file, range) = source else { return .success(()) }
+            do throws(OutputError) {
+                bytes = try file.read(range)
+                source = nil
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    /// Reads `source` into `bytes` (under the lock). A list that cannot be
+    /// read is empty (its files are then never pruned): the builds that need
+    /// it `load` it first, and fail instead.
+    private func readSource() {
+        guard let (file, range) = source else { return }
+        source = nil
+        do {
+            bytes = try file.read(range)
+        } catch {
+            storedCount = 0
+        }
+    }
+
+    /// The `kept` strings encoded in `bytes` (in order) with `insertions`
+    /// (sorted) to go in their places.
+    init(kept: Int, bytes: [UInt8], inserting insertions: [String]) {
+        self.storedCount = kept + insertions.count
+        self.bytes = bytes
+        self.insertions = insertions
     }
 
     var strings: [String] {
         lock.withLock {
             if let decoded { return decoded }
+            readSource()
+            mergeInsertions()
             var list: [String] = []
-            list.reserveCapacity(count)
+            list.reserveCapacity(storedCount)
             bytes.withUnsafeBytes { raw in
                 var reader = StateReader(raw)
                 // Bounds were checked when the state was read: nothing here can fail.
-                for _ in 0..<count { list.append((try? reader.string()) ?? "") }
+                for _ in 0..<storedCount { list.append((try? reader.string()) ?? "") }
             }
             decoded = list
             bytes = []
@@ -40,7 +99,97 @@ public final class EncodedStrings: @unchecked Sendable {
     }
 
     /// The strings as the state file holds them, unless they were made strings.
-    var encoded: [UInt8]? { lock.withLock { decoded == nil ? bytes : nil } }
+    var encoded: [UInt8]? {
+        lock.withLock {
+            guard decoded == nil else { return nil }
+            readSource()
+            mergeInsertions()
+            return bytes
+        }
+    }
+
+    /// Writes the strings as the state file holds them to `writer`, the
+    /// insertions merged in as they go, handing it to `emit` each time it
+    /// holds `chunkSize` bytes.
+    func write<E: Error>(to writer: inout StateWriter, chunkSize: Int, _ emit: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E) {
+        let (bytes, decoded, insertions, count) = lock.withLock {
+            readSource()
+            return (self.bytes, self.decoded, self.insertions, storedCount)
+        }
+        if let decoded {
+            // Kept sorted by init and decode: sorted again only if changed since.
+            let ordered = zip(decoded, decoded.dropFirst()).allSatisfy { $0 <= $1 } ? decoded : parallelSorted(decoded)
+            for string in ordered {
+                writer.string(string)
+                if writer.bytes.count >= chunkSize { try writer.flush(emit) }
+            }
+            return
+        }
+        let result: Result<Void, E> = bytes.withUnsafeBytes { raw in
+            Result { () throws(E) in
+                try Self.merge(raw, count: count - insertions.count, with: insertions, into: &writer) { (writer) throws(E) in
+                    if writer.bytes.count >= chunkSize { try writer.flush(emit) }
+                }
+            }
+        }
+        try result.get()
+    }
+
+    /// Puts the insertions in `bytes` (under the lock).
+    private func mergeInsertions() {
+        guard !insertions.isEmpty else { return }
+        var out = StateWriter()
+        out.reserve(bytes.count + insertions.reduce(0) { $0 + 8 + $1.utf8.count })
+        bytes.withUnsafeBytes { raw in Self.merge(raw, count: storedCount - insertions.count, with: insertions, into: &out) { _ in } }
+        bytes = out.bytes
+        insertions = []
+    }
+
+    /// `list` (`count` encoded strings in order) with `new` (sorted) put in
+    /// their places, written to `out` a run of entries at a time, `step`
+    /// called after each run (to flush it).
+    private static func merge<E: Error>(_ list: UnsafeRawBufferPointer, count: Int, with new: [String], into out: inout StateWriter,
+                                        _ step: (inout StateWriter) throws(E) -> Void) throws(E) {
+        var next = 0, offset = 0, copied = 0
+        // Runs of entries copied whole between the insertions, at most a MB at a time.
+        for _ in 0..<count {
+            let length = Int(Int64(littleEndian: list.loadUnaligned(fromByteOffset: offset, as: Int64.self)))
+            let utf8 = UnsafeRawBufferPointer(rebasing: list[(offset + 8)..<(offset + 8 + length)])
+            if next < new.count, precedes(new[next], utf8) {
+                out.raw(UnsafeRawBufferPointer(rebasing: list[copied..<offset]))
+                copied = offset
+                while next < new.count, precedes(new[next], utf8) {
+                    out.string(new[next])
+                    next += 1
+                }
+                try step(&out)
+            } else if offset - copied >= 1 << 20 {
+                out.raw(UnsafeRawBufferPointer(rebasing: list[copied..<offset]))
+                copied = offset
+                try step(&out)
+            }
+            offset += 8 + length
+        }
+        out.raw(UnsafeRawBufferPointer(rebasing: list[copied..<offset]))
+        while next < new.count {
+            out.string(new[next])
+            next += 1
+        }
+        try step(&out)
+    }
+
+    /// Whether `path` sorts before the string whose UTF-8 is `utf8`, as
+    /// strings sort (their bytes' order when both are ASCII).
+    static func precedes(_ path: String, _ utf8: UnsafeRawBufferPointer) -> Bool {
+        var path = path
+        return path.withUTF8 { precedes(UnsafeRawBufferPointer($0), utf8) }
+    }
+
+    /// Whether the string whose UTF-8 is `a` sorts before `b`'s.
+    static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        if a.allSatisfy({ $0 < 0x80 }), b.allSatisfy({ $0 < 0x80 }) { return a.lexicographicallyPrecedes(b) }
+        return String(decoding: a, as: UTF8.self) < String(decoding: b, as: UTF8.self)
+    }
 
     /// `body` of each string's UTF-8, in order.
     func forEach(_ body: (UnsafeRawBufferPointer) -> Void) {
@@ -104,7 +253,8 @@ struct PathKey: Hashable, Sendable {
 extension BuildState {
     /// Whether a path is among `files`, asked of a set made once from the
     /// list's bytes (no strings, not a search of 300,000 per question).
-    public func fileLookup() -> @Sendable (String) -> Bool {
+    public func fileLookup() throws(OutputError) -> @Sendable (String) -> Bool {
+        try fileList.load()
         var keys = Set<PathKey>(minimumCapacity: fileList.count)
         fileList.forEach { keys.insert(PathKey($0)) }
         return { [keys] path in keys.contains(PathKey(path)) }
@@ -197,7 +347,7 @@ extension OutputFolder {
         guard owned.encoded != nil || zip(owned.strings, owned.strings.dropFirst()).allSatisfy({ $0 < $1 }),
               kept + new.count == producedKeys.count else { return (stale, nil, false) }
         guard !new.isEmpty else { return (stale, EncodedStrings(count: kept, bytes: keptBytes), ownedStale == 0) }
-        return (stale, EncodedStrings(count: kept + new.count, bytes: merged(keptBytes, count: kept, with: new)), false)
+        return (stale, EncodedStrings(kept: kept, bytes: keptBytes, inserting: new), false)
     }
 
     /// `bytes` without the byte ranges `gone` (in order): the same array when there are none.
@@ -212,36 +362,6 @@ extension OutputFolder {
         }
         out += bytes[start...]
         return out
-    }
-
-    /// `list` (`count` encoded strings in order) with `new` (sorted) put in
-    /// their places, the list copied a run of entries at a time.
-    private static func merged(_ list: [UInt8], count: Int, with new: [String]) -> [UInt8] {
-        var out = StateWriter()
-        out.reserve(list.count + new.reduce(0) { $0 + 8 + $1.utf8.count })
-        var next = 0
-        list.withUnsafeBytes { raw in
-            var offset = 0, copied = 0
-            for _ in 0..<count where next < new.count {
-                let length = Int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int64.self)))
-                let utf8 = UnsafeRawBufferPointer(rebasing: raw[(offset + 8)..<(offset + 8 + length)])
-                if precedes(new[next], utf8) {
-                    out.raw(UnsafeRawBufferPointer(rebasing: raw[copied..<offset]))
-                    copied = offset
-                    while next < new.count, precedes(new[next], utf8) {
-                        out.string(new[next])
-                        next += 1
-                    }
-                }
-                offset += 8 + length
-            }
-            out.raw(UnsafeRawBufferPointer(rebasing: raw[copied...]))
-        }
-        while next < new.count {
-            out.string(new[next])
-            next += 1
-        }
-        return out.bytes
     }
 
     /// What one run of the owned files came to.
@@ -262,18 +382,5 @@ extension OutputFolder {
         mutating func insert(_ key: PathKey) { bits[Int(key.digest.low >> 6 & 63)] |= 1 << (key.digest.low & 63) }
 
         func contains(_ key: PathKey) -> Bool { bits[Int(key.digest.low >> 6 & 63)] & (1 << (key.digest.low & 63)) != 0 }
-    }
-
-    /// Whether `path` sorts before the string whose UTF-8 is `utf8`, as
-    /// strings sort (their bytes' order when both are ASCII).
-    private static func precedes(_ path: String, _ utf8: UnsafeRawBufferPointer) -> Bool {
-        var path = path
-        return path.withUTF8 { precedes(UnsafeRawBufferPointer($0), utf8) }
-    }
-
-    /// Whether the string whose UTF-8 is `a` sorts before `b`'s.
-    private static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-        if a.allSatisfy({ $0 < 0x80 }), b.allSatisfy({ $0 < 0x80 }) { return a.lexicographicallyPrecedes(b) }
-        return String(decoding: a, as: UTF8.self) < String(decoding: b, as: UTF8.self)
     }
 }

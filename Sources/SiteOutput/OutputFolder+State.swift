@@ -11,14 +11,16 @@ extension OutputFolder {
         // Mapped, not read: a part steps over most of it, and the pages it
         // touches stay the file's (the kernel can drop them), not the heap's.
         let location = BuildState.location(in: stateFolder)
-        let identity = FileIdentity(path: location.path)
-        guard let data = try? Data(contentsOf: location, options: .alwaysMapped) else { return BuildState() }
+        // Kept open: the list of files is read from it when pruning.
+        guard let file = StateFile(location), let identity = FileIdentity(descriptor: file.descriptor),
+              let data = try? Data(contentsOf: location, options: .alwaysMapped) else { return BuildState() }
         // A part needs only its own photos' entries, and none of the files.
         // A media part reads only its own photos' entries; a page part needs them all, and the pages.
         if let shard, shard.phase == .media {
             return (try? BuildState.decode(data, keeping: { shard.owns(key: $0) }, withFiles: false)) ?? BuildState()
         }
-        guard var state = try? BuildState.decode(data) else { return BuildState() }
+        // Mapped (just above) while the same file is open: the same bytes, unless replaced in between, which the identity tells.
+        guard FileIdentity(path: location.path) == identity, var state = try? BuildState.decode(data, file: file) else { return BuildState() }
         state.base?.file = location
         state.base?.identity = identity
         return state
@@ -68,6 +70,8 @@ extension OutputFolder {
     /// Commits `state` made from the file it was read from (`encodeFromBase`):
     /// false, with nothing written, when that file cannot serve.
     private func commitFromBase(_ state: BuildState, to location: URL) throws(OutputError) -> Bool {
+        // Encoded whole while the base file is still there (entries may be left in it).
+        let expected = BuildState.checksEncodingFromBase.load(ordering: .relaxed) ? state.encoded() : nil
         var sink = AtomicFile.UnlessUnchanged(url: location, fault: injectedFault)
         do throws(StateDeltaError) {
             try state.encodeFromBase { (chunk) throws(OutputError) in try sink.write(chunk) }
@@ -84,7 +88,7 @@ extension OutputFolder {
             sink.abandon()
             throw error
         }
-        if BuildState.checksEncodingFromBase.load(ordering: .relaxed), (try? Data(contentsOf: location)) != state.encoded() {
+        if let expected, (try? Data(contentsOf: location)) != expected {
             throw .writeFailed(location.path, reason: "internal: the state made from the previous one differs from the state encoded whole")
         }
         return true

@@ -304,7 +304,8 @@ public final class OutputFolder: @unchecked Sendable {
     /// nil when the caller must sort `produced`; `sameFiles` when it is the
     /// previous list). A user's own files in OUT are never among those
     /// removed, so they stay.
-    public func prune(previous: BuildState, produced: [String]) -> (removed: [String], files: EncodedStrings?, sameFiles: Bool) {
+    public func prune(previous: BuildState, produced: [String]) throws(OutputError) -> (removed: [String], files: EncodedStrings?, sameFiles: Bool) {
+        try previous.loadFiles()
         let written = Set(mutex.withLock { self.written })
         let sifted = Self.sift(owned: previous.fileList, produced: produced, written: written, leftovers: interruptedFiles.union(written))
         var removed: [String] = []

@@ -25,6 +25,38 @@ public struct StateFileBase: Sendable {
     var identity: FileIdentity?
 }
 
+/// The state file a build read, kept open: what is read of it later (the
+/// list of OUT's files, when pruning) is what was read at the start, even
+/// once a new state has replaced it under its name.
+public final class StateFile: Sendable {
+    let descriptor: Int32
+    let path: String
+
+    /// Opens `url` for reading; nil when it cannot be.
+    init?(_ url: URL) {
+        descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        path = url.path
+    }
+
+    deinit { close(descriptor) }
+
+    /// The bytes at `range`.
+    func read(_ range: Range<Int>) throws(OutputError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: range.count)
+        var done = 0
+        while done < range.count {
+            let got = bytes.withUnsafeMutableBytes { raw in
+                pread(descriptor, raw.baseAddress! + done, range.count - done, off_t(range.lowerBound + done))
+            }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { throw .writeFailed(path, reason: "the state read at the build's start can no longer be read") }
+            done += got
+        }
+        return bytes
+    }
+}
+
 /// A file as `stat` tells it apart: replaced or rewritten since, it differs.
 struct FileIdentity: Equatable, Sendable {
     let device: UInt64
@@ -68,6 +100,65 @@ extension BuildState {
     /// A base file and the changes since are known.
     var canEncodeFromBase: Bool { base?.file != nil && changedPhotos != nil && changedPages != nil }
 
+    /// This build's photo entries (`cache`) with only the `changed` ones
+    /// kept, to be committed from the file this state was read from, which
+    /// holds the others as they are (`photoCountWithBase`): at 100,000 photos
+    /// the unchanged entries were 36 MB of an add's peak, held through the
+    /// page step for nothing. Nil when there is no such file.
+    public func leavingUnchangedPhotosInBase(_ cache: [String: CachedPhoto], changed: Set<String>) throws(OutputError) -> [String: CachedPhoto]? {
+        try Self.leavingUnchangedInBase(cache, changed: changed, file: base?.file) { $0.photos }
+    }
+
+    /// This build's page records with only the `changed` ones kept, the
+    /// others left in the file as for photos (`pageCountWithBase`): 100,000
+    /// records were 17 MB of an add's peak as it pruned and committed.
+    public func leavingUnchangedPagesInBase(_ records: [String: PageRecord], changed: Set<String>) throws(OutputError) -> [String: PageRecord]? {
+        try Self.leavingUnchangedInBase(records, changed: changed, file: base?.file) { $0.pages }
+    }
+
+    /// `entries` with only the `changed` ones kept, when there is a base
+    /// `file`. With `checksEncodingFromBase` set (the tests), every entry
+    /// let go of is compared with the file's (`read` of it), and the file's
+    /// entries not in `entries` must be listed: a change not listed fails the build.
+    private static func leavingUnchangedInBase<Entry: Equatable>(_ entries: [String: Entry], changed: Set<String>, file: URL?,
+                                                                 read: (BuildState) -> [String: Entry]) throws(OutputError) -> [String: Entry]? {
+        guard let file else { return nil }
+        if checksEncodingFromBase.load(ordering: .relaxed) {
+            guard let state = try? BuildState.decode(Data(contentsOf: file)) else {
+                throw .writeFailed(file.path, reason: "internal: the state read at the build's start cannot be read again")
+            }
+            let old = read(state)
+            let unlisted = entries.contains { !changed.contains($0.key) && old[$0.key] != $0.value }
+                || old.keys.contains { entries[$0] == nil && !changed.contains($0) }
+            if unlisted { throw .writeFailed(file.path, reason: "internal: an entry changed but is not listed as changed") }
+        }
+        var kept: [String: Entry] = [:]
+        kept.reserveCapacity(changed.count)
+        for key in changed { if let entry = entries[key] { kept[key] = entry } }
+        return kept
+    }
+
+    /// The state with the photo and page entries left in `base`'s file read
+    /// back, to be encoded whole. A base file that can no longer be read
+    /// gives none back: the next build reads those photos' files again and
+    /// renders those pages again (slower, never a wrong site).
+    func withEntriesFromBase() -> BuildState {
+        guard photoCountWithBase != nil || pageCountWithBase != nil else { return self }
+        var whole = self
+        whole.photoCountWithBase = nil
+        whole.pageCountWithBase = nil
+        guard let url = base?.file, let data = try? Data(contentsOf: url), let read = try? BuildState.decode(data) else { return whole }
+        if photoCountWithBase != nil {
+            let changed = changedPhotos ?? []
+            for (key, entry) in read.photos where !changed.contains(key) { whole.photos[key] = entry }
+        }
+        if pageCountWithBase != nil {
+            let changed = changedPages ?? []
+            for (id, record) in read.pages where !changed.contains(id) { whole.pages[id] = record }
+        }
+        return whole
+    }
+
     /// The bytes `encode` makes, with every photo and page entry not in
     /// `changedPhotos` or `changedPages` copied from the base file rather
     /// than encoded, and the changed ones encoded and put in their place.
@@ -91,18 +182,18 @@ extension BuildState {
         var writer = StateWriter()
         writer.reserve(chunkSize + 4096)
         try encodeHead(&writer, chunkSize: chunkSize, send)
-        writer.int(photos.count)
+        writer.int(photoCount)
         let photos = self.photos
         var body = StateWriter()
-        try Self.merge(base.photos, from: descriptor, changed: photoKeys, expected: photos.count, hexKeys: true, readSize: readSize,
+        try Self.merge(base.photos, from: descriptor, changed: photoKeys, expected: photoCount, hexKeys: true, readSize: readSize,
                        writer: &writer, chunkSize: chunkSize, send, entryLength: Self.photoEntryLength) { key, writer in
             guard let entry = photos[key] else { return false }
             Self.writePhoto(key, entry, to: &writer, body: &body)
             return true
         }
-        writer.int(pages.count)
+        writer.int(pageCount)
         let pages = self.pages
-        try Self.merge(base.pages, from: descriptor, changed: pageIDs, expected: pages.count, hexKeys: false, readSize: readSize,
+        try Self.merge(base.pages, from: descriptor, changed: pageIDs, expected: pageCount, hexKeys: false, readSize: readSize,
                        writer: &writer, chunkSize: chunkSize, send, entryLength: Self.pageEntryLength) { id, writer in
             guard let record = pages[id] else { return false }
             Self.writePage(id, record, to: &writer)
