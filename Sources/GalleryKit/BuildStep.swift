@@ -5,4 +5,12 @@ public protocol BuildStep: Sendable {
     var name: String { get }
     /// Does the step's work.
     func run(_ context: inout BuildContext) async throws
+    /// The step lets go of much of what it held when it ends (the previous
+    /// state's entries, a plan of every page): the heap's free memory is
+    /// handed back after it (`MemoryTuning.releaseFreeMemory`).
+    var letsGoOfMuch: Bool { get }
+}
+
+extension BuildStep {
+    public var letsGoOfMuch: Bool { false }
 }

@@ -40,7 +40,7 @@ public struct GalleryBuilder: Sendable {
         for step in chosen {
             let stepStarted = Date()
             try await step.run(&context)
-            MemoryTuning.releaseFreeMemory()
+            if step.letsGoOfMuch { MemoryTuning.releaseFreeMemory() }
             context.report.stepSeconds.append((step.name, Date().timeIntervalSince(stepStarted)))
         }
         context.report.seconds = Date().timeIntervalSince(started)

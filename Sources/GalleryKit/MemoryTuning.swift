@@ -33,11 +33,13 @@ public enum MemoryTuning {
         #endif
     }
 
-    /// Hands the heap's free memory back to the system, between the build's
-    /// steps: the heap is kept whole within a step (see above), but what one
-    /// step let go of (the previous state's entries, a plan of 100,000
-    /// pages) sat in the process's RSS through the steps after it (20 to 50
-    /// MB of an add's 300 MB at 100,000 photos). A few milliseconds a step.
+    /// Hands the heap's free memory back to the system after a step that
+    /// let go of much (`BuildStep.letsGoOfMuch`): the heap is kept whole
+    /// within a step (see above), but what the media step and the page step
+    /// let go of (the previous state's entries, a plan of 100,000 pages) sat
+    /// in the process's RSS through the steps after them (20 to 50 MB of an
+    /// add's 300 MB at 100,000 photos). After every step it cost more time
+    /// (pages given back and faulted in again) for no less memory.
     public static func releaseFreeMemory() {
         #if canImport(Glibc)
         typealias Trim = @convention(c) (Int) -> Int32

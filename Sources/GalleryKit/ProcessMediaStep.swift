@@ -8,6 +8,7 @@ import Scanning
 /// most `jobs` items in flight so decoded bitmaps never pile up.
 struct ProcessMediaStep: BuildStep {
     let name = "process media"
+    let letsGoOfMuch = true
 
     func run(_ context: inout BuildContext) async throws {
         let settings = context.settings

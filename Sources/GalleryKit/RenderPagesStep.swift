@@ -16,6 +16,7 @@ import Sealing
 /// changed.
 struct RenderPagesStep: BuildStep {
     let name = "render pages"
+    let letsGoOfMuch = true
 
     /// Bumped whenever the renderer's output changes for the same inputs.
     static let rendererVersion = 7
