@@ -118,7 +118,7 @@ struct Fingerprinter: Sendable {
     /// What every page shows (the seed, and the header's links).
     let chrome: StableHash.Digest
     /// Each item as a thumbnail or link shows it (its digest and its page), by source path.
-    var shown: [String: StableHash.Digest] = [:]
+    var shown = StringTable<StableHash.Digest>()
     /// Each album's items as its pages show them, in album order: looked up
     /// by index, not by path (the paths joined and hashed again for every
     /// page that shows an item were most of planning 100,000 items).
@@ -217,7 +217,7 @@ struct Fingerprinter: Sendable {
         shown.reserveCapacity(made.reduce(0) { $0 + $1.keys.count })
         for (path, album) in zip(paths, made) {
             albumRows[path] = album.rows
-            for (key, digest) in zip(album.keys, album.rows.shown) where shown[key] == nil { shown[key] = digest }
+            for (key, digest) in zip(album.keys, album.rows.shown) { shown.setIfAbsent(digest, for: key) }
         }
         for path in gallery.albums.keys {
             var h = StableHash()

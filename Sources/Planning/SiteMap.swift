@@ -44,7 +44,7 @@ public struct SiteMap: Sendable {
     public private(set) var albumPages: [AlbumPath: [String]] = [:]
     /// Where each photo is placed, by its source path (`a/b/c.jpg`): one
     /// dictionary, not three (each of 100,000 paths hashed once, not thrice).
-    public private(set) var photoPlaces: [String: PhotoPlace] = [:]
+    public private(set) var photoPlaces = StringTable<PhotoPlace>()
     /// The photo ranges of each album page.
     public private(set) var albumPhotoRanges: [AlbumPath: [Range<Int>]] = [:]
     /// The moments sections.
@@ -327,7 +327,7 @@ public struct SiteMap: Sendable {
 /// Where every album's and photo's pages live (`SiteMap`'s fields of the same names).
 struct Placement: Sendable {
     var albumPages: [AlbumPath: [String]] = [:]
-    var photoPlaces: [String: PhotoPlace] = [:]
+    var photoPlaces = StringTable<PhotoPlace>()
     var albumPhotoRanges: [AlbumPath: [Range<Int>]] = [:]
 
     init(_ gallery: Gallery, budget: Int) {
@@ -353,8 +353,8 @@ struct Placement: Sendable {
             // Album pages own index.html and index-N.html.
             if slug == "index" || slug.hasPrefix("index-") { slug = "photo-" + slug }
             slug = photoSlugs.claim(slug)
-            photoPlaces[source.relativePath] = PhotoPlace(page: placed(photoFolder + slug + ".html"), anchor: "p-" + slug,
-                                                                albumPage: index / max(1, budget))
+            photoPlaces.set(PhotoPlace(page: placed(photoFolder + slug + ".html"), anchor: "p-" + slug, albumPage: index / max(1, budget)),
+                            for: source.relativePath)
         }
         var childSlugs = Slug.Uniquer()
         let childBase = path.isRoot ? "albums/" : folder

@@ -32,7 +32,7 @@ public struct OnThisDayMonth: Sendable {
     /// The file of `month`.
     public static func file(month: Int) -> String { "moments/days-\(month < 10 ? "0" : "")\(month).js" }
 
-    static func months(_ timeline: [MediaItem], places: [String: PhotoPlace]) -> [OnThisDayMonth] {
+    static func months(_ timeline: [MediaItem], places: StringTable<PhotoPlace>) -> [OnThisDayMonth] {
         // Month-day → year → items, in timeline order.
         var days: [Int: [Int: [MediaItem]]] = [:]
         for item in timeline {
