@@ -337,7 +337,6 @@ public struct BuildState: Sendable, Equatable {
         writer.int(Int64(Self.currentVersion))
         writer.int(Int64(bitPattern: siteInputs.high))
         writer.int(Int64(bitPattern: siteInputs.low))
-        writer.int(fileList.count)
         try fileList.write(to: &writer, chunkSize: chunkSize, emit)
     }
 

@@ -108,14 +108,16 @@ public final class EncodedStrings: @unchecked Sendable {
         }
     }
 
-    /// Writes the strings as the state file holds them to `writer`, the
-    /// insertions merged in as they go, handing it to `emit` each time it
-    /// holds `chunkSize` bytes.
+    /// Writes the count and the strings as the state file holds them to
+    /// `writer` (the count once the strings are read: one that could not be
+    /// read is written as none), the insertions merged in as they go,
+    /// handing it to `emit` each time it holds `chunkSize` bytes.
     func write<E: Error>(to writer: inout StateWriter, chunkSize: Int, _ emit: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E) {
         let (bytes, decoded, insertions, count) = lock.withLock {
             readSource()
             return (self.bytes, self.decoded, self.insertions, storedCount)
         }
+        writer.int(count)
         if let decoded {
             // Kept sorted by init and decode: sorted again only if changed since.
             let ordered = zip(decoded, decoded.dropFirst()).allSatisfy { $0 <= $1 } ? decoded : parallelSorted(decoded)

@@ -109,6 +109,22 @@ import GalleryTestSupport
         #expect(state.files == (0..<500).map { "media/\($0).webp" }.sorted())
     }
 
+    /// A list whose file was cut short since: loading it fails, and a state
+    /// written without loading it first lists no files, and still reads.
+    @Test func aFileListThatCannotBeReadFailsOrIsEmpty() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.url.appendingPathComponent("state.bin")
+        let state = try Self.written(10, to: url)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: 100)
+        try handle.close()
+        #expect(throws: OutputError.self) { try state.loadFiles() }
+        let unloaded = try Self.written(10, to: folder.url.appendingPathComponent("other.bin"))
+        try FileHandle(forWritingTo: folder.url.appendingPathComponent("other.bin")).truncate(atOffset: 100)
+        let written = try BuildState.decode(Data(unloaded.encodedBytes()))
+        #expect(written.files.isEmpty && written.photos.count == 10)
+    }
+
     /// Files merged into a list as it is written give the bytes of the list
     /// merged first, at every chunk size.
     @Test func filesMergedAsWrittenAreTheListMergedFirst() throws {
