@@ -5,13 +5,21 @@ import Glibc
 ///
 /// Every folder is watched (new folders are added as they appear); a burst of
 /// events (a camera import, an editor's save) is collapsed by waiting until
-/// the tree has been quiet for the debounce interval.
+/// the tree has been quiet: briefly once every file written to has been
+/// closed, longer while one is still open (a slow copy pauses mid-file).
 public final class SourceWatcher {
     private let descriptor: Int32
     private var folders: [Int32: String] = [:]
     private let root: String
-    private let mask: UInt32 = UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB
+    private let mask: UInt32 = UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB
                                       | IN_DELETE_SELF | IN_MOVE_SELF)
+    /// Files created or written to and not yet closed, by watch and name.
+    private var beingWritten: Set<WrittenFile> = []
+
+    private struct WrittenFile: Hashable {
+        var watch: Int32
+        var name: String
+    }
 
     /// Starts watching `root` and every folder below it.
     public init(root: URL) throws {
@@ -47,10 +55,12 @@ public final class SourceWatcher {
         }
     }
 
-    /// Blocks until something changed and then stayed quiet for `debounce`
-    /// seconds, or (with `giveUpAfter`) until that many seconds passed with
-    /// no change. Returns the number of events seen (0: none).
-    public func waitForChanges(debounce: Double = 0.5, giveUpAfter: Double? = nil) -> Int {
+    /// Blocks until something changed and then stayed quiet, or (with
+    /// `giveUpAfter`) until that many seconds passed with no change. Quiet
+    /// is `settle` seconds once every file written to has been closed, and
+    /// `debounce` seconds while one is still open. Returns the number of
+    /// events seen (0: none).
+    public func waitForChanges(debounce: Double = 0.5, settle: Double = 0.15, giveUpAfter: Double? = nil) -> Int {
         var events = 0
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         // Wait for the first event, then until a quiet period.
@@ -65,8 +75,11 @@ public final class SourceWatcher {
                 continue
             }
             events += drain()
-            timeout = events > 0 ? Int32(debounce * 1000) : idle
+            timeout = events > 0 ? Int32((beingWritten.isEmpty ? min(settle, debounce) : debounce) * 1000) : idle
         }
+        // A file still open but quiet this long (or never to be closed: a
+        // link made with `ln`) is forgotten; its next write notes it again.
+        beingWritten.removeAll()
         return events
     }
 
@@ -87,6 +100,7 @@ public final class SourceWatcher {
                    let parent = folders[event.wd], !name.hasPrefix(".") {
                     addTree(parent + "/" + name, into: &folders)
                 }
+                noteWriting(event, name: name)
                 if event.mask & UInt32(IN_IGNORED) != 0 {
                     // A watch that ended (its folder deleted, or resync
                     // dropped it): not a change of its own.
@@ -98,5 +112,26 @@ public final class SourceWatcher {
             }
         }
         return count
+    }
+
+    /// Follows which files are open for writing: created or modified and
+    /// not yet closed, deleted or moved away.
+    private func noteWriting(_ event: inotify_event, name: String) {
+        if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+            // Events were lost: which files are open is no longer known.
+            beingWritten.removeAll()
+            return
+        }
+        if event.mask & UInt32(IN_IGNORED | IN_DELETE_SELF) != 0 {
+            beingWritten = beingWritten.filter { $0.watch != event.wd }
+            return
+        }
+        guard !name.isEmpty, event.mask & UInt32(IN_ISDIR) == 0 else { return }
+        let file = WrittenFile(watch: event.wd, name: name)
+        if event.mask & UInt32(IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM) != 0 {
+            beingWritten.remove(file)
+        } else if event.mask & UInt32(IN_CREATE | IN_MODIFY) != 0 {
+            beingWritten.insert(file)
+        }
     }
 }

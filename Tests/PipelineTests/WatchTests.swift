@@ -184,3 +184,31 @@ import Video
         #expect(try FaultTests.site(settings.output) == (try await FaultTests.cleanSite(settings, in: folder)))
     }
 }
+
+/// A burst ends sooner once every file written is closed than while one is
+/// still open (a copy that pauses mid-file must not start a build too soon).
+@Test func aWriteStillOpenIsWaitedForLongerThanAClosedOne() throws {
+    let folder = try TemporaryFolder()
+    let source = folder.url.appendingPathComponent("src")
+    try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+    let watcher = try SourceWatcher(root: source)
+    _ = try folder.write("src/closed.jpg", try IncrementalTests.photo(1))
+    var started = Date()
+    #expect(watcher.waitForChanges(debounce: 3, settle: 0.05, giveUpAfter: 5) > 0)
+    #expect(Date().timeIntervalSince(started) < 2.5, "a closed file settles after `settle`, not `debounce`")
+
+    let path = source.appendingPathComponent("open.jpg").path
+    let descriptor = open(path, O_CREAT | O_WRONLY, 0o644)
+    #expect(descriptor >= 0)
+    #expect(write(descriptor, "half", 4) == 4)
+    started = Date()
+    #expect(watcher.waitForChanges(debounce: 1, settle: 0.05, giveUpAfter: 5) > 0)
+    #expect(Date().timeIntervalSince(started) >= 0.95, "an open file is waited for `debounce`")
+
+    // Closed after that wait: the close is a change, settled briefly.
+    #expect(write(descriptor, "rest", 4) == 4)
+    #expect(close(descriptor) == 0)
+    started = Date()
+    #expect(watcher.waitForChanges(debounce: 3, settle: 0.05, giveUpAfter: 5) > 0)
+    #expect(Date().timeIntervalSince(started) < 2.5)
+}
