@@ -30,6 +30,9 @@ public struct BuildContext: Sendable {
     var output: OutputFolder?
     /// What the previous build left: owned files, photo cache, page fingerprint.
     public var previousState = BuildState()
+    /// The previous state as read ahead by a `BuildSession`, taken by the
+    /// prepare step if its file is unchanged since.
+    var preloadedState: BuildState?
     /// The photo cache this build hands on.
     public var photoCache: [String: CachedPhoto] = [:]
     /// The keys of `photoCache`'s entries that differ from the previous state's.

@@ -26,10 +26,15 @@ public struct GalleryBuilder: Sendable {
 
     /// Builds the site and returns the report. Unreadable photos are skipped and
     /// listed in the report; only problems with SOURCE, OUT or settings throw.
-    public func build(_ resolved: ResolvedBuild, quiet: Bool = false, shard: Shard? = nil, faults: WriteFaults? = nil) async throws -> BuildReport {
+    /// `session`: the process builds again and again (`build --watch`).
+    public func build(_ resolved: ResolvedBuild, quiet: Bool = false, shard: Shard? = nil, faults: WriteFaults? = nil,
+                      session: BuildSession? = nil) async throws -> BuildReport {
         let started = Date()
         var context = BuildContext(settings: resolved.settings, theme: resolved.theme, quiet: quiet, shard: shard)
         context.writeFaults = faults
+        context.preloadedState = session?.takeState()
+        // Read ahead even when this build fails: the next one starts from whatever state is there.
+        defer { session?.readAhead(after: resolved.settings) }
         context.report.shard = shard
         let chosen: [any BuildStep]
         switch shard?.phase {
@@ -40,7 +45,7 @@ public struct GalleryBuilder: Sendable {
         for step in chosen {
             let stepStarted = Date()
             try await step.run(&context)
-            if step.letsGoOfMuch { MemoryTuning.releaseFreeMemory() }
+            if step.letsGoOfMuch, session == nil { MemoryTuning.releaseFreeMemory() }
             context.report.stepSeconds.append((step.name, Date().timeIntervalSince(stepStarted)))
         }
         context.report.seconds = Date().timeIntervalSince(started)

@@ -12,7 +12,7 @@ struct PrepareOutputStep: BuildStep {
         let output = try OutputFolder.open(context.settings.output, source: context.settings.source, state: context.settings.stateFolder,
                                            shard: context.shard, faults: context.writeFaults)
         context.output = output
-        var state = output.loadState()
+        var state = output.loadState(preloaded: context.preloadedState.take())
         // A whole build merges every finished part; so does a page part (it
         // plans the whole site from every media part's photos, and takes the
         // pages other page parts made as made); a media part reads its own.

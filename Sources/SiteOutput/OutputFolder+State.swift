@@ -7,18 +7,30 @@ import GalleryCore
 extension OutputFolder {
     /// The previous build's state; empty when there is none, it is
     /// unreadable, or of another version (a full rebuild, never a wrong site).
-    public func loadState() -> BuildState {
-        // Mapped, not read: a part steps over most of it, and the pages it
-        // touches stay the file's (the kernel can drop them), not the heap's.
+    /// `preloaded`: the same file read ahead (`readState(in:)`, by a watcher
+    /// while it waited), taken if the file is still the one it read.
+    public func loadState(preloaded: BuildState? = nil) -> BuildState {
         let location = BuildState.location(in: stateFolder)
-        // Kept open: the list of files is read from it when pruning.
-        guard let file = StateFile(location), let identity = FileIdentity(descriptor: file.descriptor),
-              let data = try? Data(contentsOf: location, options: .alwaysMapped) else { return BuildState() }
-        // A part needs only its own photos' entries, and none of the files.
-        // A media part reads only its own photos' entries; a page part needs them all, and the pages.
+        // A media part reads only its own photos' entries, and none of the files.
         if let shard, shard.phase == .media {
+            guard let data = try? Data(contentsOf: location, options: .alwaysMapped) else { return BuildState() }
             return (try? BuildState.decode(data, keeping: { shard.owns(key: $0) }, withFiles: false)) ?? BuildState()
         }
+        if let preloaded, let identity = preloaded.base?.identity, FileIdentity(path: location.path) == identity {
+            return preloaded
+        }
+        return Self.readState(in: stateFolder)
+    }
+
+    /// The state a whole build (or a page part) left in `stateFolder`: read
+    /// by `loadState`, or ahead of the next build by a process that runs
+    /// many (`build --watch`). Empty when there is none or it is unreadable.
+    public static func readState(in stateFolder: URL) -> BuildState {
+        let location = BuildState.location(in: stateFolder)
+        // Kept open: the list of files is read from it when pruning.
+        // Mapped, not read: the pages it touches stay the file's (the kernel can drop them), not the heap's.
+        guard let file = StateFile(location), let identity = FileIdentity(descriptor: file.descriptor),
+              let data = try? Data(contentsOf: location, options: .alwaysMapped) else { return BuildState() }
         // Mapped (just above) while the same file is open: the same bytes, unless replaced in between, which the identity tells.
         guard FileIdentity(path: location.path) == identity, var state = try? BuildState.decode(data, file: file) else { return BuildState() }
         state.base?.file = location

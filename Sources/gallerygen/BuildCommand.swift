@@ -63,10 +63,11 @@ struct BuildCommand: AsyncParsableCommand {
             if part != nil, watch { throw ValidationFailure(message: "\(shard != nil ? "--shard" : "--pages") and --watch cannot be used together") }
             // Watching starts before the first build: an edit made during it is seen.
             let watcher = watch ? try SourceWatcher(root: resolved.settings.source) : nil
-            try await Self.buildOnce(resolved, quiet: quiet, verbose: verbose, shard: part)
+            let session = watch ? BuildSession() : nil
+            try await Self.buildOnce(resolved, quiet: quiet, verbose: verbose, shard: part, session: session)
             if let watcher {
                 try await Self.watch(watcher, source: resolved.settings.source, quiet: quiet, resolve: resolve) {
-                    try await Self.buildOnce($0, quiet: quiet, verbose: verbose)
+                    try await Self.buildOnce($0, quiet: quiet, verbose: verbose, session: session)
                 }
             }
         } catch let error as CustomStringConvertible & Error {
@@ -99,8 +100,8 @@ struct BuildCommand: AsyncParsableCommand {
         }
     }
 
-    static func buildOnce(_ resolved: ResolvedBuild, quiet: Bool, verbose: Bool, shard: Shard? = nil) async throws {
-        let report = try await GalleryBuilder().build(resolved, quiet: quiet, shard: shard)
+    static func buildOnce(_ resolved: ResolvedBuild, quiet: Bool, verbose: Bool, shard: Shard? = nil, session: BuildSession? = nil) async throws {
+        let report = try await GalleryBuilder().build(resolved, quiet: quiet, shard: shard, session: session)
         if verbose {
             for path in report.ignored { FileHandle.standardError.write(Data("ignored \(DisplayText.oneLine(path))\n".utf8)) }
             for path in report.pairedRaw {

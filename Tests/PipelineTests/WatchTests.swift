@@ -212,3 +212,50 @@ import Video
     #expect(watcher.waitForChanges(debounce: 3, settle: 0.05, giveUpAfter: 5) > 0)
     #expect(Date().timeIntervalSince(started) < 2.5)
 }
+
+/// A build session (what `--watch` runs) reads the state the last build
+/// committed while it waits. The next build takes it only if the file is
+/// still the one read, and every build's site is the clean build's.
+@Test func aSessionTakesTheStateReadAheadOnlyWhileItsFileIsUnchanged() async throws {
+    let (folder, settings) = try IncrementalTests.library()
+    _ = try await GalleryBuilder().build(settings: settings, quiet: true)
+    let read = OutputFolder.readState(in: settings.stateFolder)
+    #expect(read == (try BuildState.decode(try Data(contentsOf: BuildState.location(in: settings.stateFolder)))))
+    #expect(!read.photos.isEmpty)
+    var marked = read
+    marked.siteInputs = StableHash.Digest(high: 1, low: 2)
+    do {
+        let output = try OutputFolder.open(settings.output, source: settings.source, state: settings.stateFolder)
+        #expect(output.loadState(preloaded: marked).siteInputs == marked.siteInputs, "the file read is still there: taken")
+        output.commitUnchanged()
+    }
+
+    // Another build commits a new state: what was read ahead is stale.
+    _ = try folder.write("src/Alpha/new.jpg", try IncrementalTests.photo(40))
+    _ = try await GalleryBuilder().build(settings: settings, quiet: true)
+    do {
+        let output = try OutputFolder.open(settings.output, source: settings.source, state: settings.stateFolder)
+        let loaded = output.loadState(preloaded: marked)
+        #expect(loaded.siteInputs != marked.siteInputs, "the file was replaced: read again")
+        #expect(loaded == OutputFolder.readState(in: settings.stateFolder))
+        #expect(loaded.photos.count == read.photos.count + 1)
+        output.commitUnchanged()
+    }
+
+    // Builds in one session, each after an edit, against clean builds.
+    let resolved = ResolvedBuild(settings: settings, theme: try BuildConfiguration.loadTheme(settings.values))
+    let session = BuildSession()
+    _ = try await GalleryBuilder().build(resolved, quiet: true, session: session)
+    let edits: [() throws -> Void] = [
+        { _ = try folder.write("src/Beta/b9.jpg", try IncrementalTests.photo(41)) },
+        { try FileManager.default.removeItem(at: settings.source.appendingPathComponent("Alpha/a1.jpg")) },
+        { _ = try folder.write("src/Alpha/a2.txt", Array("Words for a2".utf8)) },
+        {},
+    ]
+    for edit in edits {
+        try edit()
+        let report = try await GalleryBuilder().build(resolved, quiet: true, session: session)
+        #expect(report.skipped.isEmpty)
+        #expect(try FaultTests.site(settings.output) == (try await FaultTests.cleanSite(settings, in: folder)))
+    }
+}
