@@ -4,6 +4,7 @@ import GalleryCore
 import Planning
 import Rendering
 import Sealing
+import Scanning
 
 /// The state one build threads through its steps.
 public struct BuildContext: Sendable {
@@ -33,6 +34,8 @@ public struct BuildContext: Sendable {
     /// The previous state as read ahead by a `BuildSession`, taken by the
     /// prepare step if its file is unchanged since.
     var preloadedState: BuildState?
+    /// What the last walk of SOURCE found, when builds follow one another in one process.
+    var scanMemory: ScanMemory?
     /// The photo cache this build hands on.
     public var photoCache: [String: CachedPhoto] = [:]
     /// The keys of `photoCache`'s entries that differ from the previous state's.

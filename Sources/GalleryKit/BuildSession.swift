@@ -1,6 +1,7 @@
 import Foundation
 import GalleryCore
 import SiteOutput
+import Scanning
 
 /// What one long-running process (`build --watch`) carries from a build to
 /// the next. Between builds it waits for changes, idle: it reads the state
@@ -10,12 +11,23 @@ import SiteOutput
 ///
 /// Its builds also keep the heap they grew: handed back after each step, it
 /// was faulted in again by the next build, a tenth of a second or more.
+///
+/// It also remembers what the walk found in each folder (`ScanMemory`):
+/// told which folders changed, the next walk lists only those.
 public final class BuildSession: @unchecked Sendable {
     /// Set and taken by the thread that runs the builds, one at a time.
     private var nextState: Eventually<BuildState>?
+    /// What the last walk found, folder by folder.
+    let scanMemory = ScanMemory()
 
     /// Creates a session with nothing read ahead.
     public init() {}
+
+    /// Before a build: the folders watched (paths as the scanner names them)
+    /// and those changed since the last build, nil when not known.
+    public func sourceChanged(watched: Set<String>, changed: Set<String>?) {
+        scanMemory.expect(watched: watched, changed: changed)
+    }
 
     /// Starts reading the state `settings`' build left, for the next build.
     func readAhead(after settings: BuildSettings) {

@@ -33,6 +33,7 @@ public struct GalleryBuilder: Sendable {
         var context = BuildContext(settings: resolved.settings, theme: resolved.theme, quiet: quiet, shard: shard)
         context.writeFaults = faults
         context.preloadedState = session?.takeState()
+        context.scanMemory = session?.scanMemory
         // Read ahead even when this build fails: the next one starts from whatever state is there.
         defer { session?.readAhead(after: resolved.settings) }
         context.report.shard = shard

@@ -20,7 +20,8 @@ struct ProcessMediaStep: BuildStep {
         let processor = MediaProcessor(settings: settings, output: output, video: video, places: places,
                                        vaults: context.albumKeys.mapValues(\.vault))
         let shard = context.shard
-        let feed = SourceFeed.start(settings: settings, shard: shard, progress: progress, skipping: context.passphraseFiles)
+        let feed = SourceFeed.start(settings: settings, shard: shard, progress: progress, skipping: context.passphraseFiles,
+                                    memory: context.scanMemory)
         // The previous build's cache becomes this one's, entry by entry: one
         // dictionary, not a second of 100,000 entries beside it.
         var tally = MediaTally(report: context.report, progress: progress, cache: context.previousState.photos)
@@ -111,14 +112,15 @@ struct SourceFeed {
     let otherParts: Counter
     let ignored: IgnoredFiles
 
-    static func start(settings: BuildSettings, shard: Shard?, progress: ProgressReporter, skipping skipped: Set<String> = []) -> SourceFeed {
+    static func start(settings: BuildSettings, shard: Shard?, progress: ProgressReporter, skipping skipped: Set<String> = [],
+                      memory: ScanMemory? = nil) -> SourceFeed {
         let scanner = SourceScanner(root: settings.source, excluding: [settings.output])
         let (stream, continuation) = AsyncStream<[SourceFile]>.makeStream()
         let feed = SourceFeed(batches: stream, otherParts: Counter(), ignored: IgnoredFiles())
         let options = ScanOptions(followSymlinks: settings.followSymlinks, pairRaw: settings.rawPairs == .preferJPEG, skippedFiles: skipped)
         let walker = Thread {
             var batch: [SourceFile] = []
-            scanner.walk(options) { event in
+            scanner.walk(options, memory: memory) { event in
                 switch event {
                 case .media(let file):
                     // The key is read here, on the walker's thread, beside the scan's own file system work.

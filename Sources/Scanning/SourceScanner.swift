@@ -20,7 +20,7 @@ public enum ScanEvent: Sendable {
 }
 
 /// How a walk goes.
-public struct ScanOptions: Sendable {
+public struct ScanOptions: Sendable, Equatable {
     /// Follow symbolic links that stay inside SOURCE.
     public var followSymlinks = false
     /// Report folders (albums) only: no photo or ignored-file events, and no
@@ -69,13 +69,18 @@ public struct SourceScanner: Sendable {
         self.excluded = Set(excluded.map { $0.standardizedFileURL.path })
     }
 
-    /// Synchronous walk, calling `emit` for each event.
-    public func walk(_ options: ScanOptions = ScanOptions(), emit: (ScanEvent) -> Void) {
+    /// Synchronous walk, calling `emit` for each event. With `memory`,
+    /// folders it says are unchanged since its last walk are replayed, not
+    /// listed (not when links are followed: a change behind one is not seen).
+    public func walk(_ options: ScanOptions = ScanOptions(), memory: ScanMemory? = nil, emit: (ScanEvent) -> Void) {
         var visited: Set<DirectoryID> = []
         let real = root.resolvingSymlinksInPath().path
+        let memory = options.followSymlinks ? nil : memory
+        memory?.begin(ScanMemory.Walk(root: root.path, excluded: excluded, options: options))
         Self.walk(raw: Array(root.path.utf8), url: root, components: [], excluded: excluded,
-                  follow: options.followSymlinks ? real : nil, options: options,
+                  follow: options.followSymlinks ? real : nil, options: options, memory: memory,
                   visited: &visited, emit: emit)
+        memory?.end()
     }
 
     /// A folder's identity, to stop symlink loops.
@@ -84,16 +89,40 @@ public struct SourceScanner: Sendable {
         var inode: UInt64
     }
 
+    /// A folder found in a folder, walked after that folder's files.
+    struct Subfolder {
+        let name: String
+        let raw: [UInt8]
+        let url: URL
+    }
+
     /// Walks by raw path bytes, so names that are not valid UTF-8 are still
     /// reached; `follow` is SOURCE's real path when symlinks are followed.
     static func walk(raw: [UInt8], url: URL, components: [String], excluded: Set<String>, follow root: String?,
-                     options: ScanOptions, visited: inout Set<DirectoryID>, emit: (ScanEvent) -> Void) {
+                     options: ScanOptions, memory: ScanMemory?, visited: inout Set<DirectoryID>, emit emitOut: (ScanEvent) -> Void) {
+        if let kept = memory?.replay(raw) {
+            guard visited.insert(kept.id).inserted else { return }
+            for event in kept.events { emitOut(event) }
+            for folder in kept.subfolders {
+                walk(raw: folder.raw, url: folder.url, components: components + [folder.name], excluded: excluded, follow: root,
+                     options: options, memory: memory, visited: &visited, emit: emitOut)
+            }
+            return
+        }
+        // This folder's own events, kept for the next walk when it can be replayed then.
+        var recorded: [ScanEvent]? = memory?.records(raw) == true ? [] : nil
+        func emit(_ event: ScanEvent) {
+            recorded?.append(event)
+            emitOut(event)
+        }
         let foldersOnly = options.foldersOnly, pairRaw = options.pairRaw
         let cPath = raw.map { CChar(bitPattern: $0) } + [0]
         var info = stat()
+        var id: DirectoryID?
         if stat(cPath, &info) == 0 {
             // A folder reached twice (a symlink loop, or two links to one place) is walked once.
-            guard visited.insert(DirectoryID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return }
+            id = DirectoryID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            guard visited.insert(id!).inserted else { return }
         } else if errno == ENOENT, !components.isEmpty {
             // Removed (or moved away) since its parent was listed: there is
             // nothing of it to publish, and nothing wrong to report.
@@ -116,7 +145,7 @@ public struct SourceScanner: Sendable {
             entries.append((String(decoding: bytes, as: UTF8.self), bytes))
         }
         closedir(directory)
-        var folders: [(name: String, raw: [UInt8], url: URL)] = []
+        var folders: [Subfolder] = []
         let visible = entries.filter { !$0.name.hasPrefix(".") }
         // The stills' names, needed only when a video or RAW file is there to pair with one.
         var pairingStills: Set<String>?
@@ -151,7 +180,7 @@ public struct SourceScanner: Sendable {
             var relative: String { rawFolder.relativePath(of: entry.name) }
             if kind == S_IFDIR {
                 let childURL = url.appendingPathComponent(entry.name)
-                if !excluded.contains(childURL.standardizedFileURL.path) { folders.append((entry.name, childRaw, childURL)) }
+                if !excluded.contains(childURL.standardizedFileURL.path) { folders.append(Subfolder(name: entry.name, raw: childRaw, url: childURL)) }
                 continue
             } else if kind != S_IFREG || foldersOnly {
                 continue
@@ -218,9 +247,10 @@ public struct SourceScanner: Sendable {
         // A clip whose still turned out to be something else (a second still
         // of the same name took it already): published on its own.
         for clip in liveClips.values.sorted(by: { NaturalOrder.less($0.fileName, $1.fileName) }) { emit(.media(clip)) }
+        if let recorded, let id, let memory { memory.record(raw, ScanMemory.Folder(id: id, events: recorded, subfolders: folders)) }
         for folder in folders {
             walk(raw: folder.raw, url: folder.url, components: components + [folder.name], excluded: excluded, follow: root,
-                 options: options, visited: &visited, emit: emit)
+                 options: options, memory: memory, visited: &visited, emit: emitOut)
         }
     }
 }
