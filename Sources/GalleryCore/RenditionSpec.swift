@@ -135,15 +135,75 @@ public struct KeyedRenditionSpec: Sendable {
     }
 
     /// `RenditionSpec.relativePath`: the one place a rendition's name is made.
+    /// `media/NN/NAME-WxH.EXT` (`-original.EXT` for the original), NAME the
+    /// first 20 hex digits of the hash of the content hash, the key, the size
+    /// and `madeWith`. Written into one string, the size's digits made once:
+    /// a rebuild names every rendition of every photo (four interpolations
+    /// and their copies were two fifths of planning a photo).
     public func relativePath(contentHash: String, size: PixelSize, originalExtension: String = "jpg", madeWith: String = "") -> String {
-        var hasher = StableHash()
-        hasher.update(contentHash)
-        hasher.update(key)
-        hasher.update(size.description)
-        if !madeWith.isEmpty { hasher.update(madeWith) }
-        let name = hasher.digest().hex(digits: 20)
-        if spec.role == .original { return "media/\(name.prefix(2))/\(name)-original.\(originalExtension)" }
-        return "media/\(name.prefix(2))/\(name)-\(size.width)x\(size.height).\(spec.format.fileExtension)"
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { dimensions in
+            // "WIDTHxHEIGHT" (what `size.description` is) and the separator `update(_: String)` hashes after it.
+            var count = Self.writeDecimal(size.width, into: dimensions, at: 0)
+            dimensions[count] = UInt8(ascii: "x")
+            count = Self.writeDecimal(size.height, into: dimensions, at: count + 1)
+            dimensions[count] = 0
+            var hasher = StableHash()
+            hasher.update(contentHash)
+            hasher.update(key)
+            hasher.update(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: dimensions[0...count])))
+            if !madeWith.isEmpty { hasher.update(madeWith) }
+            let digest = hasher.digest()
+            let isOriginal = spec.role == .original
+            var fileExtension = isOriginal ? originalExtension : spec.format.fileExtension
+            return fileExtension.withUTF8 { ext in
+                let suffix = isOriginal ? 9 : count + 1  // "-original" or "-WxH"
+                let length = 6 + 2 + 1 + 20 + suffix + 1 + ext.count
+                return String(unsafeUninitializedCapacity: length) { out in
+                    var at = 0
+                    func put(_ byte: UInt8) {
+                        out[at] = byte
+                        at += 1
+                    }
+                    for byte in "media/".utf8 { put(byte) }
+                    for index in 0..<2 { put(digest.hexDigit(index)) }
+                    put(UInt8(ascii: "/"))
+                    for index in 0..<20 { put(digest.hexDigit(index)) }
+                    if isOriginal {
+                        for byte in "-original".utf8 { put(byte) }
+                    } else {
+                        put(UInt8(ascii: "-"))
+                        for index in 0..<count { put(dimensions[index]) }
+                    }
+                    put(UInt8(ascii: "."))
+                    for byte in ext { put(byte) }
+                    return at
+                }
+            }
+        }
+    }
+
+    /// Writes `value` in decimal (as `"\(value)"` does) at `start`; returns the index after it.
+    private static func writeDecimal(_ value: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        var at = start
+        if value < 0 {
+            buffer[at] = UInt8(ascii: "-")
+            at += 1
+        }
+        var magnitude = value.magnitude
+        let first = at
+        repeat {
+            buffer[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+            at += 1
+        } while magnitude > 0
+        // Written lowest digit first: reversed in place.
+        var low = first, high = at - 1
+        while low < high {
+            buffer.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
+        return at
     }
 }
 

@@ -116,6 +116,14 @@ public struct StableHash: Sendable {
         /// (file names and cache keys are made of them, 100,000s per build).
         public var description: String { hex(digits: 32) }
 
+        /// The hex digit at `index` (0 to 31) of `description`, as a byte.
+        @inline(__always)
+        public func hexDigit(_ index: Int) -> UInt8 {
+            let word = index < 16 ? high : low
+            let nibble = UInt8((word >> UInt64(60 - 4 * (index % 16))) & 0xF)
+            return nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+        }
+
         /// The first `digits` (at most 32) hex digits of `description`.
         public func hex(digits: Int) -> String {
             let count = min(32, max(0, digits))
