@@ -10,20 +10,26 @@ renditions (pages, state and planning are what is measured), then:
   add one      one photo copied into one album
   caption one  a sidecar title written beside one photo
   remove one   that photo removed again (and its sidecar)
+  --watch      `build --watch` running: the photo copied in, until its page
+               is in OUT (the watcher's wait for quiet included), then
+               removed again; `--watch-trials` times (0: not measured)
 
 For each: wall and CPU seconds, peak RSS, the pages rendered (the build's
 "rendered N of M pages"), and the files written and removed in OUT. The floor
 of any no-op is listing the library (`find SOURCE -type f -printf '%s %T@ %p\\n'`),
 timed first; the no-op and add-one are given as multiples of it and of the no-op.
 
-usage: scripts/bench_scale.py [--count 100000] [--work DIR] [--binary PATH] [--jobs N]
+usage: scripts/bench_scale.py [--count 100000] [--work DIR] [--binary PATH] [--jobs N] [--watch-trials 3]
 """
 import argparse
 import datetime
 import os
 import re
 import shutil
+import subprocess
 import sys
+import threading
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
@@ -53,12 +59,54 @@ def rendered(run):
     return (int(m.group(1).replace(",", "")), int(m.group(2).replace(",", ""))) if m else (None, None)
 
 
+def watch_latency(build, added, photo, page, trials):
+    """Seconds from `photo` written to `added` until `page` is in OUT, with
+    `build --watch` running; the photo is removed again (and its page seen
+    gone) between trials."""
+    proc = subprocess.Popen(build + ["--watch"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    builds = threading.Semaphore(0)
+
+    def read():
+        for line in proc.stderr:
+            if "for changes" in line:
+                builds.release()
+    threading.Thread(target=read, daemon=True).start()
+
+    def settled():
+        if not builds.acquire(timeout=600):
+            proc.kill()
+            raise SystemExit("build --watch did not finish a build in 600 s")
+    latencies = []
+    try:
+        settled()
+        for _ in range(trials):
+            time.sleep(1.0)
+            started = time.monotonic()
+            with open(added, "wb") as f:
+                f.write(photo)
+            while not os.path.exists(page):
+                if time.monotonic() - started > 120:
+                    raise SystemExit(f"build --watch did not write {page} in 120 s")
+                time.sleep(0.01)
+            latencies.append(time.monotonic() - started)
+            settled()
+            os.remove(added)
+            while os.path.exists(page):
+                time.sleep(0.01)
+            settled()
+    finally:
+        proc.terminate()
+        proc.wait()
+    return latencies
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--count", type=int, default=100_000)
     parser.add_argument("--work", default=None, help="folder for the library and site (default /tmp/gallerygen-scale-COUNT)")
     parser.add_argument("--binary", default=None, help="gallerygen to measure (default: a release build of this checkout)")
     parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--watch-trials", type=int, default=3, help="photos added under build --watch (0: none)")
     args = parser.parse_args()
 
     work = args.work or f"/tmp/gallerygen-scale-{args.count}"
@@ -80,20 +128,24 @@ def main():
     album = sorted(os.path.join(dp, d) for dp, ds, _ in os.walk(library) for d in ds if "album" in d)[len(os.listdir(library)) // 2]
     added = os.path.join(album, "IMG_9999.jpg")
     sidecar = os.path.join(album, "IMG_0003.md")
+    photo = benchlib.tiny_jpeg(args.count + 7, datetime.datetime(2019, 6, 1, 12))
     steps = [
         ("cold", lambda: None),
         ("no-op", lambda: None),
-        ("add one", lambda: open(added, "wb").write(benchlib.tiny_jpeg(args.count + 7, datetime.datetime(2019, 6, 1, 12)))),
+        ("add one", lambda: open(added, "wb").write(photo)),
         ("caption one", lambda: open(sidecar, "w").write("Title: A new caption\n\nWritten for the benchmark.\n")),
         ("remove one", lambda: (os.remove(added), os.remove(sidecar))),
     ]
     rows = []
+    page = None
     for name, change in steps:
         change()
         before = benchlib.snapshot(out) if os.path.isdir(out) else {}
         run = benchlib.run_timed(build)
         after = benchlib.snapshot(out)
         written, removed = benchlib.changed_files(before, after)
+        if name == "add one":
+            page = next((os.path.join(out, path) for path in after if path not in before and path.endswith("/img-9999.html")), None)
         pages, total = rendered(run)
         rows.append((name, run, pages, total, written, removed))
         print(f"{name:12s} {run.wall:7.2f} s wall {run.cpu:7.2f} s CPU {run.peak_mb:7.0f} MB  "
@@ -107,6 +159,12 @@ def main():
     print()
     print(f"no-op / listing: {noop.wall / listing.wall:.1f}x wall; add one / no-op: {rows[2][1].wall / noop.wall:.2f}x; "
           f"caption one / no-op: {rows[3][1].wall / noop.wall:.2f}x; remove one / no-op: {rows[4][1].wall / noop.wall:.2f}x")
+    if args.watch_trials > 0:
+        if page is None:
+            raise SystemExit("the added photo's page was not among the files the add wrote")
+        latencies = watch_latency(build, added, photo, page, args.watch_trials)
+        print(f"--watch: the added photo's page in OUT after {', '.join(f'{t:.2f}' for t in latencies)} s "
+              f"(worst {max(latencies):.2f} s)")
 
 
 if __name__ == "__main__":

@@ -77,6 +77,8 @@ def test_bench_scale(tmp_path):
     # A change renders the pages that show it, not the site.
     for step in ("add one", "caption one", "remove one"):
         assert 0 < pages[step][0] < pages[step][1] // 2, out
+    # build --watch: each photo copied in was published, its time measured.
+    assert re.search(r"--watch: the added photo's page in OUT after \d+\.\d\d, \d+\.\d\d, \d+\.\d\d s", out), out
 
 
 def test_bench_moments(tmp_path):
