@@ -23,10 +23,9 @@ public final class BuildSession: @unchecked Sendable {
     /// Creates a session with nothing read ahead.
     public init() {}
 
-    /// Before a build: the folders watched (paths as the scanner names them)
-    /// and those changed since the last build, nil when not known.
-    public func sourceChanged(watched: Set<String>, changed: Set<String>?) {
-        scanMemory.expect(watched: watched, changed: changed)
+    /// Before a build: what the watcher saw since the last one (`SourceWatcher.takeChanges`).
+    public func sourceChanged(watched: Set<String>, changed: Set<String>?, named: Set<String>) {
+        scanMemory.expect(watched: watched, changed: changed, named: named)
     }
 
     /// Starts reading the state `settings`' build left, for the next build.

@@ -15,9 +15,12 @@ public final class SourceWatcher {
                                       | IN_DELETE_SELF | IN_MOVE_SELF)
     /// Files created or written to and not yet closed, by watch and name.
     private var beingWritten: Set<WrittenFile> = []
-    /// Folders an event came from or named since `takeChanges`; nil once an
-    /// event was lost (the queue overflowed).
+    /// Folders an event came from since `takeChanges`; nil once an event
+    /// was lost (the queue overflowed).
     private var changedFolders: Set<String>? = []
+    /// Entries events named since `takeChanges` (files, and folders made,
+    /// removed or moved there, with whatever was already inside them).
+    private var namedEntries: Set<String> = []
 
     private struct WrittenFile: Hashable {
         var watch: Int32
@@ -48,12 +51,16 @@ public final class SourceWatcher {
 
     deinit { close(descriptor) }
 
-    /// The folders watched now and those changed since the last call (nil:
-    /// not known), for a walk that lists only what changed (`ScanMemory`).
-    /// Called between a wait and the build it starts.
-    public func takeChanges() -> (watched: Set<String>, changed: Set<String>?) {
-        defer { changedFolders = [] }
-        return (Set(folders.values), changedFolders)
+    /// What changed since the last call, for a walk that lists only that
+    /// (`ScanMemory`): the folders watched now, the folders events came
+    /// from (nil: not known), and the entries they named. Called between a
+    /// wait and the build it starts.
+    public func takeChanges() -> (watched: Set<String>, changed: Set<String>?, named: Set<String>) {
+        defer {
+            changedFolders = []
+            namedEntries = []
+        }
+        return (Set(folders.values), changedFolders, namedEntries)
     }
 
     private func addTree(_ path: String, into folders: inout [Int32: String]) {
@@ -138,8 +145,10 @@ public final class SourceWatcher {
         return count
     }
 
-    /// Notes the folder an event came from, and the entry it names (a
-    /// folder made, removed or renamed there is walked afresh too).
+    /// Notes the folder an event came from, and the entry it names: a
+    /// folder made, removed or moved there is walked afresh, and so is all
+    /// that is below it (made before its watch was, or another folder's
+    /// that had the same path, its changes seen by no watch of this path).
     private func noteChange(_ event: inotify_event, name: String) {
         if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
             changedFolders = nil
@@ -149,7 +158,9 @@ public final class SourceWatcher {
         // longer watched (moved out of SOURCE: its parent's event says so).
         guard event.mask & UInt32(IN_IGNORED) == 0, let folder = folders[event.wd] else { return }
         changedFolders?.insert(folder)
-        if !name.isEmpty { changedFolders?.insert(folder + "/" + name) }
+        if !name.isEmpty { namedEntries.insert(folder + "/" + name) }
+        // A folder removed or moved (SOURCE itself, too): what is recorded at its path and below is not what is there now.
+        if event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF) != 0 { namedEntries.insert(folder) }
     }
 
     /// Follows which files are open for writing: created or modified and

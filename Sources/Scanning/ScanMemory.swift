@@ -39,13 +39,28 @@ public final class ScanMemory: @unchecked Sendable {
     public init() {}
 
     /// Before a walk: the folders watched now (paths as the watcher names
-    /// them), and those changed since the last walk, nil when that is not
-    /// known (the watcher's queue overflowed).
-    public func expect(watched: Set<String>, changed: Set<String>?) {
+    /// them), those changed since the last walk (nil when that is not
+    /// known: the watcher's queue overflowed), and the entries changes
+    /// named, each forgotten with everything below it (a folder replaced by
+    /// another of the same path and inner folders).
+    public func expect(watched: Set<String>, changed: Set<String>?, named: Set<String> = []) {
         self.watched = watched
         guard let changed else {
             folders.removeAll()
             return
+        }
+        // A named file has no folder and none below it; a named folder's
+        // inner folders are found through its record, one level at a time
+        // (before the changed folders' records go: a folder both changed and
+        // named is forgotten with all below it).
+        var gone = named.filter { folders[$0] != nil }
+        while !gone.isEmpty {
+            var inner: Set<String> = []
+            for path in gone {
+                guard let folder = folders.removeValue(forKey: path) else { continue }
+                for subfolder in folder.subfolders { inner.insert(path + "/" + subfolder.name) }
+            }
+            gone = inner
         }
         for path in changed { folders[path] = nil }
     }

@@ -102,8 +102,8 @@ struct BuildCommand: AsyncParsableCommand {
         }
     }
 
-    static func tell(_ session: BuildSession, _ changes: (watched: Set<String>, changed: Set<String>?)) {
-        session.sourceChanged(watched: changes.watched, changed: changes.changed)
+    static func tell(_ session: BuildSession, _ changes: (watched: Set<String>, changed: Set<String>?, named: Set<String>)) {
+        session.sourceChanged(watched: changes.watched, changed: changes.changed, named: changes.named)
     }
 
     static func buildOnce(_ resolved: ResolvedBuild, quiet: Bool, verbose: Bool, shard: Shard? = nil, session: BuildSession? = nil) async throws {

@@ -314,7 +314,7 @@ import Video
             let album = albums.randomElement(using: &generator)!
             let names = files(in: album)
             counter += 1
-            switch Int.random(in: 0..<12, using: &generator) {
+            switch Int.random(in: 0..<13, using: &generator) {
             case 0: try Data("new \(counter)".utf8).write(to: url(album, "n\(counter).jpg"))
             case 1: if let name = names.randomElement(using: &generator) { try fm.removeItem(at: url(album, name)) }
             case 2:
@@ -347,7 +347,18 @@ import Video
             case 8:
                 // A folder renamed, or moved into another (not into itself).
                 let to = albums.filter { $0 != album && !$0.hasPrefix(album + "/") }.randomElement(using: &generator)
-                if album != "", let to { _ = rename(root.appendingPathComponent(album).path, url(to, "M\(counter)").path) }
+                if album != "", let to { _ = rename(root.appendingPathComponent(album).path, url(to, "M\(counter % 3)").path) }
+            case 12:
+                // A folder replaced by another with folders of the same names inside.
+                guard album != "" else { break }
+                let inner = folders().filter { $0.hasPrefix(album + "/") }.map { String($0.dropFirst(album.count + 1)) }
+                let staging = folder.url.appendingPathComponent("replacement\(counter)")
+                for path in inner + [""] {
+                    try fm.createDirectory(at: staging.appendingPathComponent(path), withIntermediateDirectories: true)
+                    try Data("replaced \(counter)".utf8).write(to: staging.appendingPathComponent(path).appendingPathComponent("x\(counter).jpg"))
+                }
+                _ = rename(root.appendingPathComponent(album).path, folder.url.appendingPathComponent("away\(counter)").path)
+                _ = rename(staging.path, root.appendingPathComponent(album).path)
             case 9:
                 let sidecar = url(album, "album.yml")
                 if fm.fileExists(atPath: sidecar.path) { try fm.removeItem(at: sidecar) } else { try Data("title: T\n".utf8).write(to: sidecar) }
@@ -357,12 +368,12 @@ import Video
                 let staging = folder.url.appendingPathComponent("staging\(counter)/Inner")
                 try fm.createDirectory(at: staging, withIntermediateDirectories: true)
                 try Data("inner".utf8).write(to: staging.appendingPathComponent("i.jpg"))
-                _ = rename(staging.deletingLastPathComponent().path, url(album, "S\(counter)").path)
+                _ = rename(staging.deletingLastPathComponent().path, url(album, "S\(counter % 3)").path)
             }
         }
         _ = watcher.waitForChanges(debounce: 0.05, settle: 0.01, giveUpAfter: 0.3)
         let changes = watcher.takeChanges()
-        memory.expect(watched: changes.watched, changed: changes.changed)
+        memory.expect(watched: changes.watched, changed: changes.changed, named: changes.named)
         let remembered = events(memory)
         replayed += memory.replayed
         #expect(remembered == events(nil), "round \(round), seed \(seed)")
@@ -390,7 +401,7 @@ import Video
     }
     func expectChanges() {
         let changes = watcher.takeChanges()
-        memory.expect(watched: changes.watched, changed: changes.changed)
+        memory.expect(watched: changes.watched, changed: changes.changed, named: changes.named)
     }
     expectChanges()
     #expect(names() == ["A/p.jpg"])
@@ -415,4 +426,32 @@ import Video
     expectChanges()
     #expect(names() == ["A/q.jpg", "A/r.jpg", "A/s.jpg"])
     #expect(memory.replayed == 1, "the root is replayed, A walked")
+}
+
+/// A folder replaced, between two walks, by another with a folder of the
+/// same name inside: that inner folder is walked again, not replayed.
+@Test func aFolderReplacedWithTheSameInnerFoldersIsWalkedAgainWhole() throws {
+    let folder = try TemporaryFolder()
+    let root = folder.url.appendingPathComponent("src")
+    let fm = FileManager.default
+    try fm.createDirectory(at: root.appendingPathComponent("A/Z"), withIntermediateDirectories: true)
+    try Data("p".utf8).write(to: root.appendingPathComponent("A/Z/p.jpg"))
+    let watcher = try SourceWatcher(root: root)
+    let memory = ScanMemory()
+    let scanner = SourceScanner(root: root)
+    func names() -> [String] {
+        let changes = watcher.takeChanges()
+        memory.expect(watched: changes.watched, changed: changes.changed, named: changes.named)
+        var found: [String] = []
+        scanner.walk(memory: memory) { if case .media(let file) = $0 { found.append(file.relativePath) } }
+        return found
+    }
+    #expect(names() == ["A/Z/p.jpg"])
+    let replacement = folder.url.appendingPathComponent("new")
+    try fm.createDirectory(at: replacement.appendingPathComponent("Z"), withIntermediateDirectories: true)
+    try Data("q".utf8).write(to: replacement.appendingPathComponent("Z/q.jpg"))
+    #expect(rename(root.appendingPathComponent("A").path, folder.url.appendingPathComponent("old").path) == 0)
+    #expect(rename(replacement.path, root.appendingPathComponent("A").path) == 0)
+    #expect(watcher.waitForChanges(debounce: 0.05, settle: 0.01, giveUpAfter: 1) > 0)
+    #expect(names() == ["A/Z/q.jpg"])
 }
