@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GalleryCore
 
 /// Waits for changes under SOURCE with inotify, for `build --watch`.
 ///
@@ -66,22 +67,11 @@ public final class SourceWatcher {
     private func addTree(_ path: String, into folders: inout [Int32: String]) {
         let wd = inotify_add_watch(descriptor, path, mask | UInt32(IN_ONLYDIR))
         if wd >= 0 { folders[wd] = path }
-        // readdir's entry type, not a stat of each of 100,000 photos: resynced after every build.
-        guard let directory = opendir(path) else { return }
+        // Resynced after every build: entry types from the listing, not a stat of each photo.
         var children: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard !name.hasPrefix(".") else { continue }
-            let type = entry.pointee.d_type
-            if type == UInt8(DT_DIR) {
-                children.append(name)
-            } else if type == UInt8(DT_UNKNOWN) {
-                // Some file systems do not say: asked of the entry itself.
-                var info = stat()
-                if lstat(path + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { children.append(name) }
-            }
+        FolderEntries.forEach(in: path) { name, isFolder in
+            if isFolder, !name.hasPrefix(".") { children.append(name) }
         }
-        closedir(directory)
         for name in children { addTree(path + "/" + name, into: &folders) }
     }
 

@@ -84,26 +84,12 @@ final class OutputListing: @unchecked Sendable {
         _ = writing { present.remove(key) }
     }
 
-    /// Every file below `folder` (names only: `readdir`'s type, no `stat`
-    /// unless the file system does not say).
+    /// Every file below `folder` (names only, see `FolderEntries`).
     private static func list(_ folder: String, relative: String, into found: inout Set<PathKey>) {
-        guard let directory = opendir(folder) else { return }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name == "." || name == ".." { continue }
-            let path = folder + "/" + name
-            var isFolder = Int(entry.pointee.d_type) == Int(DT_DIR)
-            if Int(entry.pointee.d_type) == Int(DT_UNKNOWN) {
-                var info = stat()
-                guard lstat(path, &info) == 0 else { continue }
-                isFolder = (info.st_mode & S_IFMT) == S_IFDIR
-            }
+        FolderEntries.forEach(in: folder) { name, isFolder in
             let child = relative.isEmpty ? name : relative + "/" + name
             if isFolder {
-                list(path, relative: child, into: &found)
+                list(folder + "/" + name, relative: child, into: &found)
             } else {
                 found.insert(PathKey(child))
             }
