@@ -128,13 +128,7 @@ public struct StableHash: Sendable {
         public func hex(digits: Int) -> String {
             let count = min(32, max(0, digits))
             return String(unsafeUninitializedCapacity: count) { buffer in
-                let table: StaticString = "0123456789abcdef"
-                let alphabet = table.utf8Start
-                for index in 0..<count {
-                    let word = index < 16 ? high : low
-                    let shift = UInt64(60 - 4 * (index % 16))
-                    buffer[index] = alphabet[Int((word >> shift) & 0xF)]
-                }
+                for index in 0..<count { buffer[index] = hexDigit(index) }
                 return count
             }
         }

@@ -24,8 +24,8 @@ public final class BuildSession: @unchecked Sendable {
     public init() {}
 
     /// Before a build: what the watcher saw since the last one (`SourceWatcher.takeChanges`).
-    public func sourceChanged(watched: Set<String>, changed: Set<String>?, named: Set<String>) {
-        scanMemory.expect(watched: watched, changed: changed, named: named)
+    public func sourceChanged(_ changes: ScanMemory.FolderChanges) {
+        scanMemory.expect(changes)
     }
 
     /// Starts reading the state `settings`' build left, for the next build.

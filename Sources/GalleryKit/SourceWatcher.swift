@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import GalleryCore
+import Scanning
 
 /// Waits for changes under SOURCE with inotify, for `build --watch`.
 ///
@@ -53,15 +54,13 @@ public final class SourceWatcher {
     deinit { close(descriptor) }
 
     /// What changed since the last call, for a walk that lists only that
-    /// (`ScanMemory`): the folders watched now, the folders events came
-    /// from (nil: not known), and the entries they named. Called between a
-    /// wait and the build it starts.
-    public func takeChanges() -> (watched: Set<String>, changed: Set<String>?, named: Set<String>) {
+    /// (`ScanMemory`). Called between a wait and the build it starts.
+    public func takeChanges() -> ScanMemory.FolderChanges {
         defer {
             changedFolders = []
             namedEntries = []
         }
-        return (Set(folders.values), changedFolders, namedEntries)
+        return ScanMemory.FolderChanges(watched: Set(folders.values), changed: changedFolders, named: namedEntries)
     }
 
     private func addTree(_ path: String, into folders: inout [Int32: String]) {

@@ -11,6 +11,26 @@ import GalleryCore
 /// listed it, and no event came from it or named it since. Anything else, a
 /// lost event, other walk options, links followed, is walked afresh.
 public final class ScanMemory: @unchecked Sendable {
+    /// What a watcher saw between two walks (`SourceWatcher.takeChanges`),
+    /// folders named by their paths as the scanner names them.
+    public struct FolderChanges: Sendable {
+        /// The folders watched now: only these are recorded and replayed.
+        public var watched: Set<String>
+        /// The folders events came from; nil when that is not known (the
+        /// watcher's queue overflowed): every folder is walked.
+        public var changed: Set<String>?
+        /// The entries events named (files, and folders made, removed or
+        /// moved there), each forgotten with everything below it: another
+        /// folder at that path may hold inner folders of the same names.
+        public var named: Set<String>
+
+        public init(watched: Set<String>, changed: Set<String>?, named: Set<String>) {
+            self.watched = watched
+            self.changed = changed
+            self.named = named
+        }
+    }
+
     /// One folder's walk: used only by the thread walking, and between walks.
     struct Folder {
         let id: SourceScanner.DirectoryID
@@ -32,20 +52,16 @@ public final class ScanMemory: @unchecked Sendable {
     private var watched: Set<String> = []
     /// Folders recorded or replayed this walk; the others are gone.
     private var seen: Set<String> = []
-    /// Folders replayed by the last walk (reported by tests and `--verbose`).
+    /// Folders replayed by the last walk.
     public private(set) var replayed = 0
 
     /// Creates an empty memory: the first walk lists every folder.
     public init() {}
 
-    /// Before a walk: the folders watched now (paths as the watcher names
-    /// them), those changed since the last walk (nil when that is not
-    /// known: the watcher's queue overflowed), and the entries changes
-    /// named, each forgotten with everything below it (a folder replaced by
-    /// another of the same path and inner folders).
-    public func expect(watched: Set<String>, changed: Set<String>?, named: Set<String> = []) {
-        self.watched = watched
-        guard let changed else {
+    /// Before a walk: what the watcher saw since the last one.
+    public func expect(_ changes: FolderChanges) {
+        self.watched = changes.watched
+        guard let changed = changes.changed else {
             folders.removeAll()
             return
         }
@@ -53,7 +69,7 @@ public final class ScanMemory: @unchecked Sendable {
         // inner folders are found through its record, one level at a time
         // (before the changed folders' records go: a folder both changed and
         // named is forgotten with all below it).
-        var gone = named.filter { folders[$0] != nil }
+        var gone = changes.named.filter { folders[$0] != nil }
         while !gone.isEmpty {
             var inner: Set<String> = []
             for path in gone {

@@ -64,11 +64,11 @@ struct BuildCommand: AsyncParsableCommand {
             // Watching starts before the first build: an edit made during it is seen.
             let watcher = watch ? try SourceWatcher(root: resolved.settings.source) : nil
             let session = watch ? BuildSession() : nil
-            if let watcher, let session { Self.tell(session, watcher.takeChanges()) }
+            if let watcher { session?.sourceChanged(watcher.takeChanges()) }
             try await Self.buildOnce(resolved, quiet: quiet, verbose: verbose, shard: part, session: session)
             if let watcher {
                 try await Self.watch(watcher, source: resolved.settings.source, quiet: quiet, resolve: resolve) {
-                    if let session { Self.tell(session, watcher.takeChanges()) }
+                    session?.sourceChanged(watcher.takeChanges())
                     try await Self.buildOnce($0, quiet: quiet, verbose: verbose, session: session)
                 }
             }
@@ -100,10 +100,6 @@ struct BuildCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("gallerygen: error: \(error.description)\n".utf8))
             }
         }
-    }
-
-    static func tell(_ session: BuildSession, _ changes: (watched: Set<String>, changed: Set<String>?, named: Set<String>)) {
-        session.sourceChanged(watched: changes.watched, changed: changes.changed, named: changes.named)
     }
 
     static func buildOnce(_ resolved: ResolvedBuild, quiet: Bool, verbose: Bool, shard: Shard? = nil, session: BuildSession? = nil) async throws {

@@ -373,7 +373,7 @@ import Video
         }
         _ = watcher.waitForChanges(debounce: 0.05, settle: 0.01, giveUpAfter: 0.3)
         let changes = watcher.takeChanges()
-        memory.expect(watched: changes.watched, changed: changes.changed, named: changes.named)
+        memory.expect(changes)
         let remembered = events(memory)
         replayed += memory.replayed
         #expect(remembered == events(nil), "round \(round), seed \(seed)")
@@ -401,7 +401,7 @@ import Video
     }
     func expectChanges() {
         let changes = watcher.takeChanges()
-        memory.expect(watched: changes.watched, changed: changes.changed, named: changes.named)
+        memory.expect(changes)
     }
     expectChanges()
     #expect(names() == ["A/p.jpg"])
@@ -441,7 +441,7 @@ import Video
     let scanner = SourceScanner(root: root)
     func names() -> [String] {
         let changes = watcher.takeChanges()
-        memory.expect(watched: changes.watched, changed: changes.changed, named: changes.named)
+        memory.expect(changes)
         var found: [String] = []
         scanner.walk(memory: memory) { if case .media(let file) = $0 { found.append(file.relativePath) } }
         return found
