@@ -221,9 +221,19 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
         kept.gps = nil
         kept.motion?.location = nil
         kept.livePhotoIdentifier = nil
-        if !people { kept.words.people = [] }
+        if kept.words.droppedRegions.total > 0 { kept.words.droppedRegions = DroppedRegions() }
+        if !people && !(kept.words.people.isEmpty && kept.words.faces.isEmpty) {
+            kept.words.people = []
+            kept.words.faces = []
+        }
         if !place { kept.place = nil }
         return kept
+    }
+
+    /// The tagged faces where a viewer sees them: in the frame of the upright
+    /// picture, which every rendition (a scaled copy of the whole) shares.
+    public var uprightFaces: [FaceRegion] {
+        words.faces.map { FaceRegion(name: $0.name, area: $0.area.upright(orientation)) }
     }
 
     /// Frames × canvas pixels: what re-encoding the animation costs

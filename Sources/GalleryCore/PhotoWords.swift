@@ -12,34 +12,72 @@ public struct PhotoWords: Hashable, Sendable, Codable {
     public var keywords: [String]
     /// −1 rejected, 0 unrated, 1 to 5 stars, when a source says.
     public var rating: Int?
-    /// Names of people tagged in face regions: published only with `publish_people`.
+    /// Names of people in the photo (face regions, and keywords under a
+    /// `People` branch), each once: published only with `publish_people`.
     public var people: [String]
+    /// The tagged faces, where they are in the stored image: published only
+    /// with `publish_people`, and only for people who are.
+    public var faces: [FaceRegion]
+    /// Regions a file carried that could not be faces (read now, never kept).
+    public var droppedRegions: DroppedRegions
 
     /// Creates words.
-    public init(title: String? = nil, caption: String? = nil, keywords: [String] = [], rating: Int? = nil, people: [String] = []) {
+    public init(title: String? = nil, caption: String? = nil, keywords: [String] = [], rating: Int? = nil, people: [String] = [],
+                faces: [FaceRegion] = []) {
         self.title = title
         self.caption = caption
         self.keywords = keywords
         self.rating = rating
         self.people = people
+        self.faces = faces
+        self.droppedRegions = DroppedRegions()
     }
 
     /// No words at all.
-    public var isEmpty: Bool { title == nil && caption == nil && keywords.isEmpty && rating == nil && people.isEmpty }
+    public var isEmpty: Bool {
+        title == nil && caption == nil && keywords.isEmpty && rating == nil && people.isEmpty && faces.isEmpty && droppedRegions.total == 0
+    }
 
     /// Rejected in the photographer's tool (Lightroom, darktable, Bridge: rating −1).
     public var isRejected: Bool { (rating ?? 0) < 0 }
 
     /// These words, with what they lack taken from `other` (a source of lower
     /// priority): the first title, caption and rating found win; keywords
-    /// and people from every source are kept.
+    /// and people from every source are kept. Faces come whole from the
+    /// first source that has any (a sidecar and the file tag the same faces
+    /// twice, not two sets of faces); a keyword that names a person of
+    /// either is a person, not a keyword.
     public func filled(from other: PhotoWords) -> PhotoWords {
         var result = self
         result.title = title ?? other.title
         result.caption = caption ?? other.caption
         result.rating = rating ?? other.rating
         result.keywords = Self.merged(keywords, other.keywords)
-        result.people = Self.merged(people, other.people)
+        result.faces = faces.isEmpty ? other.faces : faces
+        result.people = Self.personNames(result.faces.map(\.name) + people + other.people)
+        result.droppedRegions.add(other.droppedRegions)
+        return result.separatingPeople()
+    }
+
+    /// Names of people, each once: spellings that differ only in letter case
+    /// or Unicode form are one person (the first spelling met is kept).
+    public static func personNames(_ names: [String]) -> [String] {
+        var seen = Set<String>(), result: [String] = []
+        for raw in names {
+            guard let name = FaceRegion.cleanName(raw).name else { continue }
+            if seen.insert(FaceRegion.personKey(name)).inserted { result.append(name) }
+        }
+        return result
+    }
+
+    /// These words with every keyword that names one of `people` left out:
+    /// digiKam and Lightroom write a tagged face's name as a keyword too, and
+    /// a person is shown (and hidden) as a person, never as a tag.
+    public func separatingPeople() -> PhotoWords {
+        guard !people.isEmpty, !keywords.isEmpty else { return self }
+        let names = Set(people.map(FaceRegion.personKey))
+        var result = self
+        result.keywords.removeAll { names.contains(FaceRegion.personKey($0)) }
         return result
     }
 

@@ -20,6 +20,8 @@ public struct BuildContext: Sendable {
     public var items: [MediaItem] = []
     /// Album sidecars, read and checked before any image work.
     public var sidecars: [AlbumPath: AlbumSettings] = [:]
+    /// people.yml (read with `publish_people`): who is who, who is hidden.
+    public var people = PeopleList()
     /// The private albums' passphrases, by the album that says `private: true`
     /// (read with the sidecars, dropped once the keys are derived).
     var passphrases: [AlbumPath: [UInt8]] = [:]

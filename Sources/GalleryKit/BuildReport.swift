@@ -52,6 +52,8 @@ public struct BuildReport: Sendable {
     public var shard: Shard?
     /// Media files the scan found that belong to other parts.
     public var inOtherParts = 0
+    /// Face regions read in this build that could not be faces, by why.
+    public var droppedRegions = DroppedRegions()
     /// One-line advice printed under the summary (said once, not every build).
     public var advice: [String] = []
 
@@ -85,6 +87,9 @@ public struct BuildReport: Sendable {
         if shard != nil { text += "\nOnce every part is done, `gallerygen build` without --shard renders the pages." }
         if let line = pairedRawSummary { text += "\n" + line }
         if let line = ignoredSummary { text += "\n" + line }
+        if droppedRegions.total > 0 {
+            text += "\nLeft out \(Self.count(droppedRegions.total, "face region")) that could not be faces: \(droppedRegions.summary)"
+        }
         for line in advice { text += "\n" + line }
         return text
     }

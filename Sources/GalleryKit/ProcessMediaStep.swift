@@ -215,8 +215,9 @@ struct MediaTally {
     mutating func record(_ outcome: MediaOutcome, key: String) {
         progress.photoDone()
         switch outcome {
-        case .published(let photo, let made, let reused, let entry, let note, let detached):
+        case .published(let photo, let made, let reused, let entry, let note, let detached, let dropped):
             if let note { progress.message("note: \(photo.source.displayPath): \(note)") }
+            report.droppedRegions.add(dropped)
             if let detached {
                 progress.photoFound()
                 detachedClips.append(detached)

@@ -5,6 +5,8 @@ import Planning
 import Rendering
 import Synchronization
 import Sealing
+import Imaging
+import Scanning
 
 /// Assembles albums, plans the site and renders the pages whose inputs
 /// changed, then writes the theme's static files.
@@ -56,7 +58,7 @@ struct RenderPagesStep: BuildStep {
                                        sidecars: context.sidecars, options: context.settings.values,
                                        vaults: context.albumKeys.mapValues(\.vault))
         let options = context.settings.values
-        let map = SiteMap(gallery: gallery, options: options)
+        let map = SiteMap(gallery: gallery, options: options, people: context.people)
         // The search index's words made while the pages are fingerprinted
         // (each leaves a core idle a third of the time): every item's words
         // are in it, so a build that plans the site nearly always writes it.
@@ -154,6 +156,9 @@ struct RenderPagesStep: BuildStep {
                          searchIndexFiles: Eventually<[(path: String, text: String)]>?) -> SiteRenderer {
         var renderer = SiteRenderer(theme: theme, plan: plan, options: context.settings.values, downloads: context.downloads)
         renderer.searchIndexFiles = searchIndexFiles
+        if let output = context.output {
+            renderer.avatarMaker = Self.avatarMaker(output: output, maximumPixels: context.settings.maximumPixels)
+        }
         for key in context.albumKeys.values {
             let salt = Data(key.salt).base64EncodedString()
             renderer.sealers[key.vault.folder] = { html, path in
@@ -161,6 +166,21 @@ struct RenderPagesStep: BuildStep {
             }
         }
         return renderer
+    }
+
+    /// Avatars as renditions are made: named by their content, so one OUT
+    /// holds is not made again; the photo read and decoded once per avatar.
+    static func avatarMaker(output: OutputFolder, maximumPixels: Int) -> AvatarMaker {
+        { item, avatar in
+            if avatar.paths.allSatisfy(output.contains) { return .inOutput }
+            guard let bytes = try? SourceFileReader.read(item.source) else { return .unavailable }
+            let m = item.metadata
+            let made = try? bytes.withUnsafeBytes { raw in
+                try AvatarCropper.make(raw, format: m.format, storedSize: m.storedSize, orientation: m.orientation, avatar: avatar,
+                                       maximumPixels: maximumPixels)
+            }
+            return made.map { .made($0) } ?? .unavailable
+        }
     }
 
     /// The search index's manifest and token files, made on a thread of their own.
@@ -204,7 +224,7 @@ struct RenderPagesStep: BuildStep {
                     let pages = try job.render()
                     var written: [String] = []
                     for page in pages where !usersOwn.contains(page.path) {
-                        try output.writeIfChanged(Array(page.html.utf8), to: page.path)
+                        if !page.isKept { try output.writeIfChanged(page.bytes ?? Array(page.html.utf8), to: page.path) }
                         written.append(page.path)
                     }
                     paths.append((index, written))
@@ -301,6 +321,8 @@ struct RenderPagesStep: BuildStep {
             hasher.add(path.description)
             hasher.add(String(describing: settings))
         }
+        // people.yml: who is published under which name (the pages that show them say).
+        hasher.add(String(describing: context.people))
         // A new passphrase names every page of the album anew.
         for (path, key) in context.albumKeys.sorted(by: { $0.key < $1.key }) {
             hasher.add(path.description)
@@ -332,6 +354,11 @@ struct RenderPagesStep: BuildStep {
             hasher.add(words.rating ?? -9)
             hasher.add(words.people.count)
             for person in words.people { hasher.add(person) }
+            hasher.add(words.faces.count)
+            for face in words.faces {
+                hasher.add(face.name)
+                for value in [face.area.x, face.area.y, face.area.width, face.area.height] { hasher.add(value.bitPattern) }
+            }
             hasher.add(item.metadata.place?.key ?? "\u{1}")
             hasher.add(item.renditions.count)
             for rendition in item.renditions { hasher.add(rendition.path) }

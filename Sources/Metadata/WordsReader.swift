@@ -50,6 +50,7 @@ public enum WordsReader {
         static let mwgRegions = "http://www.metadataworkinggroup.com/schemas/regions/"
         static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
         static let photoshop = "http://ns.adobe.com/photoshop/1.0/"
+        static let digiKam = "http://www.digikam.org/ns/1.0/"
     }
 
     /// Walks the RDF: properties written as attributes or as elements, values
@@ -61,15 +62,14 @@ public enum WordsReader {
         var hierarchical: [String] = []
         var rating: Int?
         var pick: Int?
-        var people: [String] = []
+        /// digiKam's tag paths (`People/Marie Curie`): `/` between levels.
+        var digiKamTags: [String] = []
         var headline: String?
+        let regions = FaceRegionCollector()
         /// The property element being read (namespace, name), and the text inside it.
         private var property: (namespace: String, name: String)?
         private var language: String?
         private var text = ""
-        private var inRegion = false
-        private var regionType: String?
-        private var regionName: String?
 
         var words: PhotoWords {
             func pick(_ values: [(language: String?, text: String)]) -> String? {
@@ -78,9 +78,17 @@ public enum WordsReader {
             }
             var words = PhotoWords(title: pick(title) ?? headline.flatMap { PhotoWords.cleanText($0, maximumLength: 300) },
                                    caption: pick(descriptions))
-            let leaves = hierarchical.compactMap { $0.split(separator: "|").last.map(String.init) }
+            // Hierarchical keywords under a `People` branch name people, not subjects.
+            let paths = hierarchical.map { $0.split(separator: "|").map(String.init) } + digiKamTags.map { $0.split(separator: "/").map(String.init) }
+            let isPerson = { (path: [String]) in path.count > 1 && path[0].trimmingCharacters(in: .whitespaces).lowercased() == "people" }
+            let leaves = paths.filter { !isPerson($0) }.compactMap(\.last)
+            let taggedPeople = paths.filter(isPerson).compactMap(\.last)
             words.keywords = PhotoWords.merged(Self.cleanWords(subjects), Self.cleanWords(leaves))
-            words.people = Self.cleanWords(people)
+            words.faces = regions.faces
+            words.droppedRegions = regions.dropped
+            let named = regions.faces.map(\.name) + regions.microsoftNamesOnly + taggedPeople
+            words.people = PhotoWords.personNames(named)
+            words = words.separatingPeople()
             if self.pick == -1 { words.rating = -1 } else { words.rating = rating }
             return words
         }
@@ -90,13 +98,12 @@ public enum WordsReader {
         }
 
         func start(_ name: String, namespace: String, attributes: [String: String]) {
-            // Properties written as attributes of rdf:Description (or of a region's struct).
+            regions.start(name, namespace: namespace, attributes: attributes)
+            // Properties written as attributes of rdf:Description.
             for (key, value) in attributes { attribute(key, value) }
             if namespace == Namespace.rdf && name == "li" {
                 language = attributes["xml:lang"] ?? attributes["lang"]
                 text = ""
-            } else if namespace == Namespace.mwgRegions && name == "RegionList" {
-                inRegion = true
             } else if namespace != Namespace.rdf {
                 property = (namespace, name)
                 language = attributes["xml:lang"]
@@ -114,20 +121,9 @@ public enum WordsReader {
             case "MicrosoftPhoto:Rating" where rating == nil:
                 // 1–99 percent: 1, 25, 50, 75, 99 for one to five stars.
                 if let percent = Int(value) { rating = percent <= 0 ? 0 : min(5, 1 + percent / 25) }
-            case "mwg-rs:Type": regionType = value
-            case "mwg-rs:Name": regionName = value
-            case "MPRI:PersonDisplayName", "MP:PersonDisplayName": people.append(value)
             case "photoshop:Headline": headline = value
             default: break
             }
-        }
-
-        /// A region's name counts once its struct ends, and only for faces
-        /// (not pets, barcodes or focus areas).
-        private func endRegion() {
-            if let name = regionName, regionType == nil || regionType == "Face" { people.append(name) }
-            regionName = nil
-            regionType = nil
         }
 
         static func rating(_ text: String) -> Int? {
@@ -136,18 +132,16 @@ public enum WordsReader {
         }
 
         func characters(_ string: String) {
+            regions.characters(string)
             if text.count < PhotoWords.maximumLength * 2 { text += string }
         }
 
         func end(_ name: String, namespace: String) {
+            regions.end(name, namespace: namespace)
             let value = text
             if namespace == Namespace.rdf && name == "li" {
-                if inRegion { endRegion() } else { record(value) }
+                record(value)
                 text = ""
-            } else if namespace == Namespace.mwgRegions && name == "RegionList" {
-                inRegion = false
-            } else if namespace == Namespace.rdf && name == "Description" {
-                if inRegion { endRegion() }
             } else if let current = property, current.namespace == namespace, current.name == name {
                 // A simple property written as an element: <xmp:Rating>5</xmp:Rating>.
                 if !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { record(value) }
@@ -166,9 +160,7 @@ public enum WordsReader {
             case (Namespace.xmp, "Rating"): rating = Self.rating(value)
             case (Namespace.dynamicMedia, "pick"): pick = Int(value.trimmingCharacters(in: .whitespaces))
             case (Namespace.photoshop, "Headline"): headline = value
-            case (Namespace.mwgRegions, "Type"): regionType = value.trimmingCharacters(in: .whitespaces)
-            case (Namespace.mwgRegions, "Name"): regionName = value
-            case (Namespace.microsoftRegion, "PersonDisplayName"): people.append(value)
+            case (Namespace.digiKam, "TagsList"): digiKamTags.append(value)
             default: break
             }
         }

@@ -21,6 +21,9 @@ public struct PlannedPage: Sendable {
         case place(Int, page: Int)
         /// `places/map.html`.
         case map
+        /// `people/index.html` and every person's avatar files: one group.
+        case peopleIndex
+        case person(Int, page: Int)
         case search
         /// `search/index.js` and the token files (`t-*.js`): made from every item.
         case searchIndex
@@ -140,6 +143,7 @@ struct Fingerprinter: Sendable {
         h.add(map.favourites?.pages.first ?? "-")
         h.add(map.placeIndexPage ?? "-")
         h.add(map.mapPage ?? "-")
+        h.add(map.peopleIndexPage ?? "-")
         chrome = h.digest()
     }
 
@@ -204,6 +208,11 @@ struct Fingerprinter: Sendable {
                 var h = StableHash()
                 h.add(Self.digest(item, options: planner.options))
                 h.add(page ?? "-")
+                // Who it shows, as published (people.yml's names, hidden people left out): its alt text and facts.
+                for person in planner.map.people(in: item) {
+                    h.add(person.name)
+                    h.add(person.page ?? "-")
+                }
                 let shown = h.digest()
                 var listed = StableHash()
                 listed.add(shown)
@@ -266,6 +275,7 @@ struct Fingerprinter: Sendable {
         for tag in map.tags { h.add(tag.name); pager(tag.pages, &h) }
         pager(map.favourites?.pages ?? [], &h)
         for place in map.places { h.add(place.place.key); h.add(place.pages.first ?? "-") }
+        for person in map.people { h.add(person.name); pager(person.pages, &h) }
         return h.digest()
     }
 
@@ -342,6 +352,7 @@ struct Fingerprinter: Sendable {
             for number in favourites.pages.indices { pages.append(tagPage(.favourites(page: number), favourites, summary, number: number)) }
         }
         pages += placePages()
+        pages += peoplePages()
         pages.append(page(.search, "search/index.html") { _ in })
         let everything = everythingDigest()
         pages.append(page(.searchIndex, "search/index.js") { h in h.add(everything) })

@@ -91,6 +91,17 @@ public struct SiteMap: Sendable {
     public var placeIndexPage: String? { places.isEmpty ? nil : "places/index.html" }
     /// The map of places (`map`), when there are places and the setting is on.
     public let mapPage: String?
+    /// The people pages (`publish_people`): every published person of the
+    /// timeline, most photos first; empty when the setting is off.
+    public let people: [PersonPages]
+    /// The first page of each person, by their key (`PersonPages.key`).
+    public let personPageByKey: [String: String]
+    /// Each person's name, by their first page.
+    let personNameByPage: [String: String]
+    /// Who is published, and as whom.
+    public let peopleDirectory: PeopleDirectory
+    /// The People page, when someone is published.
+    public var peopleIndexPage: String? { people.isEmpty ? nil : Self.peopleIndexPath }
     /// Every item of the timeline (listed albums, each once), in timeline
     /// order: what tags, Favourites and search are made from.
     public let timelineItems: [MediaItem]
@@ -125,8 +136,8 @@ public struct SiteMap: Sendable {
     /// How keywords are told apart: letter case does not count.
     public static func tagKey(_ keyword: String) -> String { keyword.lowercased() }
 
-    /// Lays out `gallery` with `options`.
-    public init(gallery: Gallery, options: Settings) {
+    /// Lays out `gallery` with `options`; `people` is people.yml (used with `publish_people`).
+    public init(gallery: Gallery, options: Settings, people list: PeopleList = PeopleList()) {
         // Every page's path laid out on a thread of its own while the
         // timeline is sorted: two independent halves of a third of a second each at 100,000 items.
         let budget = options.photosPerPage
@@ -257,6 +268,10 @@ public struct SiteMap: Sendable {
             placePageByKey = [:]
         }
         mapPage = options.map && !places.isEmpty ? Self.mapPagePath : nil
+        peopleDirectory = PeopleDirectory(list: list, enabled: options.publishPeople)
+        people = Self.people(timelineItems, directory: peopleDirectory, options: options)
+        personPageByKey = Dictionary(uniqueKeysWithValues: people.map { ($0.key, $0.pages[0]) })
+        personNameByPage = Dictionary(uniqueKeysWithValues: people.map { ($0.pages[0], $0.name) })
         let placement = placing.value
         albumPages = placement.albumPages
         photoPlaces = placement.photoPlaces

@@ -14,6 +14,9 @@ struct ItemPageBuilder: PageBuilding {
         chrome.share = shareCard(pagePath, headline: Self.pageTitle(item),
                                  summary: Self.shareSummary(item.metadata.words.caption ?? alt(item) + " · " + (album.path.isRoot ? gallery.title : album.title)),
                                  item: item, type: "article")
+        let people = map.people(in: item).map { person in
+            PersonLink(name: person.name, url: person.page.map { URLPath.relative(from: pagePath, to: $0) })
+        }
         let previews = item.renditions(.preview)
         var preview: PhotoPageModel.Preview?
         if let largest = previews.last, let smallest = previews.first {
@@ -39,6 +42,8 @@ struct ItemPageBuilder: PageBuilding {
                 KeywordLink(name: keyword, url: map.tagPageByKey[SiteMap.tagKey(keyword)].map { URLPath.relative(from: pagePath, to: $0) })
             },
             hasKeywords: !item.metadata.words.keywords.isEmpty,
+            people: people,
+            hasPeople: !people.isEmpty,
             back: TitledLink(title: album.path.isRoot ? gallery.title : album.title,
                              url: URLPath.relative(from: pagePath, to: albumPage) + "#" + (place?.anchor ?? "")))
         if let playback = item.renditions(.video).first {
@@ -78,7 +83,8 @@ struct ItemPageBuilder: PageBuilding {
     func facts(_ item: MediaItem, from pagePath: String) -> [PhotoPageModel.Fact] {
         let placeLabel = strings.text("fact.place")
         let placePage = item.metadata.place.flatMap { map.placePageByKey[$0.key] }
-        return PhotoFacts.list(item, strings: strings, people: options.publishPeople, place: options.momentPlaces).map { fact in
+        // People are listed on their own, each linked to their page.
+        return PhotoFacts.list(item, strings: strings, place: options.momentPlaces).map { fact in
             PhotoPageModel.Fact(label: fact.label, value: fact.value,
                                 factHref: fact.label == placeLabel ? placePage.map { URLPath.relative(from: pagePath, to: $0) } : nil)
         }

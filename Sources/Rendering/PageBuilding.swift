@@ -53,6 +53,8 @@ extension PageBuilding {
             favouritesURL: map.favourites.map { URLPath.relative(from: pagePath, to: $0.pages[0]) },
             placesURL: map.placeIndexPage.map { URLPath.relative(from: pagePath, to: $0) },
             inPlaces: section == "places",
+            peopleURL: map.peopleIndexPage.map { URLPath.relative(from: pagePath, to: $0) },
+            inPeople: section == "people",
             inFavourites: section == "favourites",
             searchURL: URLPath.relative(from: pagePath, to: Self.searchPage),
             inSearch: section == "search",
@@ -153,6 +155,7 @@ extension PageBuilding {
     func thumbnail(_ item: MediaItem, from pagePath: String, position: Int, albumAnchor: Bool = false) -> Thumbnail? {
         let thumbs = item.renditions(.thumbnail)
         guard let first = thumbs.first else { return nil }
+        let people = map.people(in: item)
         let aspect = Double(first.size.width) / Double(max(1, first.size.height))
         let key = item.source.relativePath
         let link = URLPath.Relativizer(from: pagePath)
@@ -167,8 +170,9 @@ extension PageBuilding {
             grow: String(format: "%.4f", aspect),
             lazy: position >= 12,
             animated: item.kind == .animation,
-            factsJSON: PhotoFacts.json(item, strings: strings, people: options.publishPeople, place: options.momentPlaces)
+            factsJSON: PhotoFacts.json(item, strings: strings, people: people.map(\.name), place: options.momentPlaces)
         )
+        thumbnail.facesJSON = Self.facesJSON(people)
         thumbnail.caption = Self.captionLine(item.metadata.words)
         let place = map.photoPlaces[key]
         thumbnail.href = place.map { link.url(to: $0.page) }
@@ -205,7 +209,10 @@ extension PageBuilding {
     /// `known`: untitled alt texts made already (the search index's).
     func alt(_ item: MediaItem, known: [AltKey: String] = [:]) -> String {
         let words = item.metadata.words
-        if let text = words.title ?? words.caption { return text }
+        if let title = words.title { return title }
+        // Who is in it says more than a caption about the scene, to someone who cannot see it.
+        if let names = peopleLabel(map.people(in: item).map(\.name)) { return names }
+        if let text = words.caption { return text }
         let key = AltKey(item)
         return known[key] ?? untitledAlt(key)
     }
@@ -215,6 +222,32 @@ extension PageBuilding {
         let kind = strings.text(key.kind)
         guard let day = key.day else { return kind }
         return strings.text("alt.dated", ["kind": kind, "date": strings.short(day)])
+    }
+
+    /// "Marie", "Marie and Pierre", "Marie, Pierre and Irène", "Marie, Pierre and 3 others"; nil for nobody.
+    func peopleLabel(_ names: [String]) -> String? {
+        switch names.count {
+        case 0: return nil
+        case 1: return names[0]
+        case 2: return strings.text("people.two", ["first": names[0], "second": names[1]])
+        case 3: return strings.text("people.three", ["first": names[0], "second": names[1], "third": names[2]])
+        default: return strings.count("people.more", names.count - 2, ["first": names[0], "second": names[1]])
+        }
+    }
+
+    /// The faces the viewer can outline: `[[name, left, top, width, height], …]`
+    /// in fractions of the upright picture; nil when it shows no one's face.
+    static func facesJSON(_ people: [PersonInPhoto]) -> String? {
+        let faces = people.compactMap { person in person.face.map { (person.name, $0) } }
+        guard !faces.isEmpty else { return nil }
+        var out = "["
+        for (i, (name, box)) in faces.enumerated() {
+            out += i == 0 ? "[" : ",["
+            PhotoFacts.appendJSONString(name, to: &out)
+            for value in [box.x, box.y, box.width, box.height] { out += "," + String(format: "%.4f", value) }
+            out += "]"
+        }
+        return out + "]"
     }
 
     /// The line under a photo in the viewer: "Title — caption", either alone, or nil.

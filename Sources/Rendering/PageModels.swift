@@ -1,3 +1,4 @@
+import GalleryCore
 /// The page models: one struct per page kind, and the pieces they share.
 /// A template sees exactly these properties, by their Swift names (the
 /// renderer turns a model into the template's context with `TemplateContext`),
@@ -76,6 +77,9 @@ public struct PageChrome: Sendable, Encodable, FlattenedInTemplateContext {
     /// The places (`moment_places`), when some item has one.
     public var placesURL: String?
     public var inPlaces = false
+    /// The People page (`publish_people`), when someone is published.
+    public var peopleURL: String? = nil
+    public var inPeople = false
     public var inFavourites = false
     /// The search page (the header's search box submits to it).
     public var searchURL: String
@@ -154,6 +158,8 @@ public struct Thumbnail: Sendable, Encodable {
     public var previewWidth: Int?
     public var previewHeight: Int?
     public var factsJSON: String
+    /// The published people's faces, for the viewer's outlines (`data-faces`).
+    public var facesJSON: String? = nil
     public var original: String?
     public var poster: String?
     public var posterLarge: String?
@@ -219,6 +225,8 @@ public struct AlbumPageModel: Sendable, Encodable {
         public var size: String
     }
     public var download: Download?
+    /// On a person's pages: their face, beside their name.
+    public var personFace: PersonFace? = nil
 }
 
 /// One section (a day, a month or a run) of a moments page.
@@ -379,6 +387,9 @@ public struct PhotoPageModel: Sendable, Encodable {
     /// Keywords, in the order the file lists them, each linked to its tag page.
     public var keywords: [KeywordLink]
     public var hasKeywords: Bool
+    /// The published people it shows, each linked to their page, with where their face is.
+    public var people: [PersonLink]
+    public var hasPeople: Bool
     public var back: TitledLink
     public var prev: PlainLink?
     public var next: PlainLink?
@@ -387,6 +398,13 @@ public struct PhotoPageModel: Sendable, Encodable {
 /// A keyword, linked to its tag page when it has one (items of hidden
 /// albums are on no tag page).
 public struct KeywordLink: Sendable, Encodable {
+    public var name: String
+    public var url: String?
+}
+
+/// A person in a photo, linked to their page when they have one (people
+/// only in private or hidden albums have none).
+public struct PersonLink: Sendable, Encodable {
     public var name: String
     public var url: String?
 }

@@ -23,7 +23,8 @@ struct SearchIndexWriter: PageBuilding {
     /// The manifest and the token files: the words that find every item in
     /// the timeline (listed albums, each once), and the place pages.
     func manifestAndTokens() -> [(path: String, text: String)] {
-        let places = map.places.map { (name: $0.place.fullName, page: $0.pages[0]) }
+        // People's pages are offered as places' are: a name typed, their page found.
+        let places = map.places.map { (name: $0.place.fullName, page: $0.pages[0]) } + map.people.map { (name: $0.name, page: $0.pages[0]) }
         // Each album's names (its own and its parents'), once per album rather than per item.
         let gallery = self.gallery
         @Sendable func names(of path: AlbumPath) -> [String] {
@@ -41,13 +42,14 @@ struct SearchIndexWriter: PageBuilding {
             (path, names(of: path).flatMap(SearchIndex.tokens))
         })
         // Read once: a setting read per item through its key path was a tenth of the index.
-        let people = options.publishPeople, placesShown = options.momentPlaces
+        let placesShown = options.momentPlaces
+        let map = self.map
         let strings = self.strings
         return SearchIndex.manifestAndTokens(months: map.searchMonths, places: places, words: { item in
             // Fields read where they are, not the metadata copied whole per item.
             let own = item.metadata.words, date = item.metadata.captureDate
             var texts = [own.title, own.caption].compactMap { $0 } + own.keywords
-            if people { texts += own.people }
+            if !own.people.isEmpty { texts += map.people(in: item).map(\.name) }
             if placesShown, let place = item.metadata.place { texts += [place.name, place.region, place.country] }
             let source = item.source  // copied once, not at each use
             texts.append(source.fileStem)

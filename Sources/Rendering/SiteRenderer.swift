@@ -30,6 +30,9 @@ public struct SiteRenderer: Sendable, PageBuilding {
     /// The private albums' sealers, by their vault's folder: a page there is
     /// published as its locked page.
     public var sealers: [String: PageSealer] = [:]
+    /// Makes a person's avatar files (the build's: it reads the photo and
+    /// knows what OUT holds); nil: the People page shows initials.
+    public var avatarMaker: AvatarMaker?
     /// The search index's manifest and token files, when made already (`searchIndexFiles(theme:gallery:options:map:)`).
     public var searchIndexFiles: Eventually<[(path: String, text: String)]>?
 
@@ -122,6 +125,22 @@ public struct SiteRenderer: Sendable, PageBuilding {
             return one(.place) { () throws(ThemeError) in try theme.render("album", PlacePageBuilder(inputs: inputs).placePage(map.places[p], number: number)) }
         case .map:
             return one(.place) { () throws(ThemeError) in try theme.render("map", PlacePageBuilder(inputs: inputs).mapPage(path)) }
+        case .peopleIndex:
+            return PageJob(kind: .people) { [avatarMaker] () throws(ThemeError) in
+                var files: [RenderedPage] = []
+                var builder = PeoplePageBuilder(inputs: inputs)
+                for person in map.people {
+                    guard let avatar = person.avatar, let item = person.avatarItem else { continue }
+                    switch avatarMaker?(item, avatar) ?? .unavailable {
+                    case .inOutput: files += avatar.paths.map { RenderedPage(keeping: $0) }
+                    case .made(let encoded): files += zip(avatar.paths, encoded).map { RenderedPage(path: $0.0, bytes: $0.1) }
+                    case .unavailable: builder.withoutFace.insert(person.key)
+                    }
+                }
+                return [RenderedPage(path: path, html: try theme.render("people", builder.peopleIndexPage(path)))] + files
+            }
+        case let .person(p, number):
+            return one(.people) { () throws(ThemeError) in try theme.render("album", PeoplePageBuilder(inputs: inputs).personPage(map.people[p], number: number)) }
         case .search:
             return one(.search) { () throws(ThemeError) in try theme.render("search", SearchIndexWriter(inputs: inputs).searchPage()) }
         case .searchIndex:

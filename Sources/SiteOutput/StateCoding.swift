@@ -179,6 +179,14 @@ extension CachedPhoto {
         writer.optional(words.rating) { $0.int($1) }
         writer.int(words.people.count)
         for name in words.people { writer.string(name) }
+        writer.int(words.faces.count)
+        for face in words.faces {
+            writer.string(face.name)
+            writer.double(face.area.x)
+            writer.double(face.area.y)
+            writer.double(face.area.width)
+            writer.double(face.area.height)
+        }
         writer.optional(m.place) { w, place in
             w.string(place.name)
             w.string(place.region)
@@ -297,6 +305,13 @@ extension CachedPhoto {
         words.rating = try reader.optional { (r: inout StateReader) throws(StateFormatError) in max(-1, min(5, Int(try r.int()))) }
         let peopleCount = try reader.count()
         for _ in 0..<peopleCount { words.people.append(try reader.string()) }
+        let faceCount = try reader.count()
+        for _ in 0..<faceCount {
+            let name = try reader.string()
+            let area = NormalizedRect(x: try reader.double(), y: try reader.double(), width: try reader.double(), height: try reader.double())
+            guard area.flaw == nil else { throw StateFormatError(reason: "bad face region") }
+            words.faces.append(FaceRegion(name: name, area: area))
+        }
         metadata.words = words
         metadata.place = try reader.optional { (r: inout StateReader) throws(StateFormatError) -> Place in
             let name = try r.string(), region = try r.string(), country = try r.string(), code = try r.string()

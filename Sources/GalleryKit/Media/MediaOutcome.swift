@@ -9,7 +9,9 @@ enum MediaOutcome: Sendable {
     /// cache entry for the next build, a note for the user (e.g. an
     /// animation published as a still), and a clip found beside the still
     /// that turned out not to be its Live Photo motion (to publish on its own).
-    case published(MediaItem, made: Int, reused: Int, cache: CachedPhoto, note: String?, detachedClip: SourceFile? = nil)
+    /// `droppedRegions`: face regions the file carried that could not be faces.
+    case published(MediaItem, made: Int, reused: Int, cache: CachedPhoto, note: String?, detachedClip: SourceFile? = nil,
+                   droppedRegions: DroppedRegions = DroppedRegions())
     /// Left out, with the reason.
     case skipped(SourceFile, reason: String)
     /// Readable, but not to be published (rejected, or rated below

@@ -31,6 +31,9 @@ struct StillJob: Sendable {
             // Named by what decides the pixels: words written into the file keep the name.
             contentHash = ContentIdentity.hash(bytes, format: metadata.format, orientation: metadata.orientation)
             metadata.words = SidecarWords.read(file).filled(from: metadata.words)
+            if metadata.words.droppedRegions.total > 0 {
+                notes.append("face regions left out: \(metadata.words.droppedRegions.summary)")
+            }
             metadata.place = rules.place(near: metadata.gps)
             if let reason = rules.leftOutReason(metadata.words) {
                 // Decided before any clip is probed or pixel decoded.
@@ -69,6 +72,6 @@ struct StillJob: Sendable {
         notes += plan.note.map { [$0] } ?? []
         let detached = clip?.belongsToStill == false ? file.livePhotoClip : nil
         return .published(photo, made: made, reused: plan.reused, cache: cached, note: notes.isEmpty ? nil : notes.joined(separator: "; "),
-                          detachedClip: detached)
+                          detachedClip: detached, droppedRegions: metadata.words.droppedRegions)
     }
 }

@@ -143,8 +143,9 @@
     Array.prototype.forEach.call(links, function (a) {
       var li = a.closest("li");
       var img = a.querySelector("img");
-      var facts = [];
+      var facts = [], faces = [];
       try { facts = JSON.parse(a.getAttribute("data-facts") || "[]"); } catch (e) { facts = []; }
+      try { faces = JSON.parse(a.getAttribute("data-faces") || "[]"); } catch (e) { faces = []; }
       items.push({
         link: base ? null : a,
         id: li && li.id ? li.id : "",
@@ -154,6 +155,7 @@
         h: +a.getAttribute("data-height") || 1,
         alt: img ? img.alt : "",
         facts: facts,
+        faces: faces,
         original: a.getAttribute("data-original") ? new URL(a.getAttribute("data-original"), base || location.href).href : null,
         poster: a.getAttribute("data-poster") ? new URL(a.getAttribute("data-poster"), base || location.href).href : null,
         video: a.getAttribute("data-video") ? new URL(a.getAttribute("data-video"), base || location.href).href : null,
@@ -261,7 +263,17 @@
   liveButton.hidden = true;
   var live = null;         // the current slide's motion controls, when it is a Live Photo
   var close = button("viewer-close", t("close"), "×");
-  [counter, status, playButton, liveButton, info, download, pageLink, close].forEach(function (n) { bar.appendChild(n); });
+  // Outlines over the tagged faces, with their names: off until asked for (F).
+  var facesButton = button("viewer-faces", t("show_faces"), "☺");
+  facesButton.setAttribute("aria-pressed", "false");
+  facesButton.setAttribute("aria-keyshortcuts", "F");
+  facesButton.hidden = true;
+  var facesLayer = element("div", "viewer-faces-layer");
+  facesLayer.setAttribute("aria-hidden", "true");
+  facesLayer.hidden = true;
+  var showFaces = false;
+  facesButton.addEventListener("click", function () { toggleFaces(); });
+  [counter, status, playButton, liveButton, facesButton, info, download, pageLink, close].forEach(function (n) { bar.appendChild(n); });
   liveButton.addEventListener("pointerdown", function () { if (live) live.play(); });
   liveButton.addEventListener("pointerup", function () { if (live) live.stop(); });
   liveButton.addEventListener("pointerleave", function () { if (live) live.stop(); });
@@ -277,7 +289,7 @@
   more.hidden = true;
   var captionLine = element("p", "viewer-caption");   // the photographer's title and caption, as text
   captionLine.hidden = true;
-  [track, progress, prev, next, bar, captionLine, panel, more].forEach(function (n) { root.appendChild(n); });
+  [track, facesLayer, progress, prev, next, bar, captionLine, panel, more].forEach(function (n) { root.appendChild(n); });
   document.body.appendChild(root);
 
   function element(tag, cls) { var n = document.createElement(tag); n.className = cls; return n; }
@@ -352,6 +364,8 @@
     var width = window.innerWidth + GAP;
     track.style.transition = animate ? "transform .28s cubic-bezier(.2,.7,.3,1)" : "none";
     track.style.transform = "translate3d(" + (-width + offset) + "px,0,0)";
+    // Outlines stand over the photo at rest, not over one sliding away.
+    if (offset !== 0) facesLayer.hidden = true;
   }
 
   function show(i) {
@@ -384,12 +398,47 @@
     prev.disabled = i === 0;
     next.disabled = i === items.length - 1 && !nextPageURL;
     renderFacts(item);
+    facesButton.hidden = !item.faces.length;
+    drawFaces();
     captionLine.textContent = item.caption;
     captionLine.hidden = !item.caption || !panel.hidden;
     more.hidden = true;
     preloadAround(i);
     if (i >= items.length - 3) loadMore();
     slideshow.shown();
+  }
+
+  function toggleFaces() {
+    showFaces = !showFaces;
+    facesButton.setAttribute("aria-pressed", String(showFaces));
+    facesButton.setAttribute("aria-label", t(showFaces ? "hide_faces" : "show_faces"));
+    drawFaces();
+  }
+
+  /* Each face's box over the picture as it is shown: the <img> box holds the
+     picture contained (letterboxed), so the picture's own rectangle is
+     worked out from its size; hidden while zoomed or swiping. */
+  function drawFaces() {
+    facesLayer.textContent = "";
+    var item = items[index];
+    var on = showFaces && item && item.faces.length && zoom.scale === 1 && !slides[1].img.hidden;
+    facesLayer.hidden = !on;
+    if (!on) return;
+    var box = slides[1].img.getBoundingClientRect(), origin = root.getBoundingClientRect();
+    var scale = Math.min(box.width / item.w, box.height / item.h);
+    var w = item.w * scale, h = item.h * scale;
+    var left = box.left - origin.left + (box.width - w) / 2, top = box.top - origin.top + (box.height - h) / 2;
+    item.faces.forEach(function (f) {
+      var outline = element("div", "viewer-face");
+      outline.style.left = (left + f[1] * w) + "px";
+      outline.style.top = (top + f[2] * h) + "px";
+      outline.style.width = (f[3] * w) + "px";
+      outline.style.height = (f[4] * h) + "px";
+      var name = element("span", "viewer-face-name");
+      name.textContent = f[0];
+      outline.appendChild(name);
+      facesLayer.appendChild(outline);
+    });
   }
 
   function renderFacts(item) {
@@ -652,6 +701,7 @@
     else if (event.key === "ArrowRight") { event.preventDefault(); go(1); }
     else if (event.key === "ArrowLeft") { event.preventDefault(); go(-1); }
     else if ((event.key === "p" || event.key === "P") && !event.ctrlKey && !event.metaKey && !event.altKey) { event.preventDefault(); slideshow.toggle(); }
+    else if ((event.key === "f" || event.key === "F") && !facesButton.hidden && !event.ctrlKey && !event.metaKey && !event.altKey) { event.preventDefault(); toggleFaces(); }
     else if (event.key === "Tab") trapFocus(event);
   });
 
@@ -677,6 +727,7 @@
     img.style.transition = animate ? "transform .2s ease" : "none";
     img.style.transform = zoom.scale === 1 ? "" : "translate(" + zoom.x + "px," + zoom.y + "px) scale(" + zoom.scale + ")";
     root.classList.toggle("viewer-zoomed", zoom.scale > 1);
+    drawFaces();
   }
 
   function resetZoom() {
