@@ -36,6 +36,7 @@ public struct NormalizedRect: Hashable, Sendable, Codable {
 
     /// This rectangle clipped to the image (0…1).
     public var clipped: NormalizedRect {
+        if x >= 0, y >= 0, x + width <= 1, y + height <= 1 { return self }
         let left = min(1, max(0, x)), top = min(1, max(0, y))
         let right = min(1, max(0, x + width)), bottom = min(1, max(0, y + height))
         return NormalizedRect(x: left, y: top, width: right - left, height: bottom - top)

@@ -35,7 +35,7 @@ struct CheckSourceStep: BuildStep {
         if let failure { throw failure }
         context.sidecars = sidecars
         // people.yml, like an album.yml, is checked before any image work.
-        if settings.publishPeople { context.people = try PeopleFile.load(source: settings.source) }
+        context.people = try PeopleFile.load(source: settings.source)
         for (path, sidecar) in sidecars where sidecar.isPrivate {
             let (passphrase, inSource) = try Self.passphrase(of: path, sidecar, settings: settings)
             context.passphrases[path] = passphrase

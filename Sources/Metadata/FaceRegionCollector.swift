@@ -150,6 +150,11 @@ final class FaceRegionCollector {
         let area: NormalizedRect
         switch scheme {
         case .mwg:
+            if region.x == nil && region.y == nil && region.w == nil && region.h == nil {
+                // A name with no area: the person is in the photo, somewhere.
+                namesOnly.append(name)
+                return
+            }
             if let unit = region.unit, unit.lowercased() != "normalized" {
                 // Pixels of which frame, tools disagree (`AppliedToDimensions` is often the displayed size): not guessed.
                 dropped.add(.outsideImage)
@@ -160,7 +165,7 @@ final class FaceRegionCollector {
             let parts = (region.rectangle ?? "").split(separator: ",").map { Self.number(String($0)) }
             guard parts.count == 4 else {
                 // A name with no rectangle: Windows Photo Gallery tags people without marking a face.
-                microsoftNamesOnly.append(name)
+                if region.rectangle == nil { namesOnly.append(name) } else { dropped.add(.notANumber) }
                 return
             }
             area = NormalizedRect(x: parts[0], y: parts[1], width: parts[2], height: parts[3])
@@ -173,6 +178,7 @@ final class FaceRegionCollector {
         if scheme == .mwg { mwg.append(face) } else { microsoft.append(face) }
     }
 
-    /// Microsoft regions with a name and no rectangle: the person is in the photo, somewhere.
-    private(set) var microsoftNamesOnly: [String] = []
+    /// Regions with a name and no box (Windows Photo Gallery tags people
+    /// without marking a face): the person is in the photo, somewhere.
+    private(set) var namesOnly: [String] = []
 }

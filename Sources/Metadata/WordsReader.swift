@@ -86,7 +86,7 @@ public enum WordsReader {
             words.keywords = PhotoWords.merged(Self.cleanWords(subjects), Self.cleanWords(leaves))
             words.faces = regions.faces
             words.droppedRegions = regions.dropped
-            let named = regions.faces.map(\.name) + regions.microsoftNamesOnly + taggedPeople
+            let named = regions.faces.map(\.name) + regions.namesOnly + taggedPeople
             words.people = PhotoWords.personNames(named)
             words = words.separatingPeople()
             if self.pick == -1 { words.rating = -1 } else { words.rating = rating }

@@ -213,6 +213,8 @@ struct Fingerprinter: Sendable {
                     h.add(person.name)
                     h.add(person.page ?? "-")
                 }
+                // Its keywords less those that name people (a hidden person's name is no tag either).
+                if !planner.map.personSpellings.isEmpty, !item.metadata.words.keywords.isEmpty { h.add(planner.map.keywords(of: item).count) }
                 let shown = h.digest()
                 var listed = StableHash()
                 listed.add(shown)
@@ -419,7 +421,7 @@ struct Fingerprinter: Sendable {
             h.add(rows.listed[index])  // the item, its page and its anchor
             h.add(albumDigest)
             h.add(paths[min(paths.count - 1, rows.albumPages[index])])
-            for keyword in item.metadata.words.keywords { h.add(map.tagPageByKey[SiteMap.tagKey(keyword)] ?? "-") }
+            for keyword in map.keywords(of: item) { h.add(map.tagPageByKey[SiteMap.tagKey(keyword)] ?? "-") }
             h.add(item.metadata.place.flatMap { map.placePageByKey[$0.key] } ?? "-")
             // Previous and next are linked; next, previous and after-next preloaded.
             for i in index - 1 ... index + 2 where i != index {

@@ -69,14 +69,15 @@ extension SiteMap {
     public static let peopleIndexPath = "people/index.html"
 
     /// Every published person of the timeline, most photos first (then by name).
-    static func people(_ timeline: [MediaItem], directory: PeopleDirectory, options: Settings) -> [PersonPages] {
+    static func people(_ timeline: [MediaItem], spellings: (MediaItem) -> [String], directory: PeopleDirectory,
+                       options: Settings) -> [PersonPages] {
         guard directory.enabled else { return [] }
         var names: [String: String] = [:], members: [String: [MediaItem]] = [:]
         for item in timeline {
             let words = item.metadata.words
-            guard !words.people.isEmpty else { continue }
+            guard !words.people.isEmpty || !words.keywords.isEmpty else { continue }
             var seen = Set<String>()
-            for spelling in words.people {
+            for spelling in spellings(item) {
                 guard let key = directory.personKey(spelling), seen.insert(key).inserted else { continue }
                 if names[key] == nil { names[key] = directory.listedName(key) ?? spelling }
                 members[key, default: []].append(item)
@@ -128,13 +129,45 @@ extension SiteMap {
         return best.map { ($0.item, $0.face) }
     }
 
+    /// Every spelling of a person (folded): people.yml's entries (hidden
+    /// ones too), and with people published every name tagged in any item.
+    static func personSpellings(_ gallery: Gallery, list: PeopleList, enabled: Bool) -> Set<String> {
+        var spellings = Set(list.entryByKey.keys)
+        guard enabled else { return spellings }
+        for album in gallery.albums.values {
+            for item in album.photos {
+                for name in item.metadata.words.people { spellings.insert(FaceRegion.personKey(name)) }
+            }
+        }
+        return spellings
+    }
+
+    /// An item's keywords less those that name a person.
+    public func keywords(of item: MediaItem) -> [String] { Self.keywords(of: item, personSpellings: personSpellings) }
+
+    static func keywords(of item: MediaItem, personSpellings: Set<String>) -> [String] {
+        let keywords = item.metadata.words.keywords
+        guard !personSpellings.isEmpty, !keywords.isEmpty else { return keywords }
+        return keywords.filter { !personSpellings.contains(FaceRegion.personKey($0)) }
+    }
+
+    /// The names of the people an item shows: its tagged people, then its
+    /// keywords that name a person tagged elsewhere (or in people.yml).
+    func spellings(of item: MediaItem) -> [String] { Self.spellings(of: item, personSpellings: personSpellings) }
+
+    static func spellings(of item: MediaItem, personSpellings: Set<String>) -> [String] {
+        let words = item.metadata.words
+        guard !personSpellings.isEmpty, !words.keywords.isEmpty else { return words.people }
+        return words.people + words.keywords.filter { personSpellings.contains(FaceRegion.personKey($0)) }
+    }
+
     /// The published people one item shows, in the order its tags name them.
     public func people(in item: MediaItem) -> [PersonInPhoto] {
         let words = item.metadata.words
-        guard peopleDirectory.enabled, !words.people.isEmpty else { return [] }
+        guard peopleDirectory.enabled, !words.people.isEmpty || !words.keywords.isEmpty else { return [] }
         let faces = item.metadata.uprightFaces
         var seen = Set<String>(), result: [PersonInPhoto] = []
-        for spelling in words.people {
+        for spelling in spellings(of: item) {
             guard let key = peopleDirectory.personKey(spelling), seen.insert(key).inserted else { continue }
             let page = personPageByKey[key]
             let name = page.flatMap { personNameByPage[$0] } ?? peopleDirectory.listedName(key) ?? spelling

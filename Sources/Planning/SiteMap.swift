@@ -100,6 +100,10 @@ public struct SiteMap: Sendable {
     let personNameByPage: [String: String]
     /// Who is published, and as whom.
     public let peopleDirectory: PeopleDirectory
+    /// Every spelling of a person (folded): people.yml's, and with
+    /// `publish_people` every name tagged anywhere. A keyword that is one
+    /// names a person, never a tag.
+    public let personSpellings: Set<String>
     /// The People page, when someone is published.
     public var peopleIndexPage: String? { people.isEmpty ? nil : Self.peopleIndexPath }
     /// Every item of the timeline (listed albums, each once), in timeline
@@ -203,11 +207,13 @@ public struct SiteMap: Sendable {
         // The year index, the search's months and the tags each a pass over
         // every item: the first two on threads of their own meanwhile.
         let yearIndex = Eventually { Self.yearIndex(moments) }
+        peopleDirectory = PeopleDirectory(list: list, enabled: options.publishPeople)
+        personSpellings = Self.personSpellings(gallery, list: list, enabled: options.publishPeople)
         // Tags: hidden albums' items never appear, as in moments.
         var names: [String: String] = [:], members: [String: [MediaItem]] = [:]
         for section in moments {
             for item in section.photos {
-                for keyword in item.metadata.words.keywords {
+                for keyword in Self.keywords(of: item, personSpellings: personSpellings) {
                     let key = Self.tagKey(keyword)
                     if names[key] == nil { names[key] = keyword }
                     members[key, default: []].append(item)
@@ -268,8 +274,9 @@ public struct SiteMap: Sendable {
             placePageByKey = [:]
         }
         mapPage = options.map && !places.isEmpty ? Self.mapPagePath : nil
-        peopleDirectory = PeopleDirectory(list: list, enabled: options.publishPeople)
-        people = Self.people(timelineItems, directory: peopleDirectory, options: options)
+        let spellings = personSpellings
+        people = Self.people(timelineItems, spellings: { Self.spellings(of: $0, personSpellings: spellings) }, directory: peopleDirectory,
+                             options: options)
         personPageByKey = Dictionary(uniqueKeysWithValues: people.map { ($0.key, $0.pages[0]) })
         personNameByPage = Dictionary(uniqueKeysWithValues: people.map { ($0.pages[0], $0.name) })
         let placement = placing.value

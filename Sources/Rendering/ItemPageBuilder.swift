@@ -14,6 +14,7 @@ struct ItemPageBuilder: PageBuilding {
         chrome.share = shareCard(pagePath, headline: Self.pageTitle(item),
                                  summary: Self.shareSummary(item.metadata.words.caption ?? alt(item) + " · " + (album.path.isRoot ? gallery.title : album.title)),
                                  item: item, type: "article")
+        let keywords = map.keywords(of: item)
         let people = map.people(in: item).map { person in
             PersonLink(name: person.name, url: person.page.map { URLPath.relative(from: pagePath, to: $0) })
         }
@@ -38,10 +39,10 @@ struct ItemPageBuilder: PageBuilding {
             },
             datetime: HumanDate.machine(item.metadata.captureDate),
             caption: item.metadata.words.caption,
-            keywords: item.metadata.words.keywords.map { keyword in
+            keywords: keywords.map { keyword in
                 KeywordLink(name: keyword, url: map.tagPageByKey[SiteMap.tagKey(keyword)].map { URLPath.relative(from: pagePath, to: $0) })
             },
-            hasKeywords: !item.metadata.words.keywords.isEmpty,
+            hasKeywords: !keywords.isEmpty,
             people: people,
             hasPeople: !people.isEmpty,
             back: TitledLink(title: album.path.isRoot ? gallery.title : album.title,
@@ -84,7 +85,7 @@ struct ItemPageBuilder: PageBuilding {
         let placeLabel = strings.text("fact.place")
         let placePage = item.metadata.place.flatMap { map.placePageByKey[$0.key] }
         // People are listed on their own, each linked to their page.
-        return PhotoFacts.list(item, strings: strings, place: options.momentPlaces).map { fact in
+        return PhotoFacts.list(item, strings: strings, keywords: map.keywords(of: item), place: options.momentPlaces).map { fact in
             PhotoPageModel.Fact(label: fact.label, value: fact.value,
                                 factHref: fact.label == placeLabel ? placePage.map { URLPath.relative(from: pagePath, to: $0) } : nil)
         }

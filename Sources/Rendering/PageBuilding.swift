@@ -170,7 +170,8 @@ extension PageBuilding {
             grow: String(format: "%.4f", aspect),
             lazy: position >= 12,
             animated: item.kind == .animation,
-            factsJSON: PhotoFacts.json(item, strings: strings, people: people.map(\.name), place: options.momentPlaces)
+            factsJSON: PhotoFacts.json(item, strings: strings, keywords: map.keywords(of: item), people: people.map(\.name),
+                                       place: options.momentPlaces)
         )
         thumbnail.facesJSON = Self.facesJSON(people)
         thumbnail.caption = Self.captionLine(item.metadata.words)

@@ -6,7 +6,10 @@ public enum PhotoFacts {
     /// The facts that are known, in reading order.
     /// `people`: the names of the published people it shows (`SiteMap.people(in:)`);
     /// the place's name only when `place` (moment_places).
-    public static func list(_ photo: MediaItem, strings: SiteStrings, people: [String] = [], place: Bool = false) -> [(label: String, value: String)] {
+    /// `keywords`: its keywords less those that name people (`SiteMap.keywords(of:)`).
+    public static func list(_ photo: MediaItem, strings: SiteStrings, keywords: [String]? = nil, people: [String] = [],
+                            place: Bool = false) -> [(label: String, value: String)] {
+        let keywords = keywords ?? photo.metadata.words.keywords
         let m = photo.metadata
         var facts: [(String, String)] = []
         func add(_ key: String, _ value: String) { facts.append((strings.text(key), value)) }
@@ -25,7 +28,7 @@ public enum PhotoFacts {
         if let t = m.camera.exposureTime { add("fact.shutter", shutter(t, point)) }
         if let iso = m.camera.iso { add("fact.iso", "\(iso)") }
         add("fact.size", "\(m.displaySize.width) × \(m.displaySize.height)")
-        if !m.words.keywords.isEmpty { add("fact.keywords", m.words.keywords.joined(separator: ", ")) }
+        if !keywords.isEmpty { add("fact.keywords", keywords.joined(separator: ", ")) }
         if !people.isEmpty { add("fact.people", people.joined(separator: ", ")) }
         if let rating = m.words.rating, rating > 0 { add("fact.rating", String(repeating: "★", count: rating) + String(repeating: "☆", count: 5 - rating)) }
         if m.isAnimated { add("fact.frames", strings.grouped(m.frameCount)) }
@@ -45,9 +48,10 @@ public enum PhotoFacts {
     /// The facts as a JSON array of `[label, value]` pairs for the viewer (the
     /// template escapes it into an attribute; every thumbnail carries one, so
     /// it is kept short and written directly).
-    public static func json(_ photo: MediaItem, strings: SiteStrings, people: [String] = [], place: Bool = false) -> String {
+    public static func json(_ photo: MediaItem, strings: SiteStrings, keywords: [String]? = nil, people: [String] = [],
+                            place: Bool = false) -> String {
         var out = "["
-        for (i, fact) in list(photo, strings: strings, people: people, place: place).enumerated() {
+        for (i, fact) in list(photo, strings: strings, keywords: keywords, people: people, place: place).enumerated() {
             out += i == 0 ? "[" : ",["
             appendJSONString(fact.label, to: &out)
             out += ","

@@ -48,8 +48,8 @@ struct SearchIndexWriter: PageBuilding {
         return SearchIndex.manifestAndTokens(months: map.searchMonths, places: places, words: { item in
             // Fields read where they are, not the metadata copied whole per item.
             let own = item.metadata.words, date = item.metadata.captureDate
-            var texts = [own.title, own.caption].compactMap { $0 } + own.keywords
-            if !own.people.isEmpty { texts += map.people(in: item).map(\.name) }
+            var texts = [own.title, own.caption].compactMap { $0 } + (own.keywords.isEmpty ? [] : map.keywords(of: item))
+            if !own.people.isEmpty || !own.keywords.isEmpty { texts += map.people(in: item).map(\.name) }
             if placesShown, let place = item.metadata.place { texts += [place.name, place.region, place.country] }
             let source = item.source  // copied once, not at each use
             texts.append(source.fileStem)

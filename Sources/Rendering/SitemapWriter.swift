@@ -7,7 +7,7 @@ struct SitemapWriter: PageBuilding {
     let inputs: PageInputs
 
     /// Every published page a search engine should know (listed albums and
-    /// their items, the timeline, years, tags, Favourites, places and the map; not hidden albums,
+    /// their items, the timeline, years, tags, Favourites, places and the map, people; not hidden albums,
     /// not the search page), each with its main picture.
     func sitemapEntries() -> [(page: String, image: String?)] {
         var entries: [(String, String?)] = []
@@ -27,6 +27,8 @@ struct SitemapWriter: PageBuilding {
         if let index = map.placeIndexPage { entries.append((index, nil)) }
         for place in map.places { for page in place.pages { entries.append((page, largestPreview(place.items.first))) } }
         if let mapPage = map.mapPage { entries.append((mapPage, nil)) }
+        if let index = map.peopleIndexPage { entries.append((index, nil)) }
+        for person in map.people { for page in person.pages { entries.append((page, person.avatar?.paths.last ?? largestPreview(person.items.first))) } }
         return entries
     }
 

@@ -167,7 +167,7 @@ import GalleryTestSupport
         let report = try await GalleryBuilder().build(settings: settings, quiet: true)
         #expect(report.renditionsMade == 0)
         let page = try String(contentsOf: settings.output.appendingPathComponent("albums/party.html"), encoding: .utf8)
-        #expect(page.contains("<dt>People</dt><dd>Zoë Quux</dd>"))
+        #expect(page.contains(#"<a href="../people/zoe-quux/index.html">Zoë Quux</a>"#), "named, linked to their page")
         #expect(try everything().contains("\"zoe\""), "searchable, accents folded")
     }
 
