@@ -73,7 +73,10 @@ public struct CachedPhoto: Sendable, Equatable {
     public mutating func withhold(people: Bool, place: Bool) {
         guard (people && peopleKept) || (place && placeKept) else { return }
         if people && peopleKept {
-            metadata.words.people = []
+            var words = metadata.words
+            words.people = []
+            words.faces = []
+            metadata.words = words
             peopleKept = false
         }
         if place && placeKept {

@@ -31,6 +31,8 @@ import GalleryTestSupport
 
     static let albums = ["", "Home", "Trips/Alps", "Trips/Coast", "Trips/Coast/Boats", "Zoo"]
     static let keywords = ["sea", "Sea", "snow", "boat", "family", "Zürich"]
+    /// People's names as XML text (a name with markup in it, escaped as XMP writes it).
+    static let people = ["Ada", "ada", "Countess Ada", "Grace", "Alan", "Zoë &lt;Quux&gt; &amp; &quot;Co&quot;"]
 
     /// A library being edited: which photos exist, and the next photo number.
     final class Library {
@@ -49,6 +51,7 @@ import GalleryTestSupport
                                      thumbnailBoxes: [PixelSize(width: 32, height: 24)], previewBoxes: [PixelSize(width: 64, height: 48)],
                                      jobs: 2)
             settings.values.photosPerPage = 3
+            settings.values.publishPeople = true
         }
 
         var source: URL { settings.source }
@@ -61,6 +64,8 @@ import GalleryTestSupport
             let date = String(format: "2024:%02d:%02d %02d:%02d:00", month, day, hour, random.below(60))
             try folder.write("src/" + path, try IncrementalTests.photo(next, exif: IncrementalTests.exif(date)))
             photos.append(path)
+            // Half the new photos come with words (and often faces) already.
+            if random.below(2) == 0 { try words(&random, of: path) }
         }
 
         func sidecar(of path: String) -> URL {
@@ -89,17 +94,42 @@ import GalleryTestSupport
         }
 
         /// Title, keywords and rating in an XMP sidecar (a rating of -1 rejects the photo).
-        func words(_ random: inout Random) throws {
+        func words(_ random: inout Random, of chosen: String? = nil) throws {
             guard !photos.isEmpty else { return }
-            let path = random.pick(photos)
+            let path = chosen ?? random.pick(photos)
             let title = random.below(3) == 0 ? "" : "<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">Title \(random.below(100)) & co</rdf:li></rdf:Alt></dc:title>"
             let chosen = (0..<random.below(3)).map { _ in "<rdf:li>\(random.pick(PageIncrementalityTests.keywords))</rdf:li>" }.joined()
             let rating = random.pick([-1, 0, 2, 4, 5])
+            // Faces tagged now and then (names in several spellings, a box each), and a person by keyword.
+            let faces = (0..<random.below(4)).map { i in
+                #"<rdf:li><rdf:Description mwg-rs:Name="\#(random.pick(PageIncrementalityTests.people))" mwg-rs:Type="Face">"#
+                    + #"<mwg-rs:Area stArea:x="\#(0.2 + 0.3 * Double(i))" stArea:y="0.4" stArea:w="0.\#(1 + random.below(3))" stArea:h="0.2" stArea:unit="normalized"/>"#
+                    + "</rdf:Description></rdf:li>"
+            }.joined()
+            let person = random.below(4) == 0 ? "<rdf:li>\(random.pick(PageIncrementalityTests.people))</rdf:li>" : ""
             let xmp = WordsTests.xmpPacket("""
-                <rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="\(rating)">\
-                \(title)<dc:subject><rdf:Bag>\(chosen)</rdf:Bag></dc:subject></rdf:Description>
+                <rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="\(rating)" \
+                xmlns:mwg-rs="http://www.metadataworkinggroup.com/schemas/regions/" xmlns:stArea="http://ns.adobe.com/xmp/sType/Area#">\
+                \(title)<dc:subject><rdf:Bag>\(chosen)\(person)</rdf:Bag></dc:subject>\
+                <mwg-rs:Regions rdf:parseType="Resource"><mwg-rs:RegionList><rdf:Bag>\(faces)</rdf:Bag></mwg-rs:RegionList></mwg-rs:Regions>\
+                </rdf:Description>
                 """)
             try Data(xmp.utf8).write(to: sidecar(of: path))
+        }
+
+        /// people.yml: spellings merged, an avatar chosen, someone hidden, or no file.
+        func peopleFile(_ random: inout Random) throws {
+            let file = source.appendingPathComponent("people.yml")
+            guard random.below(4) != 0 else {
+                try? FileManager.default.removeItem(at: file)
+                return
+            }
+            var lines: [String] = []
+            if random.below(2) == 0 { lines += ["Ada Lovelace:", "  also: [ada, Countess Ada]"] }
+            let graceChosen = random.below(2) == 0 && !photos.isEmpty
+            if graceChosen { lines += ["Grace:", "  avatar: \(random.pick(photos))"] }
+            if random.below(2) == 0 { lines += [graceChosen || random.below(2) == 0 ? "Alan:" : "Grace:", "  hidden: true"] }
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
         }
 
         func albumSidecar(_ random: inout Random, album chosen: String? = nil, private makePrivate: Bool? = nil) throws {
@@ -143,7 +173,8 @@ import GalleryTestSupport
         private var knownKeys: [Data: AlbumKey] = [:]
 
         func setting(_ random: inout Random) {
-            switch random.below(7) {
+            switch random.below(8) {
+            case 6: settings.values.publishPeople.toggle()
             case 0: settings.values.photosPerPage = random.pick([2, 3, 5, 120])
             case 1: settings.values.momentGroupBy = random.pick([.day, .month, .gap])
             case 2: settings.values.favourites.toggle()
@@ -233,15 +264,16 @@ import GalleryTestSupport
         // An album with a sub-album starts private; edits may open it or close others.
         try library.albumSidecar(&random, album: "Trips/Coast", private: true)
         _ = try await build(library.settings)
-        var sealedSteps = 0
+        var sealedSteps = 0, peopleSteps = 0
         for step in 0..<12 {
-            let operation = random.below(7)
+            let operation = random.below(8)
             switch operation {
             case 0, 1: try library.add(&random)
             case 2: try library.remove(&random)
             case 3: try library.move(&random)
             case 4: try library.words(&random)
             case 5: try library.albumSidecar(&random)
+            case 6: try library.peopleFile(&random)
             default: library.setting(&random)
             }
             let report = try await build(library.settings)
@@ -249,6 +281,7 @@ import GalleryTestSupport
             let (clean, cleanState) = try await cleanBuild(library)
             let differing = Set(incremental.keys).union(clean.keys).filter { incremental[$0] != clean[$0] }.sorted()
             sealedSteps += incremental.keys.contains { $0.hasPrefix(Vault.root) } ? 1 : 0
+            peopleSteps += incremental.keys.contains { $0.hasPrefix("people/") } ? 1 : 0
             #expect(differing.isEmpty, "seed \(seed), step \(step) (operation \(operation)): \(differing.prefix(8))")
             // The state remembers what a clean build would: no entry of a removed or moved file.
             let state = try Self.state(library.settings)
@@ -260,6 +293,7 @@ import GalleryTestSupport
             #expect(again.pagesRendered == 0 && again.filesWritten.isEmpty, "seed \(seed), step \(step): a no-op rendered \(again.pagesRendered)")
         }
         #expect(sealedSteps > 0, "seed \(seed): no step had a private album")
+        #expect(peopleSteps > 0, "seed \(seed): no step had people pages")
     }
 
     @Test func aCaptionEditRendersOnlyThePagesThatShowTheItem() async throws {
