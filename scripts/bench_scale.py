@@ -35,8 +35,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
 
 
-def make_library(library, count, per_album=100):
-    """`count` tiny JPEGs in albums of `per_album`, dated over twelve years."""
+def make_library(library, count, per_album=100, photo=benchlib.tiny_jpeg, settings=True):
+    """`count` tiny JPEGs in albums of `per_album`, dated over twelve years;
+    `photo(number, when)` makes each one's bytes."""
     start = datetime.datetime(2014, 1, 1, 8, 0, 0)
     span = 12 * 365 * 86400
     albums = max(1, (count + per_album - 1) // per_album)
@@ -49,9 +50,10 @@ def make_library(library, count, per_album=100):
         for i in range(n):
             shot = when + datetime.timedelta(seconds=i * 613)
             with open(os.path.join(folder, f"IMG_{i:04d}.jpg"), "wb") as f:
-                f.write(benchlib.tiny_jpeg(first + i, shot))
-    with open(os.path.join(library, "gallery.yml"), "w") as f:
-        f.write("title: Scale\nthumbnail_sizes: [32x24]\npreview_sizes: [64x48]\nformat: jpeg\n")
+                f.write(photo(first + i, shot))
+    if settings:
+        with open(os.path.join(library, "gallery.yml"), "w") as f:
+            f.write("title: Scale\nthumbnail_sizes: [32x24]\npreview_sizes: [64x48]\nformat: jpeg\n")
 
 
 def rendered(run):

@@ -86,7 +86,7 @@ public struct SettingsSchema: Sendable {
     public let favourites = Setting<Bool>("favourites", .boolean, default: true,
                                           help: "A Favourites page of the photos rated 4 stars or more (made only when some are).")
     public let publishPeople = Setting<Bool>("publish_people", .boolean, default: false,
-                                             help: "Show the names of people tagged in face regions (XMP) on photo pages and in search; off: never published.")
+                                             help: "Publish the people tagged in face regions (XMP from digiKam, Lightroom, Picasa…): a People page, a page per person with their face cut from a photo, names on photo pages, in alt text and search (people.yml merges spellings, picks faces, hides people); off: nothing of people is published.")
     public let ffmpeg = Setting<String>("ffmpeg", .text, default: "", defaultNote: "found on PATH", affectsOutput: false,
                                         help: "The ffmpeg program that makes videos' posters and playback files (ffprobe is taken from beside it).")
     public let videoMaxSize = Setting<PixelSize>("video_max_size", .box, default: PixelSize(width: 1920, height: 1080),

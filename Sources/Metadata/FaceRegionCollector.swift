@@ -9,14 +9,7 @@ import GalleryCore
 /// `rdf:Description`, an `Area` likewise: a region is everything inside its
 /// list's `rdf:li`, whatever the depth.
 final class FaceRegionCollector {
-    enum Namespace {
-        static let mwgRegions = "http://www.metadataworkinggroup.com/schemas/regions/"
-        static let area = "http://ns.adobe.com/xmp/sType/Area#"
-        static let microsoftPhoto = "http://ns.microsoft.com/photo/1.2/"
-        static let microsoftRegionInfo = "http://ns.microsoft.com/photo/1.2/t/RegionInfo#"
-        static let microsoftRegion = "http://ns.microsoft.com/photo/1.2/t/Region#"
-        static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-    }
+    typealias Namespace = WordsReader.Namespace
 
     private enum Scheme { case mwg, microsoft }
 

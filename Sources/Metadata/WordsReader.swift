@@ -46,11 +46,11 @@ public enum WordsReader {
         static let lightroom = "http://ns.adobe.com/lightroom/1.0/"
         static let dynamicMedia = "http://ns.adobe.com/xmp/1.0/DynamicMedia/"
         static let microsoftPhoto = "http://ns.microsoft.com/photo/1.0/"
-        static let microsoftRegion = "http://ns.microsoft.com/photo/1.2/t/Region#"
         static let mwgRegions = "http://www.metadataworkinggroup.com/schemas/regions/"
         static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
         static let photoshop = "http://ns.adobe.com/photoshop/1.0/"
         static let digiKam = "http://www.digikam.org/ns/1.0/"
+        static let microsoftRegionInfo = "http://ns.microsoft.com/photo/1.2/t/RegionInfo#"
     }
 
     /// Walks the RDF: properties written as attributes or as elements, values

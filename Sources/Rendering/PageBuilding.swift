@@ -121,14 +121,40 @@ extension PageBuilding {
 
     /// "Kyoto", "Kyoto & Osaka", "Kyoto, Osaka & Nara", "Kyoto, Osaka & 3 other places"
     /// (most photos first), in the site's language.
-    func placeLabel(_ places: [String]) -> String? {
-        switch places.count {
+    func placeLabel(_ places: [String]) -> String? { listLabel(places, key: "places") }
+
+    /// "Marie", "Marie and Pierre", "Marie, Pierre and Irène", "Marie, Pierre and 3 others"; nil for nobody.
+    func peopleLabel(_ names: [String]) -> String? { listLabel(names, key: "people") }
+
+    /// Names as a phrase, from the locale's `KEY.two`, `KEY.three` and `KEY.more` strings.
+    private func listLabel(_ names: [String], key: String) -> String? {
+        switch names.count {
         case 0: return nil
-        case 1: return places[0]
-        case 2: return strings.text("places.two", ["first": places[0], "second": places[1]])
-        case 3: return strings.text("places.three", ["first": places[0], "second": places[1], "third": places[2]])
-        default: return strings.count("places.more", places.count - 2, ["first": places[0], "second": places[1]])
+        case 1: return names[0]
+        case 2: return strings.text(key + ".two", ["first": names[0], "second": names[1]])
+        case 3: return strings.text(key + ".three", ["first": names[0], "second": names[1], "third": names[2]])
+        default: return strings.count(key + ".more", names.count - 2, ["first": names[0], "second": names[1]])
         }
+    }
+
+    /// A page of a collection of items (a tag's, a place's, a person's):
+    /// a grid paged like an album, under the site's title and `parent` (the
+    /// collection's list: its title and page), which Favourites has none of.
+    func collectionPage(title: String, section: String, items: [MediaItem], pages: [String], ranges: [Range<Int>], number: Int,
+                        parent: (title: String, page: String)?) -> AlbumPageModel {
+        let pagePath = pages[number]
+        var chrome = chrome(pagePath, title: title, section: section)
+        chrome.share = shareCard(pagePath, headline: title, summary: count(items) + (dateRange(items).map { " · " + $0 } ?? ""),
+                                 item: items.first)
+        let pager = pager(pages, current: number, from: pagePath)
+        chrome.relLinks = relLinks(pager)
+        var crumbs = [TitledLink(title: gallery.title, url: URLPath.relative(from: pagePath, to: "index.html"))]
+        if let parent { crumbs.append(TitledLink(title: parent.title, url: URLPath.relative(from: pagePath, to: parent.page))) }
+        let range = ranges[number]
+        return AlbumPageModel(chrome: chrome, photoCountLabel: count(items), dateRange: dateRange(items),
+                              breadcrumbs: crumbs, hasBreadcrumbs: true,
+                              photos: range.compactMap { thumbnail(items[$0], from: pagePath, position: $0 - range.lowerBound) },
+                              hasPhotos: !range.isEmpty, pager: pager)
     }
 
     /// Row height on phones (`--row-mobile`).
@@ -223,17 +249,6 @@ extension PageBuilding {
         let kind = strings.text(key.kind)
         guard let day = key.day else { return kind }
         return strings.text("alt.dated", ["kind": kind, "date": strings.short(day)])
-    }
-
-    /// "Marie", "Marie and Pierre", "Marie, Pierre and Irène", "Marie, Pierre and 3 others"; nil for nobody.
-    func peopleLabel(_ names: [String]) -> String? {
-        switch names.count {
-        case 0: return nil
-        case 1: return names[0]
-        case 2: return strings.text("people.two", ["first": names[0], "second": names[1]])
-        case 3: return strings.text("people.three", ["first": names[0], "second": names[1], "third": names[2]])
-        default: return strings.count("people.more", names.count - 2, ["first": names[0], "second": names[1]])
-        }
     }
 
     /// The faces the viewer can outline: `[[name, left, top, width, height], …]`

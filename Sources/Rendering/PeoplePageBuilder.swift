@@ -34,20 +34,9 @@ struct PeoplePageBuilder: PageBuilding {
 
     /// A person's page: their face and name, a grid of the photos they are in, newest first.
     func personPage(_ person: PersonPages, number: Int) -> AlbumPageModel {
-        let pagePath = person.pages[number]
-        var chrome = chrome(pagePath, title: person.name, section: "people")
-        chrome.share = shareCard(pagePath, headline: person.name,
-                                 summary: count(person.items) + (dateRange(person.items).map { " · " + $0 } ?? ""), item: person.items.first)
-        let pager = pager(person.pages, current: number, from: pagePath)
-        chrome.relLinks = relLinks(pager)
-        let crumbs = [TitledLink(title: gallery.title, url: URLPath.relative(from: pagePath, to: "index.html")),
-                      TitledLink(title: strings.text("people.title"), url: URLPath.relative(from: pagePath, to: SiteMap.peopleIndexPath))]
-        let range = person.ranges[number]
-        var model = AlbumPageModel(chrome: chrome, photoCountLabel: count(person.items), dateRange: dateRange(person.items),
-                                   breadcrumbs: crumbs, hasBreadcrumbs: true,
-                                   photos: range.compactMap { thumbnail(person.items[$0], from: pagePath, position: $0 - range.lowerBound) },
-                                   hasPhotos: !range.isEmpty, pager: pager)
-        model.personFace = face(person, from: pagePath)
+        var model = collectionPage(title: person.name, section: "people", items: person.items, pages: person.pages, ranges: person.ranges,
+                                   number: number, parent: (strings.text("people.title"), SiteMap.peopleIndexPath))
+        model.personFace = face(person, from: person.pages[number])
         return model
     }
 }

@@ -41,20 +41,8 @@ struct PlacePageBuilder: PageBuilding {
 
     /// A place's page: a grid of its items, paged like an album.
     func placePage(_ pages: SiteMap.PlacePages, number: Int) -> AlbumPageModel {
-        let pagePath = pages.pages[number]
-        let place = pages.place
-        var chrome = chrome(pagePath, title: place.fullName, section: "places")
-        chrome.share = shareCard(pagePath, headline: place.fullName,
-                                 summary: count(pages.items) + (dateRange(pages.items).map { " · " + $0 } ?? ""), item: pages.items.first)
-        let pager = pager(pages.pages, current: number, from: pagePath)
-        chrome.relLinks = relLinks(pager)
-        let crumbs = [TitledLink(title: gallery.title, url: URLPath.relative(from: pagePath, to: "index.html")),
-                      TitledLink(title: strings.text("places.title"), url: URLPath.relative(from: pagePath, to: map.placeIndexPage ?? "index.html"))]
-        let range = pages.ranges[number]
-        return AlbumPageModel(chrome: chrome, photoCountLabel: count(pages.items), dateRange: dateRange(pages.items),
-                              breadcrumbs: crumbs, hasBreadcrumbs: true,
-                              photos: range.compactMap { thumbnail(pages.items[$0], from: pagePath, position: $0 - range.lowerBound) },
-                              hasPhotos: !range.isEmpty, pager: pager)
+        collectionPage(title: pages.place.fullName, section: "places", items: pages.items, pages: pages.pages, ranges: pages.ranges,
+                       number: number, parent: (strings.text("places.title"), map.placeIndexPage ?? "index.html"))
     }
 
     func mapPage(_ pagePath: String) -> MapPageModel {

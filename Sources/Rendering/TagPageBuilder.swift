@@ -21,19 +21,8 @@ struct TagPageBuilder: PageBuilding {
 
     /// A tag's page (or the Favourites'): a grid of its items, paged like an album's.
     func tagPage(_ tag: SiteMap.TagPages, number: Int, section: String = "tags") -> AlbumPageModel {
-        let pagePath = tag.pages[number]
         let name = section == "favourites" ? strings.text("favourites.title") : tag.name
-        var chrome = chrome(pagePath, title: name, section: section)
-        chrome.share = shareCard(pagePath, headline: name, summary: count(tag.items) + (dateRange(tag.items).map { " · " + $0 } ?? ""),
-                                 item: tag.items.first)
-        let pager = pager(tag.pages, current: number, from: pagePath)
-        chrome.relLinks = relLinks(pager)
-        var crumbs = [TitledLink(title: gallery.title, url: URLPath.relative(from: pagePath, to: "index.html"))]
-        if section == "tags" { crumbs.append(TitledLink(title: strings.text("tags.title"), url: URLPath.relative(from: pagePath, to: map.tagIndexPage ?? "index.html"))) }
-        let range = tag.ranges[number]
-        return AlbumPageModel(chrome: chrome, photoCountLabel: count(tag.items), dateRange: dateRange(tag.items),
-                              breadcrumbs: crumbs, hasBreadcrumbs: true,
-                              photos: range.compactMap { thumbnail(tag.items[$0], from: pagePath, position: $0 - range.lowerBound) },
-                              hasPhotos: !range.isEmpty, pager: pager)
+        return collectionPage(title: name, section: section, items: tag.items, pages: tag.pages, ranges: tag.ranges, number: number,
+                              parent: section == "tags" ? (strings.text("tags.title"), map.tagIndexPage ?? "index.html") : nil)
     }
 }

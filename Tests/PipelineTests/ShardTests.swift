@@ -110,13 +110,23 @@ import Metadata
             for p in stride(from: 0, to: image.pixels.count, by: 4) { image.pixels[p + 2] = UInt8(truncatingIfNeeded: i * 37 + p / 999) }
             let exif = IncrementalTests.exif("2024:0\(1 + i % 9):1\(i % 10) 1\(i % 10):00:00")
             try folder.write("src/Album \(i % 4)/IMG_\(1000 + i).jpg", try Fixtures.jpeg(image, exif: exif))
+            // Faces tagged in a sidecar now and then: people pages and avatars are made by a part of the pages too.
+            if i % 3 == 0 {
+                let name = ["Ada Lovelace", "Alan Turing", "Grace Hopper"][i % 9 / 3]
+                try folder.write("src/Album \(i % 4)/IMG_\(1000 + i).xmp", Array(WordsTests.xmpPacket("""
+                    <rdf:Description xmlns:mwg-rs="http://www.metadataworkinggroup.com/schemas/regions/" xmlns:stArea="http://ns.adobe.com/xmp/sType/Area#">\
+                    <mwg-rs:Regions rdf:parseType="Resource"><mwg-rs:RegionList><rdf:Bag><rdf:li><rdf:Description mwg-rs:Name="\(name)" \
+                    mwg-rs:Type="Face"><mwg-rs:Area stArea:x="0.4" stArea:y="0.5" stArea:w="0.2" stArea:h="0.3" stArea:unit="normalized"/>\
+                    </rdf:Description></rdf:li></rdf:Bag></mwg-rs:RegionList></mwg-rs:Regions></rdf:Description>
+                    """.utf8))
+            }
         }
         // Two copies of one photo under other names: the same part makes them.
         let twin = try [UInt8](Data(contentsOf: folder.url.appendingPathComponent("src/Album 0/IMG_1000.jpg")))
         try folder.write("src/Album 3/copy of IMG_1000.jpg", twin)
         try folder.write("src/Twins/IMG_1000.jpg", twin)
         // The settings where every part and the page build read them.
-        try folder.write("src/gallery.yml", Array("format: jpeg\nthumbnail_sizes: [96x72]\npreview_sizes: [320x240]\n".utf8))
+        try folder.write("src/gallery.yml", Array("format: jpeg\nthumbnail_sizes: [96x72]\npreview_sizes: [320x240]\npublish_people: true\n".utf8))
         return folder.url.appendingPathComponent("src")
     }
 
@@ -201,7 +211,12 @@ import Metadata
         let sharded = try FaultTests.site(output)
         #expect(Set(single.keys) == Set(sharded.keys), "extra: \(Set(sharded.keys).subtracting(single.keys)), missing: \(Set(single.keys).subtracting(sharded.keys))")
         #expect(single == sharded)
-        let media = Set(single.keys.filter { $0.hasPrefix("media/") })
+        // The avatars are the People page's files, made by the page build: the parts made the rest.
+        let people = String(decoding: try #require(single["people/index.html"]), as: UTF8.self)
+        let avatars = Set(people.components(separatedBy: "../media/").dropFirst().compactMap { $0.split(whereSeparator: { " \"".contains($0) }).first }
+            .map { "media/" + $0 })
+        #expect(avatars.count == 6, "three people, two sizes each: \(avatars)")
+        let media = Set(single.keys.filter { $0.hasPrefix("media/") }).subtracting(avatars)
         #expect(media.isSubset(of: all) && all.subtracting(media).count == 2, "the parts made the site's media (and the deleted photo's two)")
         #expect((try? FileManager.default.contentsOfDirectory(atPath: BuildSettings.defaultStateFolder(for: output).appendingPathComponent("shards").path))?
             .filter { $0.hasSuffix(".bin") || $0.hasSuffix(".journal") }.isEmpty == true, "merged parts are cleared")

@@ -100,3 +100,15 @@ def test_bench_phone(tmp_path):
     for name, cells in measured.items():
         # A paint was observed on every page (a number, not a missing observer).
         assert float(cells[1]) > 0, out
+
+
+def test_bench_people(tmp_path):
+    out = bench("bench_people.py", "--count", "600", "--binary", gallerygen(), "--work", str(tmp_path), "--rounds", "1")
+    rows = {m.group(1): m.groups()[1:] for m in re.finditer(
+        r"\| (cold|no-op|add one) \| [\d.]+, \d+ \| [\d.]+, \d+ \| [\d.]+x \| (\d+) of (\d+), (\d+) of (\d+) \|", out)}
+    assert set(rows) == {"cold", "no-op", "add one"}, out
+    off_pages, on_pages = int(rows["cold"][1]), int(rows["cold"][3])
+    assert on_pages > off_pages, "people on adds the People page and a page per person: " + out
+    assert rows["no-op"][0] == "0" and rows["no-op"][2] == "0", out
+    # The tagged photo added renders what shows it, not the site.
+    assert 0 < int(rows["add one"][2]) < on_pages // 4, out
