@@ -147,6 +147,9 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
         get { wordsBox?.value ?? PhotoWords() }
         set { wordsBox = newValue.isEmpty ? nil : Boxed(newValue) }
     }
+    /// True when any words were read for it (most items have none): asked
+    /// first, it spares copying empty words out of their box.
+    public var hasWords: Bool { wordsBox != nil }
     /// An iPhone still's Live Photo identifier, matched against its clip's
     /// (read while the file is processed; not kept in the build cache).
     public var livePhotoIdentifier: String? {

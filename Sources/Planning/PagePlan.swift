@@ -214,7 +214,9 @@ struct Fingerprinter: Sendable {
                     h.add(person.page ?? "-")
                 }
                 // Its keywords less those that name people (a hidden person's name is no tag either).
-                if !planner.map.personSpellings.isEmpty, !item.metadata.words.keywords.isEmpty { h.add(planner.map.keywords(of: item).count) }
+                if planner.map.hasPersonSpellings, item.metadata.hasWords, !item.metadata.words.keywords.isEmpty {
+                    h.add(planner.map.keywords(of: item).count)
+                }
                 let shown = h.digest()
                 var listed = StableHash()
                 listed.add(shown)

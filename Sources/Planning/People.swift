@@ -64,22 +64,81 @@ public struct PersonInPhoto: Sendable, Equatable {
     public var face: NormalizedRect?
 }
 
+/// Every spelling of a person met in a library, folded once: the names
+/// tagged in its items (with `publish_people`) and its keywords that name a
+/// person tagged anywhere or listed in people.yml, each with the person it
+/// publishes as. Pages ask about an item's names many times (its
+/// fingerprint, its alt text, facts and search words): a lookup of the
+/// name as written, not a Unicode normalisation each time.
+struct PersonNames: Sendable {
+    /// A spelling as written → the key of the person it publishes as; "" for a hidden person (or people off).
+    private var published: [String: String] = [:]
+    /// Keywords, as written, that name a person: people, never tags.
+    private var personKeywords: Set<String> = []
+    let isEmpty: Bool
+
+    init(_ gallery: Gallery, list: PeopleList, directory: PeopleDirectory) {
+        var folded = Set(list.entryByKey.keys)
+        var tagged = Set<String>()
+        if directory.enabled {
+            for album in gallery.albums.values {
+                for item in album.photos where item.metadata.hasWords {
+                    for name in item.metadata.words.people where tagged.insert(name).inserted { folded.insert(FaceRegion.personKey(name)) }
+                }
+            }
+        }
+        isEmpty = folded.isEmpty
+        guard !isEmpty else { return }
+        var keywords = Set<String>()
+        for album in gallery.albums.values {
+            for item in album.photos where item.metadata.hasWords {
+                for keyword in item.metadata.words.keywords where keywords.insert(keyword).inserted {
+                    if folded.contains(FaceRegion.personKey(keyword)) { personKeywords.insert(keyword) }
+                }
+            }
+        }
+        for name in tagged.union(personKeywords) { published[name] = directory.personKey(name) ?? "" }
+    }
+
+    /// The key of the person `spelling` publishes as; nil when hidden or not published.
+    func key(_ spelling: String, _ directory: PeopleDirectory) -> String? {
+        guard let known = published[spelling] else { return directory.personKey(spelling) }
+        return known.isEmpty ? nil : known
+    }
+
+    /// An item's keywords less those that name a person.
+    func keywords(of item: MediaItem) -> [String] {
+        guard item.metadata.hasWords else { return [] }
+        let keywords = item.metadata.words.keywords
+        guard !personKeywords.isEmpty, !keywords.isEmpty else { return keywords }
+        return keywords.filter { !personKeywords.contains($0) }
+    }
+
+    /// The names of the people an item shows: its tagged people, then its
+    /// keywords that name a person.
+    func spellings(of item: MediaItem) -> [String] {
+        guard item.metadata.hasWords else { return [] }
+        let words = item.metadata.words
+        guard !personKeywords.isEmpty, !words.keywords.isEmpty else { return words.people }
+        return words.people + words.keywords.filter { personKeywords.contains($0) }
+    }
+}
+
 extension SiteMap {
     /// The People page (`people/index.html`), when someone is published.
     public static let peopleIndexPath = "people/index.html"
 
     /// Every published person of the timeline, most photos first (then by name).
-    static func people(_ timeline: [MediaItem], spellings: (MediaItem) -> [String], directory: PeopleDirectory,
-                       options: Settings) -> [PersonPages] {
-        guard directory.enabled else { return [] }
-        var names: [String: String] = [:], members: [String: [MediaItem]] = [:]
-        for item in timeline {
+    static func people(_ timeline: [MediaItem], names: PersonNames, directory: PeopleDirectory, options: Settings) -> [PersonPages] {
+        guard directory.enabled, !names.isEmpty else { return [] }
+        var shown: [String: String] = [:], members: [String: [MediaItem]] = [:]
+        for item in timeline where item.metadata.hasWords {
             let words = item.metadata.words
             guard !words.people.isEmpty || !words.keywords.isEmpty else { continue }
             var seen = Set<String>()
-            for spelling in spellings(item) {
-                guard let key = directory.personKey(spelling), seen.insert(key).inserted else { continue }
-                if names[key] == nil { names[key] = directory.listedName(key) ?? spelling }
+            for spelling in names.spellings(of: item) {
+                guard let key = names.key(spelling, directory), seen.insert(key).inserted else { continue }
+                if shown[key] == nil { shown[key] = directory.listedName(key) ?? spelling }
                 members[key, default: []].append(item)
             }
         }
@@ -88,23 +147,27 @@ extension SiteMap {
             let x = a.metadata.captureDate.wallClockSeconds, y = b.metadata.captureDate.wallClockSeconds
             return x != y ? x > y : a.source.relativePath < b.source.relativePath
         }
-        let ordered = names.keys.sorted { a, b in
+        let ordered = shown.keys.sorted { a, b in
             let (m, n) = (members[a]!.count, members[b]!.count)
-            return m != n ? m > n : (NaturalOrder.less(names[a]!, names[b]!) || (names[a]! == names[b]! && a < b))
+            return m != n ? m > n : (NaturalOrder.less(shown[a]!, shown[b]!) || (shown[a]! == shown[b]! && a < b))
         }
         // Slugs claimed in name order, so one person's arrival renames no one else's page.
         var slugs = Slug.Uniquer()
         var folders: [String: String] = [:]
-        for key in names.keys.sorted(by: { NaturalOrder.less(names[$0]!, names[$1]!) || (names[$0]! == names[$1]! && $0 < $1) }) {
-            folders[key] = "people/" + slugs.claim(Slug.make(names[key]!, fallback: "person")) + "/"
+        for key in shown.keys.sorted(by: { NaturalOrder.less(shown[$0]!, shown[$1]!) || (shown[$0]! == shown[$1]! && $0 < $1) }) {
+            folders[key] = "people/" + slugs.claim(Slug.make(shown[key]!, fallback: "person")) + "/"
         }
         let encoding = Encoding.still(options.format, quality: options.quality)
-        return ordered.map { key in
+        let persons = ordered.map { key in
             let items = members[key]!.sorted(by: newer)
             let ranges = PageSplitter.pages(count: items.count, budget: options.photosPerPage)
             let pages = ranges.indices.map { SiteMap.albumPage(folder: folders[key]!, number: $0) }
-            var person = PersonPages(name: names[key]!, key: key, items: items, pages: pages, ranges: ranges)
-            if let (item, face) = bestFace(of: key, in: items, directory: directory) {
+            return PersonPages(name: shown[key]!, key: key, items: items, pages: pages, ranges: ranges)
+        }
+        // Each person's avatar, on every core: a pass over their faces.
+        return parallelMap(persons, minimumCount: 64) { person in
+            var person = person
+            if let (item, face) = bestFace(of: person.key, in: person.items, names: names, directory: directory) {
                 person.avatar = Avatar(contentHash: item.contentHash, displaySize: item.metadata.displaySize, face: face, encoding: encoding)
                 person.avatarItem = item
             }
@@ -115,63 +178,37 @@ extension SiteMap {
     /// The face a person's avatar is cut from: in the photo people.yml names
     /// when it shows them, else their largest face in pixels (a larger face
     /// is the sharper avatar), the newest of equals.
-    static func bestFace(of key: String, in items: [MediaItem], directory: PeopleDirectory) -> (MediaItem, NormalizedRect)? {
+    static func bestFace(of key: String, in items: [MediaItem], names: PersonNames,
+                         directory: PeopleDirectory) -> (MediaItem, NormalizedRect)? {
         var best: (item: MediaItem, face: NormalizedRect, pixels: Double)?
         let chosen = directory.avatarPath(key)
-        for item in items where item.kind != .video {
-            let size = item.metadata.displaySize
-            for face in item.metadata.uprightFaces where directory.personKey(face.name) == key {
-                let pixels = face.area.width * Double(size.width) * face.area.height * Double(size.height)
-                if let chosen, item.source.relativePath == chosen { return (item, face.area) }
-                if best == nil || pixels > best!.pixels { best = (item, face.area, pixels) }
+        for item in items where item.kind != .video && item.metadata.hasWords && !item.metadata.words.faces.isEmpty {
+            let metadata = item.metadata
+            let size = metadata.displaySize
+            for face in metadata.words.faces where names.key(face.name, directory) == key {
+                let area = face.area.upright(metadata.orientation)
+                let pixels = area.width * Double(size.width) * area.height * Double(size.height)
+                if let chosen, item.source.relativePath == chosen { return (item, area) }
+                if best == nil || pixels > best!.pixels { best = (item, area, pixels) }
             }
         }
         return best.map { ($0.item, $0.face) }
     }
 
-    /// Every spelling of a person (folded): people.yml's entries (hidden
-    /// ones too), and with people published every name tagged in any item.
-    static func personSpellings(_ gallery: Gallery, list: PeopleList, enabled: Bool) -> Set<String> {
-        var spellings = Set(list.entryByKey.keys)
-        guard enabled else { return spellings }
-        for album in gallery.albums.values {
-            for item in album.photos {
-                for name in item.metadata.words.people { spellings.insert(FaceRegion.personKey(name)) }
-            }
-        }
-        return spellings
-    }
-
     /// An item's keywords less those that name a person.
-    public func keywords(of item: MediaItem) -> [String] { Self.keywords(of: item, personSpellings: personSpellings) }
-
-    static func keywords(of item: MediaItem, personSpellings: Set<String>) -> [String] {
-        let keywords = item.metadata.words.keywords
-        guard !personSpellings.isEmpty, !keywords.isEmpty else { return keywords }
-        return keywords.filter { !personSpellings.contains(FaceRegion.personKey($0)) }
-    }
-
-    /// The names of the people an item shows: its tagged people, then its
-    /// keywords that name a person tagged elsewhere (or in people.yml).
-    func spellings(of item: MediaItem) -> [String] { Self.spellings(of: item, personSpellings: personSpellings) }
-
-    static func spellings(of item: MediaItem, personSpellings: Set<String>) -> [String] {
-        let words = item.metadata.words
-        guard !personSpellings.isEmpty, !words.keywords.isEmpty else { return words.people }
-        return words.people + words.keywords.filter { personSpellings.contains(FaceRegion.personKey($0)) }
-    }
+    public func keywords(of item: MediaItem) -> [String] { personNames.keywords(of: item) }
 
     /// The published people one item shows, in the order its tags name them.
     public func people(in item: MediaItem) -> [PersonInPhoto] {
+        guard peopleDirectory.enabled, !personNames.isEmpty, item.metadata.hasWords else { return [] }
         let words = item.metadata.words
-        guard peopleDirectory.enabled, !words.people.isEmpty || !words.keywords.isEmpty else { return [] }
-        let faces = item.metadata.uprightFaces
+        guard !words.people.isEmpty || !words.keywords.isEmpty else { return [] }
         var seen = Set<String>(), result: [PersonInPhoto] = []
-        for spelling in spellings(of: item) {
-            guard let key = peopleDirectory.personKey(spelling), seen.insert(key).inserted else { continue }
+        for spelling in personNames.spellings(of: item) {
+            guard let key = personNames.key(spelling, peopleDirectory), seen.insert(key).inserted else { continue }
             let page = personPageByKey[key]
             let name = page.flatMap { personNameByPage[$0] } ?? peopleDirectory.listedName(key) ?? spelling
-            let face = faces.first { peopleDirectory.personKey($0.name) == key }?.area
+            let face = words.faces.first { personNames.key($0.name, peopleDirectory) == key }?.area.upright(item.metadata.orientation)
             result.append(PersonInPhoto(name: name, page: page, face: face))
         }
         return result

@@ -100,10 +100,10 @@ public struct SiteMap: Sendable {
     let personNameByPage: [String: String]
     /// Who is published, and as whom.
     public let peopleDirectory: PeopleDirectory
-    /// Every spelling of a person (folded): people.yml's, and with
-    /// `publish_people` every name tagged anywhere. A keyword that is one
-    /// names a person, never a tag.
-    public let personSpellings: Set<String>
+    /// Every spelling of a person met in the library, and whom it publishes.
+    let personNames: PersonNames
+    /// True when some keyword or tag may name a person (people.yml, or people published).
+    public var hasPersonSpellings: Bool { !personNames.isEmpty }
     /// The People page, when someone is published.
     public var peopleIndexPage: String? { people.isEmpty ? nil : Self.peopleIndexPath }
     /// Every item of the timeline (listed albums, each once), in timeline
@@ -146,6 +146,9 @@ public struct SiteMap: Sendable {
         // timeline is sorted: two independent halves of a third of a second each at 100,000 items.
         let budget = options.photosPerPage
         let placing = Eventually { Placement(gallery, budget: budget) }
+        // Who the library's names publish as, meanwhile too (a pass over every item's words).
+        let directory = PeopleDirectory(list: list, enabled: options.publishPeople)
+        let namesMeanwhile = Eventually { PersonNames(gallery, list: list, directory: directory) }
         moments = MomentSectioner.sections(MomentSectioner.unique(gallery.timelinePhotos),
                                            grouping: options.momentGrouping, order: options.momentOrder)
         let moments = self.moments
@@ -207,13 +210,13 @@ public struct SiteMap: Sendable {
         // The year index, the search's months and the tags each a pass over
         // every item: the first two on threads of their own meanwhile.
         let yearIndex = Eventually { Self.yearIndex(moments) }
-        peopleDirectory = PeopleDirectory(list: list, enabled: options.publishPeople)
-        personSpellings = Self.personSpellings(gallery, list: list, enabled: options.publishPeople)
+        peopleDirectory = directory
+        personNames = namesMeanwhile.value
         // Tags: hidden albums' items never appear, as in moments.
         var names: [String: String] = [:], members: [String: [MediaItem]] = [:]
         for section in moments {
             for item in section.photos {
-                for keyword in Self.keywords(of: item, personSpellings: personSpellings) {
+                for keyword in personNames.keywords(of: item) {
                     let key = Self.tagKey(keyword)
                     if names[key] == nil { names[key] = keyword }
                     members[key, default: []].append(item)
@@ -234,6 +237,8 @@ public struct SiteMap: Sendable {
         timelineItems = moments.flatMap(\.photos)
         let timelineItems = self.timelineItems, order = options.momentOrder
         let months = Eventually { SearchMonth.months(timelineItems, order: order) }
+        let personNames = self.personNames
+        let peoplePages = Eventually { Self.people(timelineItems, names: personNames, directory: directory, options: options) }
         timelineVideoCount = timelineItems.count { $0.kind == .video }
         let favourite = timelineItems.filter { ($0.metadata.words.rating ?? 0) >= Self.favouriteRating }
         if options.favourites, !favourite.isEmpty {
@@ -274,9 +279,7 @@ public struct SiteMap: Sendable {
             placePageByKey = [:]
         }
         mapPage = options.map && !places.isEmpty ? Self.mapPagePath : nil
-        let spellings = personSpellings
-        people = Self.people(timelineItems, spellings: { Self.spellings(of: $0, personSpellings: spellings) }, directory: peopleDirectory,
-                             options: options)
+        people = peoplePages.value
         personPageByKey = Dictionary(uniqueKeysWithValues: people.map { ($0.key, $0.pages[0]) })
         personNameByPage = Dictionary(uniqueKeysWithValues: people.map { ($0.pages[0], $0.name) })
         let placement = placing.value
