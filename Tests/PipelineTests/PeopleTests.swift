@@ -270,6 +270,35 @@ import GalleryTestSupport
         #expect(all.contains("tags/lab/index.html"))
     }
 
+    /// Faces in the XMP of PNG and WebP files as in JPEGs; a rejected photo
+    /// gives no face; regions that cannot be faces are counted in the summary.
+    @Test func otherFormatsRejectsAndDroppedRegions() async throws {
+        let folder = try TemporaryFolder()
+        let image = Fixtures.gradient(width: 160, height: 120)
+        let png = try folder.write("src/Lab/scan.png", Fixtures.png(image))
+        let webp = try folder.write("src/Lab/phone.webp", try Fixtures.webp(image))
+        for (file, name) in [(png, "Pam Png"), (webp, "Wendy Webp")] {
+            _ = try CameraFixtures.run("exiftool", ["-q", "-overwrite_original",
+                "-XMP-mwg-rs:RegionInfo={RegionList=[{Area={X=0.5,Y=0.5,W=0.2,H=0.3,Unit=normalized},Name=\(name),Type=Face}]}", file.path])
+        }
+        try Self.tagged(folder, "Lab/rejected.jpg", seed: 3, names: ["Rita Rejected"], day: 3)
+        _ = try CameraFixtures.run("exiftool", ["-q", "-overwrite_original", "-XMP-xmp:Rating=-1",
+                                                folder.url.appendingPathComponent("src/Lab/rejected.jpg").path])
+        let broken = try folder.write("src/Lab/broken.jpg", try IncrementalTests.photo(4, exif: IncrementalTests.exif("2024:06:04 10:00:00")))
+        _ = try CameraFixtures.run("exiftool", ["-q", "-overwrite_original",
+            "-XMP-mwg-rs:RegionInfo={RegionList=[{Area={X=0.5,Y=0.5,W=0.2,H=0.3,Unit=normalized},Name=Bea Broken,Type=Face},"
+                + "{Area={X=3,Y=0.5,W=0.2,H=0.3,Unit=normalized},Name=Far Away,Type=Face},{Area={X=0.5,Y=0.5,W=0,H=0.3,Unit=normalized},Name=Flat,Type=Face}]}",
+            broken.path])
+        let settings = Self.settings(folder)
+        let report = try await GalleryBuilder().build(settings: settings, quiet: true)
+        let index = try String(contentsOf: settings.output.appendingPathComponent("people/index.html"), encoding: .utf8)
+        for name in ["Pam Png", "Wendy Webp", "Bea Broken"] { #expect(index.contains(">\(name)</span>"), "\(name)") }
+        #expect(try Self.files(containing: "Rita", in: settings.output).isEmpty, "a rejected photo gives no face")
+        #expect(report.droppedRegions.counts == [.outsideImage: 1, .emptySize: 1])
+        #expect(report.summary.contains("Left out 2 face regions that could not be faces: 1 zero or negative size, 1 outside the image"),
+                "\(report.summary)")
+    }
+
     /// One more face tagged in one photo renders that photo's pages, the
     /// person's, the People page and the search files; the result is a
     /// clean build's, byte for byte.
