@@ -10,6 +10,6 @@ rm -rf demo-site
 cat <<MSG
 
 The demo site is in $(pwd)/demo-site
-Open demo-site/index.html in a browser, or serve it:
-  python3 -m http.server --directory demo-site 8000    # then visit http://127.0.0.1:8000/
+Open demo-site/index.html in a browser, or look at it served, rebuilt as you edit the library:
+  .build/release/gallerygen serve Examples/sample-library --output demo-site --title "gallerygen demo"    # then visit http://127.0.0.1:8080/
 MSG

@@ -50,6 +50,7 @@ public enum AlbumSidecar {
                     throw reader.fail(key, value, "must be the file name of a photo in this folder, not a path")
                 }
                 settings.cover = name
+                settings.coverLine = line
             case "sort": settings.sort = try reader.choice(key, value, [("date", .date), ("name", .name)])
             case "order": settings.order = try reader.choice(key, value, [("ascending", .ascending), ("descending", .descending)])
             case "hidden": settings.hidden = try reader.bool(key, value)

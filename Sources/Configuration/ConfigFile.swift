@@ -63,7 +63,7 @@ public enum ConfigFile {
             } else {
                 throw reader.fail(key, value, "must be \(setting.expectation)")
             }
-            guard let parsed = setting.read(input) else { throw reader.fail(key, value, "must be \(setting.expectation)") }
+            guard let parsed = setting.read(input) else { throw reader.failValue(key, value, "must be \(setting.expectation)") }
             settings.set(setting, to: parsed, from: .file(reader.file, line: value.mark?.line ?? line))
         }
     }

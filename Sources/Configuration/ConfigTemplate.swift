@@ -11,7 +11,8 @@ public enum ConfigTemplate {
             "# gallery.yml: settings for `gallerygen build`. Put it in the root of your",
             "# photo folder (or pass --config FILE). Command-line flags override it.",
             "# Unknown keys and bad values are errors that name the key and the line.",
-            "# Every value below is the default.",
+            "# Every value below is the default; a setting with no default to write",
+            "# shows an example, commented out.",
         ]
         var openGroup: String?
         for setting in SettingsSchema.all {
@@ -30,9 +31,10 @@ public enum ConfigTemplate {
             }
             lines.append("")
             lines.append("\(indent)# \(setting.help)")
-            if setting.hasDefaultNote {
-                lines.append("\(indent)# Default: \(setting.defaultText). Allowed: \(setting.expectation).")
-                lines.append("\(indent)# \(key): 4")
+            if let example = setting.exampleText {
+                // No default to write: an example to uncomment.
+                lines.append("\(indent)# Default: \(setting.defaultText). Allowed: \(setting.expectation). For example:")
+                lines.append("\(indent)# \(key): \(example)")
             } else {
                 lines.append("\(indent)# Allowed: \(setting.expectation).")
                 lines.append("\(indent)\(key): \(setting.defaultText)")

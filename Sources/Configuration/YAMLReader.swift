@@ -1,3 +1,4 @@
+import GalleryCore
 import Yams
 
 /// Walks a YAML mapping with typed accessors that fail with the key and line.
@@ -44,6 +45,11 @@ struct YAMLReader {
         ConfigError(file: file, line: node.mark?.line, key: key, message: message)
     }
 
+    /// A value that is not what `key` takes: the message, and what was written.
+    func failValue(_ key: String, _ node: Node, _ message: String) -> ConfigError {
+        fail(key, node, message + Self.written(node))
+    }
+
     func string(_ key: String, _ node: Node) throws(ConfigError) -> String {
         guard let scalar = node.scalar else { throw fail(key, node, "must be text") }
         return scalar.string
@@ -51,33 +57,49 @@ struct YAMLReader {
 
     func int(_ key: String, _ node: Node, _ range: ClosedRange<Int>) throws(ConfigError) -> Int {
         guard node.scalar != nil, let value = node.int, range.contains(value) else {
-            throw fail(key, node, "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw failValue(key, node, "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
     }
 
     func number(_ key: String, _ node: Node, _ range: ClosedRange<Double>) throws(ConfigError) -> Double {
         guard node.scalar != nil, let value = node.float ?? node.int.map(Double.init), range.contains(value) else {
-            throw fail(key, node, "must be a number from \(range.lowerBound) to \(range.upperBound)")
+            throw failValue(key, node, "must be a number from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
     }
 
     func bool(_ key: String, _ node: Node) throws(ConfigError) -> Bool {
-        guard node.scalar != nil, let value = node.bool else { throw fail(key, node, "must be true or false") }
+        guard node.scalar != nil, let value = node.bool else { throw failValue(key, node, "must be true or false") }
         return value
     }
 
     func choice<T>(_ key: String, _ node: Node, _ options: [(String, T)]) throws(ConfigError) -> T {
         let text = try string(key, node).lowercased()
         guard let match = options.first(where: { $0.0 == text }) else {
-            throw fail(key, node, "must be one of: \(options.map(\.0).joined(separator: ", "))")
+            throw failValue(key, node, "must be one of: \(options.map(\.0).joined(separator: ", "))")
         }
         return match.1
     }
 
+    /// An unknown key: the nearest known one suggested when there is one
+    /// (`qualty` → did you mean 'quality'?), else every key listed.
     func unknown(_ key: String, _ line: Int?, known: [String]) -> ConfigError {
-        ConfigError(file: file, line: line, key: key, message: "unknown key (known: \(known.joined(separator: ", ")))")
+        let leaf = key.split(separator: ".").last.map(String.init) ?? key
+        let leaves = known.map { $0.split(separator: ".").last.map(String.init) ?? $0 }
+        if let nearest = NearestName.suggestion(for: leaf, among: leaves) {
+            return ConfigError(file: file, line: line, key: key, message: "unknown key; did you mean '\(nearest)'?")
+        }
+        return ConfigError(file: file, line: line, key: key, message: "unknown key (known: \(known.joined(separator: ", ")))")
+    }
+
+    /// The value a line gave, as the user wrote it, for an error to repeat.
+    static func written(_ node: Node) -> String {
+        if let scalar = node.scalar { return " (got '\(DisplayText.oneLine(scalar.string))')" }
+        if let sequence = node.sequence {
+            return " (got [\(sequence.compactMap { $0.scalar.map { DisplayText.oneLine($0.string) } }.joined(separator: ", "))])"
+        }
+        return " (got a mapping)"
     }
 
     /// Yams reports duplicate keys without a position; find the key's name in

@@ -170,16 +170,22 @@ public struct Setting<Value: Sendable & Equatable>: Sendable {
     public let help: String
     /// The long flag of `gallerygen build` (without dashes), if any.
     public let flag: String?
-    /// Shown instead of the default when the default depends on the machine.
+    /// Shown instead of the default when the default depends on the machine
+    /// or is "none".
     public let defaultNote: String?
+    /// A real value to show where the default cannot be written (a setting
+    /// with a `defaultNote`): `gallerygen init` writes it, commented out.
+    public let example: Value?
     /// False for settings that cannot change what the build produces (so a
     /// change does not make pages render again).
     public let affectsOutput: Bool
 
     /// Declares a setting.
     public init(_ key: String, _ type: SettingType<Value>, default defaultValue: Value, flag: String? = nil,
-                defaultNote: String? = nil, affectsOutput: Bool = true, help: String) {
+                defaultNote: String? = nil, example: Value? = nil, affectsOutput: Bool = true, help: String) {
+        precondition((defaultNote == nil) == (example == nil), "\(key): a setting whose default is a note needs an example")
         self.key = key
+        self.example = example
         self.type = type
         self.defaultValue = defaultValue
         self.help = help
@@ -205,6 +211,8 @@ public protocol AnySetting: Sendable {
     var defaultText: String { get }
     /// Whether a machine-dependent note stands for the default.
     var hasDefaultNote: Bool { get }
+    /// The example as written in gallery.yml, for a setting with a default note.
+    var exampleText: String? { get }
     /// See `Setting.affectsOutput`.
     var affectsOutput: Bool { get }
     /// Reads user input; nil when invalid.
@@ -218,6 +226,7 @@ extension Setting: AnySetting {
     public var valueName: String { type.valueName }
     public var defaultText: String { defaultNote ?? type.write(defaultValue) }
     public var hasDefaultNote: Bool { defaultNote != nil }
+    public var exampleText: String? { example.map(type.write) }
     public func read(_ input: SettingInput) -> (any Sendable)? { type.read(input) }
     public func write(_ value: any Sendable) -> String? { (value as? Value).map(type.write) }
 }

@@ -38,6 +38,11 @@ public struct Settings: Sendable, Equatable {
         origins[setting.key] = origin
     }
 
+    /// The value of `setting` as gallery.yml writes it (its default's text when nothing set it).
+    public func text(of setting: any AnySetting) -> String {
+        values[setting.key].flatMap(setting.write) ?? setting.defaultText
+    }
+
     /// Where the value of the setting with `key` came from.
     public func origin(ofKey key: String) -> SettingOrigin { origins[key] ?? .defaultValue }
 
@@ -45,7 +50,7 @@ public struct Settings: Sendable, Equatable {
     /// schema order: a stable text for fingerprints.
     public var canonicalText: String {
         SettingsSchema.all.filter(\.affectsOutput).map { setting in
-            "\(setting.key)=\(values[setting.key].flatMap(setting.write) ?? setting.defaultText)"
+            "\(setting.key)=\(text(of: setting))"
         }.joined(separator: "\n")
     }
 

@@ -13,7 +13,7 @@ public struct SettingsSchema: Sendable {
 
     public let title = Setting<String>("title", .text, default: "Photos", flag: "title",
                                        help: "The site's name, shown in every page header.")
-    public let baseURL = Setting<String>("base_url", .siteURL, default: "", defaultNote: "none",
+    public let baseURL = Setting<String>("base_url", .siteURL, default: "", defaultNote: "none", example: "https://example.org/photos/",
                                          help: "The site's absolute address once published (https://example.org/photos/): pages get a canonical link and link previews (OpenGraph, Twitter cards), the feed absolute addresses, and the site a sitemap.xml and robots.txt; without it no absolute address is made up.")
     public let language = Setting<String>("language", .languageTag, default: "en", flag: "language",
                                           help: "The language of the site's words (en, fr, de, es, ja, zh; a theme can add more) and of its dates, written the way that language writes them.")
@@ -34,8 +34,9 @@ public struct SettingsSchema: Sendable {
                                                    default: [PixelSize(width: 800, height: 600), PixelSize(width: 1600, height: 1200), PixelSize(width: 2560, height: 1920)],
                                                    flag: "preview-size", help: "Preview bounding boxes; each is one srcset candidate (phone, laptop, large screen).")
     public let jobs = Setting<Int>("jobs", .integer(1...256), default: ProcessInfo.processInfo.activeProcessorCount, flag: "jobs",
-                                   defaultNote: "all cores", affectsOutput: false, help: "Photos processed at once.")
+                                   defaultNote: "all cores", example: 2, affectsOutput: false, help: "Photos processed at once.")
     public let state = Setting<String>("state", .text, default: "", flag: "state", defaultNote: "beside OUT: .NAME.gallerygen",
+                                       example: "../photos-state",
                                        affectsOutput: false,
                                        help: "Where the build state is kept (what the build made, what each file held): a folder outside OUT, which is published, and outside SOURCE; on the shared volume for sharded builds (relative to gallery.yml).")
     public let maxMegapixels = Setting<Double>("max_megapixels", .number(1...10_000), default: 100,
@@ -55,8 +56,10 @@ public struct SettingsSchema: Sendable {
     public let map = Setting<Bool>("map", .boolean, default: false,
                                    help: "With moment_places: a map of the places (places/map.html) on a world map built into the site (Natural Earth), working offline and from file://; markers stand on the towns, never on a photo's position.")
     public let mapTiles = Setting<String>("map_tiles", .tileTemplate, default: "", defaultNote: "none",
+                                          example: "https://tile.example.org/{z}/{x}/{y}.png",
                                           help: "Online map tiles drawn under the map, as an https:// address template with {z}, {x} and {y}; the visitor's browser then asks that server for tiles.")
     public let mapTilesAttribution = Setting<String>("map_tiles_attribution", .text, default: "", defaultNote: "none",
+                                                     example: "© OpenStreetMap contributors",
                                                      help: "The credit the tile server asks for (\"© OpenStreetMap contributors\"), shown on the map with map_tiles.")
     public let albumSort = Setting<PhotoSortKey>("album_sort", .choice(["date": .date, "name": .name]), default: .date,
                                                  help: "Photo order inside albums (an album.yml can override it): date or name.")
@@ -87,7 +90,8 @@ public struct SettingsSchema: Sendable {
                                           help: "A Favourites page of the photos rated 4 stars or more (made only when some are).")
     public let publishPeople = Setting<Bool>("publish_people", .boolean, default: false,
                                              help: "Publish the people tagged in face regions (XMP from digiKam, Lightroom, Picasa…): a People page, a page per person with their face cut from a photo, names on photo pages, in alt text and search (people.yml merges spellings, picks faces, hides people); off: nothing of people is published.")
-    public let ffmpeg = Setting<String>("ffmpeg", .text, default: "", defaultNote: "found on PATH", affectsOutput: false,
+    public let ffmpeg = Setting<String>("ffmpeg", .text, default: "", defaultNote: "found on PATH", example: "/usr/bin/ffmpeg",
+                                        affectsOutput: false,
                                         help: "The ffmpeg program that makes videos' posters and playback files (ffprobe is taken from beside it).")
     public let videoMaxSize = Setting<PixelSize>("video_max_size", .box, default: PixelSize(width: 1920, height: 1080),
                                                    help: "Largest size of a published video (the box turns with the clip: portrait stays portrait).")

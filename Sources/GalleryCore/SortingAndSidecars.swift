@@ -45,6 +45,8 @@ public struct AlbumSettings: Sendable, Equatable {
     /// the album.yml's folder), and the line that names it, for errors.
     public var passphraseFile: String?
     public var passphraseLine: Int?
+    /// The line that names the cover, for the warning when no photo of the folder has that name.
+    public var coverLine: Int?
     /// Titles, captions and keywords of this folder's items, by file name
     /// (`photos:` in album.yml); they win over what the files say.
     public var photoWords: [String: PhotoWords] = [:]

@@ -56,6 +56,8 @@ public struct BuildReport: Sendable {
     public var droppedRegions = DroppedRegions()
     /// One-line advice printed under the summary (said once, not every build).
     public var advice: [String] = []
+    /// Mistakes in SOURCE that did not stop the build (a cover naming no photo), one line each, said at every build.
+    public var warnings: [String] = []
 
     /// Creates an empty report.
     public init() {}
@@ -74,7 +76,9 @@ public struct BuildReport: Sendable {
             text += "\nOnce every part is done, `gallerygen build` without --pages writes the rest of the site."
             return text
         }
-        var text = shard.map { "Part \($0) of a sharded build: made the media of " } ?? "Built "
+        // A build that made, wrote and removed nothing says so, not "Built".
+        let nothingChanged = renditionsMade == 0 && pagesRendered == 0 && filesWritten.isEmpty && filesRemoved.isEmpty && archivesMade == 0
+        var text = shard.map { "Part \($0) of a sharded build: made the media of " } ?? (nothingChanged ? "Up to date: " : "Built ")
         text += Self.count(published - videos, "photo")
         if videos > 0 { text += " and \(Self.count(videos, "video"))" }
         text += " (\(Self.count(renditionsMade, "rendition")) made, \(renditionsReused) up to date"
@@ -90,6 +94,7 @@ public struct BuildReport: Sendable {
         if droppedRegions.total > 0 {
             text += "\nLeft out \(Self.count(droppedRegions.total, "face region")) that could not be faces: \(droppedRegions.summary)"
         }
+        for line in warnings { text += "\nwarning: " + line }
         for line in advice { text += "\n" + line }
         return text
     }

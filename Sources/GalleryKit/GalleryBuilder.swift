@@ -43,11 +43,13 @@ public struct GalleryBuilder: Sendable {
         case .media: chosen = Self.shardSteps
         case .pages: chosen = Self.pageShardSteps
         }
-        for step in chosen {
-            let stepStarted = Date()
-            try await step.run(&context)
-            if step.letsGoOfMuch, session == nil { MemoryTuning.releaseFreeMemory() }
-            context.report.stepSeconds.append((step.name, Date().timeIntervalSince(stepStarted)))
+        try await Interruption.asBuild {
+            for step in chosen {
+                let stepStarted = Date()
+                try await step.run(&context)
+                if step.letsGoOfMuch, session == nil { MemoryTuning.releaseFreeMemory() }
+                context.report.stepSeconds.append((step.name, Date().timeIntervalSince(stepStarted)))
+            }
         }
         context.report.seconds = Date().timeIntervalSince(started)
         let report = context.report

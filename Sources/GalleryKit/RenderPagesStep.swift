@@ -43,6 +43,7 @@ struct RenderPagesStep: BuildStep {
         let usersOwn: Set<String> = output.contains(SiteRenderer.robotsFile)
             && !previous.records.values.contains { $0.files?.contains(SiteRenderer.robotsFile) == true }
             ? [SiteRenderer.robotsFile] : []
+        context.report.warnings += Self.missingCovers(context)
         let seed = Self.seed(context, theme: theme)
         let inputs = Self.siteInputs(context, seed: seed, usersOwnRobots: !usersOwn.isEmpty)
         context.siteInputs = inputs
@@ -166,6 +167,22 @@ struct RenderPagesStep: BuildStep {
             }
         }
         return renderer
+    }
+
+    /// album.yml covers that name no photo of their folder: the album then
+    /// shows its first photo, and the user is told where the name is.
+    static func missingCovers(_ context: BuildContext) -> [String] {
+        let wanted = context.sidecars.compactMap { path, sidecar in sidecar.cover.map { (path, $0, sidecar.coverLine) } }
+        guard !wanted.isEmpty else { return [] }
+        let folders = Set(wanted.map(\.0))
+        var present = Set<String>()
+        for item in context.items where folders.contains(item.source.albumPath) {
+            present.insert(item.source.albumPath.description + "/" + item.source.fileName)
+        }
+        return wanted.filter { !present.contains($0.0.description + "/" + $0.1) }.sorted { $0.0 < $1.0 }.map { path, name, line in
+            let file = (path.components + [SourceLayout.albumSidecarName]).joined(separator: "/")
+            return "\(DisplayText.oneLine(file))\(line.map { ":\($0)" } ?? ""): cover '\(DisplayText.oneLine(name))' is not a published photo of this folder; the album shows its first photo"
+        }
     }
 
     /// Avatars as renditions are made: named by their content, so one OUT

@@ -27,18 +27,42 @@ public final class SiteServer: Sendable {
     public init(root: URL, host: String, port: UInt16) throws(PreviewError) {
         guard let real = StaticFile.realPath(root) else { throw PreviewError(description: "cannot serve \(root.path): it does not exist") }
         self.root = URL(fileURLWithPath: real)
-        let address: any SocketAddress
+        let address = try Self.address(host: host, port: port)
+        let handler = PreviewHandler(root: self.root, generation: generation)
+        server = HTTPServer(config: HTTPServer.Configuration(address: address, logger: .disabled), handler: handler)
+    }
+
+    /// The socket address of `host` (an IPv4 or IPv6 address, or localhost) and `port`.
+    static func address(host: String, port: UInt16) throws(PreviewError) -> any SocketAddress {
         do {
             switch host {
-            case "localhost": address = try sockaddr_in.inet(ip4: "127.0.0.1", port: port)
-            case let name where name.contains(":"): address = try sockaddr_in6.inet6(ip6: name, port: port)
-            default: address = try sockaddr_in.inet(ip4: host, port: port)
+            case "localhost": return try sockaddr_in.inet(ip4: "127.0.0.1", port: port)
+            case let name where name.contains(":"): return try sockaddr_in6.inet6(ip6: name, port: port)
+            default: return try sockaddr_in.inet(ip4: host, port: port)
             }
         } catch {
             throw PreviewError(description: "--host \(host): not an IPv4 or IPv6 address (\(error))")
         }
-        let handler = PreviewHandler(root: self.root, generation: generation)
-        server = HTTPServer(config: HTTPServer.Configuration(address: address, logger: .disabled), handler: handler)
+    }
+
+    /// Fails, saying what to do, when nothing could listen on `host`:`port`
+    /// now: asked before the first build, so a busy port is known at once,
+    /// not after minutes of building. (Port 0 is always free.)
+    public static func checkCanListen(host: String, port: UInt16) throws(PreviewError) {
+        let address = try address(host: host, port: port)
+        guard port != 0 else { return }
+        do {
+            let socket = try Socket(domain: Int32(address.family))
+            defer { try? socket.close() }
+            try socket.setValue(true, for: .localAddressReuse)
+            try socket.bind(to: address)
+        } catch SocketError.failed(_, let code, _) where code == EADDRINUSE {
+            throw PreviewError(description: "port \(port) is in use; choose another with --port, or --port 0 for any free one")
+        } catch SocketError.failed(_, let code, _) where code == EACCES {
+            throw PreviewError(description: "port \(port) needs administrator rights; choose one above 1023 with --port, or --port 0 for any free one")
+        } catch {
+            throw PreviewError(description: "cannot listen on \(host) port \(port): \(error); choose another --host or --port")
+        }
     }
 
     /// Serves until the task is cancelled (or the socket fails).

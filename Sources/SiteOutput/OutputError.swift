@@ -24,6 +24,8 @@ public enum OutputError: Error, Sendable, CustomStringConvertible {
     /// The message.
     public var description: String {
         switch self {
+        case .insideSource(let output, let source) where output == source:
+            return "the output folder is the source folder '\(source)'; choose a folder outside it (gallerygen never writes into your photos)"
         case .insideSource(let output, let source):
             return "output folder '\(output)' is inside the source folder '\(source)'; choose a folder outside it"
         case .notWritable(let path, let reason): return "cannot write to output folder '\(path)': \(reason)"

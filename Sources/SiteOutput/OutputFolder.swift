@@ -85,7 +85,7 @@ public final class OutputFolder: @unchecked Sendable {
         for part in tail { resolved.appendPathComponent(part) }
         let sourcePath = source.path.hasSuffix("/") ? source.path : source.path + "/"
         if resolved.path == source.path || resolved.path.hasPrefix(sourcePath) {
-            throw .insideSource(output: output.path, source: source.path)
+            throw .insideSource(output: resolved.path == source.path ? source.path : output.path, source: source.path)
         }
         // mkdir one level at a time so a failure names its real cause.
         var created = existing

@@ -116,10 +116,9 @@ struct BuildCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data(String(format: "  %@: %d files, %.2f s of work\n", work.kind, work.files, work.seconds).utf8))
             }
         }
+        // Quiet: nothing on success; the summary only when a photo could not be published.
         if !quiet || !report.skipped.isEmpty {
             FileHandle.standardError.write(Data((report.summary + "\n").utf8))
-        } else if let ignored = report.ignoredSummary {
-            FileHandle.standardError.write(Data((ignored + "\n").utf8))
         }
         if !quiet, shard == nil {
             // Written straight to the descriptor (print buffers when stdout is

@@ -47,6 +47,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         do {
             let resolved = try resolve()
+            // A busy port is said now, not after the first build.
+            try SiteServer.checkCanListen(host: host, port: port)
             let watcher = try SourceWatcher(root: resolved.settings.source)
             try await BuildCommand.buildOnce(resolved, quiet: quiet, verbose: false)
             let server = try SiteServer(root: resolved.settings.output, host: host, port: port)

@@ -49,9 +49,9 @@ import Configuration
         var report = BuildReport()
         report.ignored = ["a.t\u{1B}[31mx"]
         #expect(report.ignoredSummary?.contains("\u{1B}") == false)
-        // Quiet still says what was left out.
+        // Quiet is quiet: nothing at all on success (what was left out is in the normal and verbose output).
         let quiet = try GallerygenBinary.result(["build", source, "-o", out, "--quiet"] + Self.small)
-        #expect(quiet.stderr == "Ignored 4 files of types gallerygen does not publish: 2 .psd, 1 .txt, 1 without extension\n")
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty && quiet.stdout.isEmpty, "\(quiet.stderr)")
     }
 
     @Test func settingsFailBeforeAnyImageWork() throws {
@@ -65,7 +65,7 @@ import Configuration
 
         let sidecar = try GallerygenBinary.result(["build", source, "-o", out.path, "-q"] + Self.small)
         #expect(sidecar.status != 0)
-        #expect(sidecar.stderr == "gallerygen: error: Z/Deep/album.yml:2: key 'hidden': must be true or false\n")
+        #expect(sidecar.stderr == "gallerygen: error: Z/Deep/album.yml:2: key 'hidden': must be true or false (got 'maybe')\n")
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("media").path), "no rendition was made")
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("src/Z/Deep/album.yml"))
 

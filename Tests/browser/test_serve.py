@@ -160,3 +160,49 @@ def test_an_open_page_reloads_and_shows_a_photo_added_to_source(served):
         assert any("dscn9999" in name for name in names), names
     finally:
         driver.quit()
+
+
+def test_a_busy_port_is_said_before_any_build():
+    """`serve` on a port something else listens on: one sentence saying what
+    to do, exit 1, and no build (OUT is not even made)."""
+    import socket
+    work = tempfile.mkdtemp(prefix="gallerygen-busy-")
+    blocker = socket.socket()
+    try:
+        blocker.bind(("127.0.0.1", 0))
+        blocker.listen(1)
+        port = blocker.getsockname()[1]
+        library = os.path.join(work, "library")
+        shutil.copytree(os.path.join(ROOT, "Examples", "sample-library"), library)
+        out = os.path.join(work, "site")
+        started = time.monotonic()
+        result = subprocess.run([gallerygen(), "serve", library, "--output", out, "--port", str(port)],
+                                capture_output=True, text=True, timeout=60)
+        assert result.returncode == 1, result
+        assert result.stderr.strip() == (f"gallerygen: error: port {port} is in use; choose another with --port, "
+                                         "or --port 0 for any free one"), result.stderr
+        assert not os.path.exists(out), "nothing was built"
+        assert time.monotonic() - started < 10
+    finally:
+        blocker.close()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def test_ctrl_c_on_an_idle_serve_says_only_that_it_stopped():
+    work = tempfile.mkdtemp(prefix="gallerygen-idle-")
+    try:
+        library = os.path.join(work, "library")
+        shutil.copytree(os.path.join(ROOT, "Examples", "sample-library"), library)
+        process = subprocess.Popen([gallerygen(), "serve", library, "--output", os.path.join(work, "site"), "--port", "0", "--quiet"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert "Serving" in process.stdout.readline()
+        time.sleep(0.5)
+        process.send_signal(signal.SIGINT)
+        assert process.wait(10) == 130
+        said = process.stderr.read()
+        assert said.strip().endswith("gallerygen: stopped (interrupted)"), said
+        assert "completes the site" not in said, said
+    finally:
+        if process.poll() is None:
+            process.kill()
+        shutil.rmtree(work, ignore_errors=True)
