@@ -33,8 +33,14 @@ if $uninstall; then
 fi
 
 bash scripts/deps.sh build
-swift build -c release --static-swift-stdlib --product gallerygen
-bin="$(swift build -c release --static-swift-stdlib --show-bin-path)/gallerygen"
+# Under sudo, the clone is still its owner's: build as them (a root-owned
+# .build/ would stop their own builds), install as root.
+as_user=()
+if [ "$(id -u)" -eq 0 ] && [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then
+  as_user=(sudo -u "$SUDO_USER" env "PATH=$PATH" "HOME=$(getent passwd "$SUDO_USER" | cut -d: -f6)")
+fi
+"${as_user[@]}" swift build -c release --static-swift-stdlib --product gallerygen
+bin="$("${as_user[@]}" swift build -c release --static-swift-stdlib --show-bin-path)/gallerygen"
 mkdir -p "$prefix/bin" 2>/dev/null || true
 if ! install -m 0755 "$bin" "$target" 2>/dev/null; then
   echo "Cannot write $target. Run: sudo bash scripts/install.sh $prefix   (or pick a PREFIX you own, e.g. ~/.local)" >&2
