@@ -76,6 +76,7 @@ extension Fingerprinter {
                 h.add(slice.continuesFromPrevious)
                 h.add(slice.continuesOnNext)
                 h.add(map.momentAnchors[slice.section])
+                h.add(slice.continuesFromPrevious ? "-" : map.monthAnchorBySection[slice.section] ?? "-")
                 h.add(section.datetime)
                 h.add(section.firstDay.description)
                 h.add(section.lastDay.description)

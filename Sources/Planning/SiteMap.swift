@@ -70,6 +70,9 @@ public struct SiteMap: Sendable {
     public let momentSectionPage: [Int]
     /// The year → month index of the timeline, years in timeline order.
     public let timelineYears: [TimelineYear]
+    /// The month (`m-YYYY-MM`) each section starts, by section, for the
+    /// sections that are their month's first: the id the index links to.
+    public let monthAnchorBySection: [Int: String]
     /// The years overview page.
     public static let yearsPage = "moments/years.html"
     /// Where the map lives (`map`).
@@ -289,6 +292,15 @@ public struct SiteMap: Sendable {
         // Only items with a page: made once every page is placed.
         onThisDay = OnThisDayMonth.months(timelineItems, places: photoPlaces)
         timelineYears = yearIndex.value
+        var monthAnchors: [Int: String] = [:]
+        for year in timelineYears {
+            for (m, month) in year.months.enumerated() where month.items > 0 {
+                let anchor = "m-" + LocalDay(year: year.year, month: m + 1, day: 1).monthDescription
+                // Sections by month carry that id themselves.
+                if momentAnchors[month.firstSection] != anchor { monthAnchors[month.firstSection] = anchor }
+            }
+        }
+        monthAnchorBySection = monthAnchors
         searchMonths = months.value
     }
 

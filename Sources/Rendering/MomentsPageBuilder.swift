@@ -29,6 +29,8 @@ struct MomentsPageBuilder: PageBuilding {
             let month = section.photos[slice.range.lowerBound].metadata.captureDate.localDay.monthDescription
             for j in slice.range { monthsHere.insert(section.photos[j].metadata.captureDate.localDay.monthDescription) }
             let anchor = slice.continuesFromPrevious ? nil : map.momentAnchors[slice.section]
+            // The first section of a month carries the month's id too: the index's links land on it without scripts.
+            let monthAnchor = slice.continuesFromPrevious ? nil : map.monthAnchorBySection[slice.section]
             var photos = slice.range.compactMap { j -> Thumbnail? in
                 defer { position += 1 }
                 return thumbnail(section.photos[j], from: pagePath, position: position)
@@ -52,7 +54,7 @@ struct MomentsPageBuilder: PageBuilding {
                 }
                 let span = slice.range.reduce(0.0) { total, j in total + (Double(thumbnailAspect(section.photos[j])) ) }
                 let continued = slice.continuesFromPrevious ? " " + strings.text("moments.continued") : ""
-                photos[0].dayLabel = DayLabel(anchor: anchor, datetime: section.datetime,
+                photos[0].dayLabel = DayLabel(anchor: anchor, monthAnchor: monthAnchor, datetime: section.datetime,
                                               text: (place.map { $0 + " · " + shortDate } ?? strings.heading(shortDate)) + continued,
                                               title: heading + ", " + countLabel, month: month, span: String(format: "%.3f", span))
                 if let place, let main = placeLinks.first {
@@ -74,7 +76,7 @@ struct MomentsPageBuilder: PageBuilding {
             blocks.append(MomentBlock(section: MomentSectionModel(
                 datetime: section.datetime, heading: heading, countLabel: countLabel,
                 albums: albums, places: placeLinks, continued: slice.continuesFromPrevious, continues: slice.continuesOnNext,
-                photos: photos, anchor: anchor, month: month)))
+                photos: photos, anchor: anchor, monthAnchor: monthAnchor, month: month)))
         }
         let pager = momentsPager(number, from: pagePath)
         chrome.relLinks = relLinks(pager)

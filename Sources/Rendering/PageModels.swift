@@ -244,6 +244,8 @@ public struct MomentSectionModel: Sendable, Encodable {
     public var photos: [Thumbnail]
     /// Its `id` (on the page where it starts), which the month index links to.
     public var anchor: String?
+    /// `m-YYYY-MM` when it is its month's first section: the month index's links land there.
+    public var monthAnchor: String?
     /// `YYYY-MM` of its first photo: what the index marks "you are here".
     public var month: String
 }
@@ -252,6 +254,8 @@ public struct MomentSectionModel: Sendable, Encodable {
 /// (days with few photos share rows; each day is named above its first photo).
 public struct DayLabel: Sendable, Encodable {
     public var anchor: String?
+    /// `m-YYYY-MM` when this day is its month's first.
+    public var monthAnchor: String?
     public var datetime: String
     /// Short: "Kyoto · 3 May 2025".
     public var text: String
