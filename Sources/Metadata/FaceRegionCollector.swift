@@ -163,11 +163,14 @@ final class FaceRegionCollector {
             }
             area = NormalizedRect(x: parts[0], y: parts[1], width: parts[2], height: parts[3])
         }
-        if let flaw = area.flaw {
+        // Checked once clipped: a box within the slack but past the edge
+        // clips to nothing, and the state refuses an empty box when read back.
+        let clipped = area.flaw == nil ? area.clipped : area
+        if let flaw = area.flaw ?? clipped.flaw {
             dropped.add(flaw)
             return
         }
-        let face = FaceRegion(name: name, area: area.clipped)
+        let face = FaceRegion(name: name, area: clipped)
         if scheme == .mwg { mwg.append(face) } else { microsoft.append(face) }
     }
 

@@ -93,11 +93,13 @@ import GalleryTestSupport
             Self.region(String(repeating: "a", count: 201), x: "0.5", y: "0.5", w: "0.2", h: "0.2"),
             Self.region("Bell&#x7;Ringer", x: "0.5", y: "0.5", w: "0.2", h: "0.2"),
             Self.region("Edge", x: "0.98", y: "0.5", w: "0.06", h: "0.2"),
+            Self.region("Beyond", x: "1.02", y: "0.5", w: "0.04", h: "0.2"),
         ]))
-        #expect(words.faces.map(\.name) == ["Good", "Edge"])
+        #expect(words.faces.map(\.name) == ["Good", "Edge"], "a box past the edge that clips to nothing is dropped")
+        #expect(words.faces.allSatisfy { $0.area.flaw == nil }, "every kept box reads back from the state")
         #expect(words.faces[1].area.x + words.faces[1].area.width <= 1, "a box a little past the edge is clipped to it")
-        #expect(words.droppedRegions.counts == [.notANumber: 2, .emptySize: 2, .outsideImage: 2, .badName: 2])
-        #expect(words.droppedRegions.summary == "2 not a number, 2 zero or negative size, 2 outside the image, 2 a name too long or with control characters")
+        #expect(words.droppedRegions.counts == [.notANumber: 2, .emptySize: 3, .outsideImage: 2, .badName: 2])
+        #expect(words.droppedRegions.summary == "2 not a number, 3 zero or negative size, 2 outside the image, 2 a name too long or with control characters")
         #expect(!words.people.contains { $0.contains("Bell") || $0.count > 200 })
         let many = WordsReader.xmp(Self.regions((0..<250).map { Self.region("P\($0)", x: "0.5", y: "0.5", w: "0.1", h: "0.1") }))
         #expect(many.faces.count == FaceRegion.maximumPerPhoto)
