@@ -233,12 +233,6 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
         return kept
     }
 
-    /// The tagged faces where a viewer sees them: in the frame of the upright
-    /// picture, which every rendition (a scaled copy of the whole) shares.
-    public var uprightFaces: [FaceRegion] {
-        words.faces.map { FaceRegion(name: $0.name, area: $0.area.upright(orientation)) }
-    }
-
     /// Frames × canvas pixels: what re-encoding the animation costs
     /// (saturating: a hostile frame count must not overflow).
     public var animationPixels: Int {

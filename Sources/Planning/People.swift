@@ -6,9 +6,6 @@ import GalleryCore
 /// differ only in letter case or Unicode form are one person; a person not
 /// in people.yml is published under the first spelling met in the timeline.
 public struct PeopleDirectory: Sendable {
-    /// Nobody is published (`publish_people` off).
-    public static let none = PeopleDirectory(list: PeopleList(), enabled: false)
-
     public let enabled: Bool
     private let list: PeopleList
     private let entryByKey: [String: Int]
@@ -206,8 +203,9 @@ extension SiteMap {
         var seen = Set<String>(), result: [PersonInPhoto] = []
         for spelling in personNames.spellings(of: item) {
             guard let key = personNames.key(spelling, peopleDirectory), seen.insert(key).inserted else { continue }
-            let page = personPageByKey[key]
-            let name = page.flatMap { personNameByPage[$0] } ?? peopleDirectory.listedName(key) ?? spelling
+            let published = personIndexByKey[key].map { people[$0] }
+            let page = published?.pages.first
+            let name = published?.name ?? peopleDirectory.listedName(key) ?? spelling
             let face = words.faces.first { personNames.key($0.name, peopleDirectory) == key }?.area.upright(item.metadata.orientation)
             result.append(PersonInPhoto(name: name, page: page, face: face))
         }

@@ -97,10 +97,8 @@ public struct SiteMap: Sendable {
     /// The people pages (`publish_people`): every published person of the
     /// timeline, most photos first; empty when the setting is off.
     public let people: [PersonPages]
-    /// The first page of each person, by their key (`PersonPages.key`).
-    public let personPageByKey: [String: String]
-    /// Each person's name, by their first page.
-    let personNameByPage: [String: String]
+    /// Each person's place in `people`, by their key (`PersonPages.key`).
+    let personIndexByKey: [String: Int]
     /// Who is published, and as whom.
     public let peopleDirectory: PeopleDirectory
     /// Every spelling of a person met in the library, and whom it publishes.
@@ -283,8 +281,7 @@ public struct SiteMap: Sendable {
         }
         mapPage = options.map && !places.isEmpty ? Self.mapPagePath : nil
         people = peoplePages.value
-        personPageByKey = Dictionary(uniqueKeysWithValues: people.map { ($0.key, $0.pages[0]) })
-        personNameByPage = Dictionary(uniqueKeysWithValues: people.map { ($0.pages[0], $0.name) })
+        personIndexByKey = Dictionary(uniqueKeysWithValues: people.enumerated().map { ($1.key, $0) })
         let placement = placing.value
         albumPages = placement.albumPages
         photoPlaces = placement.photoPlaces

@@ -192,7 +192,7 @@ extension PageBuilding {
                 sizes: "(max-width: 600px) \(Int((Double(mobileRowHeight) * aspect).rounded()))px, \(Int((Double(options.rowHeight) * aspect).rounded()))px",
                 width: first.size.width,
                 height: first.size.height,
-                alt: alt(item)),
+                alt: alt(item, people: people)),
             grow: String(format: "%.4f", aspect),
             lazy: position >= 12,
             animated: item.kind == .animation,
@@ -234,11 +234,12 @@ extension PageBuilding {
     /// description made from what it is and when ("Photo, 3 May 2025"), never
     /// a file name (IMG_0412.JPG says nothing to someone who cannot see it).
     /// `known`: untitled alt texts made already (the search index's).
-    func alt(_ item: MediaItem, known: [AltKey: String] = [:]) -> String {
+    /// `people`: `map.people(in: item)`, when the caller has it already.
+    func alt(_ item: MediaItem, known: [AltKey: String] = [:], people: [PersonInPhoto]? = nil) -> String {
         let words = item.metadata.words
         if let title = words.title { return title }
         // Who is in it says more than a caption about the scene, to someone who cannot see it.
-        if let names = peopleLabel(map.people(in: item).map(\.name)) { return names }
+        if let names = peopleLabel((people ?? map.people(in: item)).map(\.name)) { return names }
         if let text = words.caption { return text }
         let key = AltKey(item)
         return known[key] ?? untitledAlt(key)

@@ -52,6 +52,14 @@ def serve(directory):
     httpd.shutdown()
 
 
+def serve_each(sites):
+    """Serves each of `sites` (name → folder) at once; yields name → base URL."""
+    generators = {name: serve(folder) for name, folder in sites.items()}
+    yield {name: next(generator) for name, generator in generators.items()}
+    for generator in generators.values():
+        next(generator, None)
+
+
 @pytest.fixture(scope="session")
 def server(site):
     yield from serve(site)

@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 from selenium.webdriver.common.by import By
 
-from conftest import ROOT, gallerygen, make_driver, serve, wait
+from conftest import ROOT, gallerygen, make_driver, serve_each, wait
 
 AXE_VERSION = "4.12.1"
 AXE = open(os.path.join(os.path.dirname(axe_playwright_python.__file__), "axe.min.js"), encoding="utf-8").read()
@@ -67,10 +67,7 @@ def sites():
 
 @pytest.fixture(scope="module")
 def servers(sites):
-    generators = {theme: serve(out) for theme, out in sites.items()}
-    yield {theme: next(generator) for theme, generator in generators.items()}
-    for generator in generators.values():
-        next(generator, None)
+    yield from serve_each(sites)
 
 
 def page_of(out, folder, contains):

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import gallerygen, make_driver, serve, wait
+from conftest import gallerygen, make_driver, serve_each, wait
 from test_accessibility import violations
 from test_places import shoot
 
@@ -68,10 +68,7 @@ def people_sites():
 
 @pytest.fixture(scope="module")
 def people_servers(people_sites):
-    generators = {theme: serve(site) for theme, site in people_sites.items()}
-    yield {theme: next(generator) for theme, generator in generators.items()}
-    for generator in generators.values():
-        next(generator, None)
+    yield from serve_each(people_sites)
 
 
 def outlines(driver):
