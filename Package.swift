@@ -52,8 +52,8 @@ let package = Package(
         ),
         .target(
             name: "GalleryKit",
-            dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging", "Planning", "Rendering", "SiteOutput", "Configuration", "Video", "Archives",
-                           "Sealing"]
+            dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging", "Faces", "Planning", "Rendering", "SiteOutput", "Configuration", "Video",
+                           "Archives", "Sealing"]
         ),
         .target(name: "Configuration", dependencies: ["GalleryCore", .product(name: "Yams", package: "Yams")]),
         .target(name: "GalleryCore"),
@@ -88,6 +88,15 @@ let package = Package(
         // Container parsers both Metadata and Imaging read (HEIF boxes, bounded byte reading).
         .target(name: "Containers", dependencies: ["GalleryCore"]),
         .target(name: "Benchmarking", dependencies: ["GalleryCore", "Scanning", "Metadata", "Imaging"]),
+        // Faces found on the build machine (`faces: auto`): the detector and
+        // describer over pixels Imaging decoded, the grouping into people,
+        // and the faces' table in the state folder.
+        .target(name: "Faces", dependencies: ["GalleryCore", "CFaceEngine"]),
+        // dlib's HOG detector, 5-point aligner and ResNet describer behind a C
+        // interface: one C++ unit (its templates cost ~30 s and 1.2 GB to
+        // compile), always optimised (dlib at -O0 is 50× slower).
+        .target(name: "CFaceEngine", cxxSettings: [.unsafeFlags(["-O2", "-UDEBUG"])],
+                linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("lapack"), .linkedLibrary("blas")]),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // The resampler's inner loops: AVX2+FMA / SSE2 / portable C, chosen by the CPU at run time (Imaging only).
         .target(name: "CResample", cSettings: [.unsafeFlags(["-O3"])]),
@@ -117,6 +126,8 @@ let package = Package(
                     // Read through #filePath, not as bundle resources.
                     exclude: ["Regressions", "JPEGVariants"]),
         .testTarget(name: "PreviewTests", dependencies: ["GalleryTestSupport", "Preview"]),
+        // The faces stage on real face photos (scripts/face-photos.sh) with the real models.
+        .testTarget(name: "FacesTests", dependencies: ["GalleryTestSupport", "GalleryCore", "Imaging", "Faces"]),
         .testTarget(name: "PageTests", dependencies: ["GalleryTestSupport", "GalleryCore", "Planning", "Rendering"]),
         .testTarget(
             name: "PipelineTests",

@@ -29,8 +29,11 @@ esac
 # libcurl4-openssl-dev: the release build links Foundation statically, and the
 # HTTP library of `gallerygen serve` pulls in FoundationNetworking, which needs libcurl.
 # dpkg-dev: dpkg-shlibdeps, for scripts/package-deb.sh.
+# libdlib-dev finds and describes faces (`faces: auto`); it links BLAS and
+# LAPACK through their -dev symlinks (the runtime packages have only .so.3).
+# python3-venv: scripts/face-models.sh fetches the face models with pip.
 build_packages=(libjpeg-dev libwebp-dev libexif-dev libgif-dev libpng-dev zlib1g-dev libheif-dev libtiff-dev libraw-dev pkg-config ffmpeg
-                libcurl4-openssl-dev dpkg-dev)
+                libcurl4-openssl-dev dpkg-dev libdlib-dev libblas-dev liblapack-dev python3-venv)
 # Chromium is `chromium` on Debian; Ubuntu ships it as `chromium-browser`.
 distro="$(. /etc/os-release 2>/dev/null && echo "${ID:-debian}")"
 if [ "$distro" = ubuntu ]; then
@@ -67,6 +70,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
+# The face models (`faces: auto`), pinned by SHA-256, into .build/face-models.
+scripts/face-models.sh .build/face-models
+
 [ "$mode" = build ] && exit 0
 
 # The browser tests' Python tools, in a virtual environment of the system's
@@ -90,6 +96,9 @@ fi
 if ! "$venv/bin/python" -c "import axe_playwright_python" 2>/dev/null; then
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps axe-playwright-python==0.1.8
 fi
+
+# The labelled face photos the face tests and bench_faces.py read.
+scripts/face-photos.sh .build/face-photos
 
 [ "$mode" = bench ] || exit 0
 

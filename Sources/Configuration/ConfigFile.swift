@@ -19,9 +19,12 @@ public enum ConfigFile {
                 settings.theme = URL(fileURLWithPath: theme, relativeTo: url.deletingLastPathComponent()).standardizedFileURL.path
             }
         }
-        // So is the state folder.
+        // So are the state folder and the face models'.
         if case .file = settings.origin(ofKey: SettingsSchema.shared.state.key), !settings.state.isEmpty {
             settings.state = URL(fileURLWithPath: settings.state, relativeTo: url.deletingLastPathComponent()).standardizedFileURL.path
+        }
+        if case .file = settings.origin(ofKey: SettingsSchema.shared.faceModels.key), !settings.faceModels.isEmpty {
+            settings.faceModels = URL(fileURLWithPath: settings.faceModels, relativeTo: url.deletingLastPathComponent()).standardizedFileURL.path
         }
     }
 

@@ -10,9 +10,13 @@ import Yams
 ///   avatar: 1903/lab.jpg                               # the photo whose face of her is her avatar
 /// Uncle Bob:
 ///   hidden: true                                       # never published anywhere
+/// Grandma: 2019/Beach/IMG_0012.jpg                     # faces found (`faces: auto`): her group is that photo's largest face's
+/// Tom:
+///   photos: [2020/IMG_1.jpg#2, 2021/IMG_9.jpg]         # two groups that are him (#2: the second largest face)
+///   not: [2021/IMG_77.jpg]                             # a face grouped with him that is someone else
 /// ```
 public enum PeopleFile {
-    static let knownKeys = ["also", "avatar", "hidden"]
+    static let knownKeys = ["also", "avatar", "hidden", "photos", "not"]
 
     /// The list in `source`'s people.yml; an empty list when there is none.
     public static func load(source: URL) throws(ConfigError) -> PeopleList {
@@ -46,7 +50,22 @@ public enum PeopleFile {
             }
             try claim(name, by: name, key: rawName, line: line)
             var entry = PeopleList.Entry(name: name)
-            if value.scalar.map({ $0.string.isEmpty || $0.string == "~" || $0.string == "null" }) != true || value.mapping != nil {
+            func references(_ key: String, _ field: Node, _ fieldLine: Int?) throws(ConfigError) -> [FaceReference] {
+                var found: [FaceReference] = []
+                for item in field.sequence.map({ Array($0) }) ?? [field] {
+                    guard let reference = FaceReference(parsing: try reader.string(key, item)) else {
+                        throw reader.fail(key, item, "must be the path of a photo below SOURCE, with #2, #3… for its second, third… largest face")
+                    }
+                    found.append(reference)
+                }
+                return found
+            }
+            if let scalar = value.scalar, !(scalar.string.isEmpty || scalar.string == "~" || scalar.string == "null") {
+                // The short form: `Grandma: 2019/Beach/IMG_0012.jpg`.
+                entry.photos = try references(rawName, value, line)
+            } else if value.sequence != nil {
+                entry.photos = try references(rawName, value, line)
+            } else if value.mapping != nil {
                 for (key, field, fieldLine) in try reader.entries(value, path: rawName) {
                     switch String(key.dropFirst(rawName.count + 1)) {
                     case "also":
@@ -65,6 +84,8 @@ public enum PeopleFile {
                         }
                         entry.avatar = path
                     case "hidden": entry.hidden = try reader.bool(key, field)
+                    case "photos": entry.photos += try references(key, field, fieldLine)
+                    case "not": entry.not += try references(key, field, fieldLine)
                     default: throw reader.unknown(key, fieldLine, known: knownKeys)
                     }
                 }

@@ -90,6 +90,11 @@ public struct SettingsSchema: Sendable {
                                           help: "A Favourites page of the photos rated 4 stars or more (made only when some are).")
     public let publishPeople = Setting<Bool>("publish_people", .boolean, default: false,
                                              help: "Publish the people tagged in face regions (XMP from digiKam, Lightroom, Picasa…): a People page, a page per person with their face cut from a photo, names on photo pages, in alt text and search (people.yml merges spellings, picks faces, hides people); off: nothing of people is published.")
+    public let faces = Setting<FaceFinding>("faces", .choice(["off": .off, "auto": .auto]), default: .off,
+                                            help: "Find faces on this machine and group photos of one person (auto; needs the face models: scripts/face-models.sh, or the .deb): a group is named in people.yml by pointing at a photo of them, and published once named, with publish_people. Nothing is sent anywhere; off: no face is looked for or kept.")
+    public let faceModels = Setting<String>("face_models", .text, default: "", defaultNote: "where installed", example: "/usr/share/gallerygen/face-models",
+                                            affectsOutput: false,
+                                            help: "The folder with the face models faces: auto reads (relative to gallery.yml); unset: beside the program, /usr/share/gallerygen/face-models, or a checkout's .build/face-models.")
     public let ffmpeg = Setting<String>("ffmpeg", .text, default: "", defaultNote: "found on PATH", example: "/usr/bin/ffmpeg",
                                         affectsOutput: false,
                                         help: "The ffmpeg program that makes videos' posters and playback files (ffprobe is taken from beside it).")
@@ -134,6 +139,14 @@ public struct SettingsSchema: Sendable {
         }
         return seen
     }()
+}
+
+/// Whether the build finds faces itself (`faces`).
+public enum FaceFinding: String, Sendable, Equatable {
+    /// No face is looked for, grouped or kept.
+    case off
+    /// Faces are found, described and grouped on this machine.
+    case auto
 }
 
 /// What to publish when a RAW file and a JPEG/HEIC share a name in one folder.

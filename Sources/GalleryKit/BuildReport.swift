@@ -54,6 +54,8 @@ public struct BuildReport: Sendable {
     public var inOtherParts = 0
     /// Face regions read in this build that could not be faces, by why.
     public var droppedRegions = DroppedRegions()
+    /// `faces: auto`: what was found and grouped ("Faces: …"), one line.
+    public var faces: String?
     /// One-line advice printed under the summary (said once, not every build).
     public var advice: [String] = []
     /// Mistakes in SOURCE that did not stop the build (a cover naming no photo), one line each, said at every build.
@@ -94,6 +96,7 @@ public struct BuildReport: Sendable {
         if droppedRegions.total > 0 {
             text += "\nLeft out \(Self.count(droppedRegions.total, "face region")) that could not be faces: \(droppedRegions.summary)"
         }
+        if let faces { text += "\n" + faces }
         for line in warnings { text += "\nwarning: " + line }
         for line in advice { text += "\n" + line }
         return text

@@ -12,17 +12,17 @@ public struct GalleryBuilder: Sendable {
 
     /// The standard pipeline.
     public init() {
-        steps = [CheckSourceStep(), PrepareOutputStep(), PrivateAlbumsStep(), ProcessMediaStep(), AlbumDownloadsStep(), RenderPagesStep(), PruneStep()]
+        steps = [CheckSourceStep(), PrepareOutputStep(), PrivateAlbumsStep(), ProcessMediaStep(), FacesStep(), AlbumDownloadsStep(), RenderPagesStep(), PruneStep()]
     }
 
     /// One part of a sharded build: its media's renditions and its state, no pages.
-    static let shardSteps: [any BuildStep] = [CheckSourceStep(), PrepareOutputStep(), PrivateAlbumsStep(), ProcessMediaStep(), CommitShardStep()]
+    static let shardSteps: [any BuildStep] = [CheckSourceStep(), PrepareOutputStep(), PrivateAlbumsStep(), ProcessMediaStep(), FacesStep(), CommitShardStep()]
 
     /// One part of a sharded page build (after every media part): its share
     /// of the pages, planned from the whole site, and its state; the site-wide
     /// files (search index, sitemap, feed), static files and pruning are the
     /// last whole build's.
-    static let pageShardSteps: [any BuildStep] = [CheckSourceStep(), PrepareOutputStep(), PrivateAlbumsStep(), ProcessMediaStep(), RenderPagesStep(), CommitShardStep()]
+    static let pageShardSteps: [any BuildStep] = [CheckSourceStep(), PrepareOutputStep(), PrivateAlbumsStep(), ProcessMediaStep(), FacesStep(), RenderPagesStep(), CommitShardStep()]
 
     /// Builds the site and returns the report. Unreadable photos are skipped and
     /// listed in the report; only problems with SOURCE, OUT or settings throw.

@@ -17,8 +17,9 @@ struct ProcessMediaStep: BuildStep {
         let video = VideoWork(settings: settings, output: output, progress: progress)
         // The place table (3 MB) is read only when places are wanted.
         let places = settings.momentPlaces ? try PlaceFinder.load() : nil
+        let faces = FacesStep.startFaceWork(&context, output: output)
         let processor = MediaProcessor(settings: settings, output: output, video: video, places: places,
-                                       vaults: context.albumKeys.mapValues(\.vault))
+                                       vaults: context.albumKeys.mapValues(\.vault), faces: faces)
         let shard = context.shard
         let feed = SourceFeed.start(settings: settings, shard: shard, progress: progress, skipping: context.passphraseFiles,
                                     memory: context.scanMemory)

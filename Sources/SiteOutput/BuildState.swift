@@ -35,6 +35,9 @@ public struct CachedPhoto: Sendable, Equatable {
 
     /// People's names were kept (`publish_people` was on when it was read).
     public var peopleKept: Bool
+    /// The faces of this content were found and are in the faces table
+    /// (`faces: auto`; `FaceLibrary`), so an unchanged file is not opened for them.
+    public var facesFound = false
     /// The place was looked up and kept (`moment_places` was on when it was
     /// read): without it, turning the setting on reads the file's GPS again.
     public var placeKept: Bool

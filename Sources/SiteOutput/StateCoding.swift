@@ -146,7 +146,8 @@ extension CachedPhoto {
             w.byte(clip.belongsToStill ? 1 : 0)
         }
         writer.string(sidecarStamp)
-        writer.byte(peopleKept ? 1 : 0)
+        // One byte of flags (older states wrote 0 or 1 for the first alone).
+        writer.byte((peopleKept ? 1 : 0) | (facesFound ? 2 : 0))
         writer.byte(placeKept ? 1 : 0)
         Self.write(metadata, to: &writer)
     }
@@ -264,12 +265,13 @@ extension CachedPhoto {
             CachedClip(size: try r.int(), modified: try r.int(), contentHash: try r.string(), belongsToStill: try r.byte() == 1)
         }
         let stamp = try reader.string()
-        let keptPeople = try reader.byte() == 1
+        let flags = try reader.byte()
         let keptPlace = try reader.byte() == 1
         let start = reader.position
         let metadata = try Self.readMetadata(&reader)
         self.init(size: size, modified: modified, contentHash: contentHash, metadata: metadata, clip: clip, sidecarStamp: stamp,
-                  keepPeople: keptPeople, keepPlace: keptPlace, metadataDigest: reader.digest(from: start))
+                  keepPeople: flags & 1 != 0, keepPlace: keptPlace, metadataDigest: reader.digest(from: start))
+        facesFound = flags & 2 != 0
     }
 
     static func readMetadata(_ reader: inout StateReader) throws(StateFormatError) -> PhotoMetadata {

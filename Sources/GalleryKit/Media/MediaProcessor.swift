@@ -16,10 +16,14 @@ struct MediaProcessor: Sendable {
     let stills: StillJob
     let videos: VideoJob
 
-    init(settings: BuildSettings, output: OutputFolder, video: VideoWork, places: PlaceFinder? = nil, vaults: [AlbumPath: Vault] = [:]) {
+    let faces: FaceWork?
+
+    init(settings: BuildSettings, output: OutputFolder, video: VideoWork, places: PlaceFinder? = nil, vaults: [AlbumPath: Vault] = [:],
+         faces: FaceWork? = nil) {
         rules = PublishingRules(settings: settings, places: places)
         planner = RenditionPlanner(settings: settings, output: output, vaults: vaults)
-        stills = StillJob(rules: rules, planner: planner, motion: MotionJob(video: video, rules: rules), output: output)
+        self.faces = faces
+        stills = StillJob(rules: rules, planner: planner, motion: MotionJob(video: video, rules: rules), output: output, faces: faces)
         videos = VideoJob(rules: rules, planner: planner, video: video)
     }
 
@@ -55,7 +59,8 @@ struct MediaProcessor: Sendable {
         if let reason = rules.leftOutReason(cached.metadata.words) { return .unchanged(.leftOut(file, reason: reason, cache: cached)) }
         // A video needs ffmpeg for anything missing: without it, it is read (and skipped) again.
         let plan = planner.plan(contentHash: cached.contentHash, metadata: cached.metadata, clipHash: cached.clip?.contentHash, album: file.albumPath)
-        guard plan.isComplete else { return .incomplete(cached, plan) }
+        // Faces not found yet (`faces: auto` turned on, or the table of another model): opened for them alone.
+        guard plan.isComplete, faces?.needs(cached) != true else { return .incomplete(cached, plan) }
         let photo = cached.item(file, renditions: plan.renditions)
         let detached = cached.clip?.belongsToStill == false ? file.livePhotoClip : nil
         return .unchanged(.published(photo, made: 0, reused: plan.reused, cache: cached, note: plan.note, detachedClip: detached))

@@ -141,12 +141,14 @@ struct RenditionPlanner: Sendable {
     }
 
     /// Decodes `bytes` once (a photo, or a video's poster frame) and writes
-    /// every still rendition the plan still needs.
+    /// every still rendition the plan still needs; `tap` is lent one
+    /// rendition's pixels (and the photo is decoded for it alone when
+    /// nothing else is missing).
     func makeStills(_ plan: RenditionPlan, from bytes: UnsafeRawBufferPointer, format: SourceFormat, storedSize: PixelSize,
-                    orientation: Orientation) throws {
-        guard plan.missingStills > 0 else { return }
+                    orientation: Orientation, tap: PictureTap? = nil) throws {
+        guard plan.missingStills > 0 || tap != nil else { return }
         let encoded = try RenditionMaker.make(bytes, format: format, storedSize: storedSize, orientation: orientation,
-                                              jobs: plan.jobs, maximumPixels: settings.maximumPixels)
+                                              jobs: plan.jobs, maximumPixels: settings.maximumPixels, tap: tap)
         for (job, (path, encodedBytes)) in zip(plan.jobs, zip(plan.jobPaths, encoded)) where job.isWanted {
             try encodedBytes.withUnsafeBytes { raw in try output.write(raw, to: path) }
         }

@@ -14,6 +14,8 @@ struct StillJob: Sendable {
     let planner: RenditionPlanner
     let motion: MotionJob
     let output: OutputFolder
+    /// `faces: auto`: finds the faces of photos not looked at yet.
+    let faces: FaceWork?
 
     var settings: BuildSettings { rules.settings }
 
@@ -45,8 +47,17 @@ struct StillJob: Sendable {
         }
         // Before the original is copied: a file over the limit publishes nothing.
         try RenditionMaker.checkPixelLimit(metadata.storedSize, maximumPixels: settings.maximumPixels)
+        // The faces are found in one rendition's pixels, upright, as it is made.
+        var picture: RGBPicture?
+        var tap: PictureTap?
+        if let faces, FaceWork.looksAt(metadata.kind), !faces.knows(contentHash), let job = RenditionPlanner.faceJob(plan) {
+            tap = PictureTap(job: job) { picture = $0 }
+        }
         try planner.makeStills(plan, from: bytes, format: metadata.format, storedSize: metadata.storedSize,
-                               orientation: metadata.orientation)
+                               orientation: metadata.orientation, tap: tap)
+        if let picture, let faces {
+            faces.find(in: picture, contentHash: contentHash, path: file.relativePath)
+        }
         if let path = plan.originalPath {
             // A Motion Photo's still ends where its clip begins: the published
             // original leaves the clip (and the clip's own metadata) out.
@@ -63,6 +74,7 @@ struct StillJob: Sendable {
         }
         var cached = rules.cacheEntry(file, contentHash: contentHash, metadata: metadata, clip: clip,
                                       shardKey: SourceFileReader.shardKey(of: bytes))
+        cached.facesFound = faces?.knows(contentHash) ?? false
         let photo = cached.item(file, renditions: renditions)
         if plan.videoPath != nil && !motionMade {
             // Not cached as done: a later build (with ffmpeg back) tries the motion again.

@@ -1,0 +1,51 @@
+// The face detector and describer gallerygen runs over a photo's pixels:
+// dlib's HOG frontal face detector, its 5-point shape predictor to align each
+// face, and its ResNet face-recognition model (128-D descriptors). A small C
+// interface so Swift never sees dlib's templates; every call catches what
+// dlib throws and answers with a message instead.
+#ifndef GALLERYGEN_FACE_ENGINE_H
+#define GALLERYGEN_FACE_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The length of a face descriptor.
+#define GG_FACE_DESCRIPTOR_LENGTH 128
+
+typedef struct gg_face_engine gg_face_engine;
+
+/// One face: its box in the pixels given (may reach past their edges), the
+/// detector's confidence, and the descriptor of the aligned face.
+typedef struct {
+    float left, top, right, bottom;
+    float score;
+    float descriptor[GG_FACE_DESCRIPTOR_LENGTH];
+} gg_face;
+
+/// Loads the two model files; NULL with a message in `error` when either
+/// cannot be read.
+gg_face_engine *gg_face_engine_open(const char *shape_predictor_path, const char *recognition_path,
+                                    char *error, size_t error_size);
+
+/// A copy sharing nothing with `engine` (the network keeps buffers per
+/// call, so each thread uses its own); NULL when out of memory.
+gg_face_engine *gg_face_engine_copy(const gg_face_engine *engine);
+
+void gg_face_engine_close(gg_face_engine *engine);
+
+/// Finds the faces in an 8-bit RGB picture (`stride` bytes per row) and
+/// describes up to `capacity` of them, the most confident first. Returns how
+/// many faces were found (possibly more than `capacity`), or -1 with a
+/// message in `error`.
+int gg_face_engine_find(gg_face_engine *engine, const uint8_t *rgb, int width, int height, int stride,
+                        double minimum_score, gg_face *faces, int capacity, char *error, size_t error_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

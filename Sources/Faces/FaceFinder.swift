@@ -1,0 +1,85 @@
+import CFaceEngine
+import Foundation
+import GalleryCore
+
+/// Finds and describes the faces in an upright picture: dlib's detector,
+/// aligner and describer (`CFaceEngine`), one engine per thread at a time
+/// (the network keeps buffers per call), engines copied from the first
+/// rather than read from disk again.
+public final class FaceFinder: @unchecked Sendable {
+    /// The detector's threshold: HOG's own default (0) lets through blurred
+    /// and turned faces whose descriptors group badly; they are still kept,
+    /// with their score, and left ungrouped below `FaceGrouping.minimumScore`.
+    public static let minimumScore = 0.0
+    /// The most faces described in one photo (a crowd's 80th face is nobody's).
+    public static let maximumFaces = 64
+    /// The side the picture is brought to before detecting: HOG finds faces
+    /// from about 80 px, so in a 1,600 px picture from about a twentieth of
+    /// its side (a group of ten across a frame); larger costs time as the square.
+    public static let detectionSide = 1_600
+
+    private let lock = NSLock()
+    private var idle: [OpaquePointer] = []
+    private let first: OpaquePointer
+    public let models: FaceModels
+
+    /// Reads the models (about half a second).
+    public init(models: FaceModels) throws(FaceModelError) {
+        var message = [CChar](repeating: 0, count: 512)
+        guard let engine = gg_face_engine_open(models.shapePredictor.path, models.recognition.path, &message, message.count) else {
+            throw .unreadable(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        first = engine
+        idle = [engine]
+        self.models = models
+    }
+
+    deinit {
+        for engine in idle where engine != first { gg_face_engine_close(engine) }
+        gg_face_engine_close(first)
+    }
+
+    private func borrow() -> OpaquePointer? {
+        lock.withLock {
+            if let engine = idle.popLast() { return engine }
+            return gg_face_engine_copy(first)
+        }
+    }
+
+    private func giveBack(_ engine: OpaquePointer) { lock.withLock { idle.append(engine) } }
+
+    /// The faces in `rgb` (8-bit RGB, rows of `width` × 3 bytes, upright),
+    /// most confident first, boxes normalised to the picture and clipped to it.
+    public func find(rgb: UnsafeBufferPointer<UInt8>, width: Int, height: Int) throws(FaceFindingError) -> [FoundFace] {
+        guard width > 0, height > 0, rgb.count >= width * height * 3 else { throw .failed("a \(width)x\(height) picture of \(rgb.count) bytes") }
+        guard let engine = borrow() else { throw .failed("out of memory") }
+        defer { giveBack(engine) }
+        var raw = [gg_face](repeating: gg_face(), count: Self.maximumFaces)
+        var message = [CChar](repeating: 0, count: 512)
+        let count = gg_face_engine_find(engine, rgb.baseAddress, Int32(width), Int32(height), Int32(width * 3), Self.minimumScore,
+                                        &raw, Int32(raw.count), &message, message.count)
+        guard count >= 0 else {
+            throw .failed(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        let w = Double(width), h = Double(height)
+        return raw.prefix(Int(min(count, Int32(raw.count)))).compactMap { face in
+            let box = NormalizedRect(x: Double(face.left) / w, y: Double(face.top) / h,
+                                     width: Double(face.right - face.left) / w, height: Double(face.bottom - face.top) / h).clipped
+            guard box.width > 0, box.height > 0 else { return nil }
+            let values = withUnsafeBytes(of: face.descriptor) { Array($0.bindMemory(to: Float.self)) }
+            return FoundFace(box: box, score: face.score, pixels: Int(min(face.right - face.left, face.bottom - face.top)),
+                             descriptor: FaceDescriptor(values))
+        }
+    }
+}
+
+/// Why one photo's faces could not be found (the photo is still published).
+public enum FaceFindingError: Error, Equatable, CustomStringConvertible {
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .failed(let reason): return "faces not found: \(reason)"
+        }
+    }
+}

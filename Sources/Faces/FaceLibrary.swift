@@ -1,0 +1,167 @@
+import GalleryCore
+
+/// Every face found in a library's photos, by the photo's content hash (a
+/// renamed or re-captioned photo keeps its faces), each with the group of
+/// faces it is in: the faces' table of the state folder (`faces.bin`),
+/// never published. Only a build with `faces: auto` reads or writes it.
+public struct FaceLibrary: Sendable, Equatable {
+    /// A face and the group it is in (nil: in none, as a blurred face or a
+    /// stranger seen once stays).
+    public struct Entry: Sendable, Equatable {
+        public var face: FoundFace
+        public var group: Int?
+
+        public init(face: FoundFace, group: Int? = nil) {
+            self.face = face
+            self.group = group
+        }
+    }
+
+    /// The file's name in the state folder.
+    public static let fileName = "faces.bin"
+
+    /// What found the faces (`FaceModels.identity`): faces of another model
+    /// are found again.
+    public var model: String
+    /// Each photo's faces, most confident first; an empty list: none found.
+    public var photos: [String: [Entry]]
+    /// A path below SOURCE of each photo (the last build's), for
+    /// `gallerygen people` and the review page.
+    public var paths: [String: String] = [:]
+    /// Each named group's name as the last build gave it (people.yml or
+    /// tags), for `gallerygen people` and the review page.
+    public var names: [Int: String] = [:]
+    /// The identifier the next new group takes: identifiers are never reused,
+    /// so a name given to a group cannot pass to another.
+    public var nextGroup: Int
+
+    public init(model: String = FaceModels.identity, photos: [String: [Entry]] = [:], nextGroup: Int = 1) {
+        self.model = model
+        self.photos = photos
+        self.nextGroup = nextGroup
+    }
+
+    /// The faces of each group, in a stable order (by photo, then face).
+    public var members: [Int: [FaceID]] {
+        var result: [Int: [FaceID]] = [:]
+        for hash in photos.keys.sorted() {
+            for (index, entry) in photos[hash]!.enumerated() {
+                if let group = entry.group { result[group, default: []].append(FaceID(photo: hash, index: index)) }
+            }
+        }
+        return result
+    }
+
+    public subscript(id: FaceID) -> Entry? {
+        guard let faces = photos[id.photo], faces.indices.contains(id.index) else { return nil }
+        return faces[id.index]
+    }
+}
+
+/// One face of the library: its photo's content hash and its place in the photo's list.
+public struct FaceID: Hashable, Sendable, Comparable {
+    public var photo: String
+    public var index: Int
+
+    public init(photo: String, index: Int) {
+        self.photo = photo
+        self.index = index
+    }
+
+    public static func < (a: FaceID, b: FaceID) -> Bool { (a.photo, a.index) < (b.photo, b.index) }
+}
+
+// MARK: The file
+
+extension FaceLibrary {
+    static let magic = Array("gallerygen faces 2\n".utf8)
+
+    /// The file's bytes.
+    public func encoded() -> [UInt8] {
+        var out = Self.magic
+        func int(_ value: Int) { withUnsafeBytes(of: Int64(value).littleEndian) { out.append(contentsOf: $0) } }
+        func float(_ value: Float) { withUnsafeBytes(of: value.bitPattern.littleEndian) { out.append(contentsOf: $0) } }
+        func string(_ value: String) {
+            int(value.utf8.count)
+            out.append(contentsOf: value.utf8)
+        }
+        string(model)
+        int(nextGroup)
+        int(names.count)
+        for (group, name) in names.sorted(by: { $0.key < $1.key }) {
+            int(group)
+            string(name)
+        }
+        int(photos.count)
+        for hash in photos.keys.sorted() {
+            let faces = photos[hash]!
+            string(hash)
+            string(paths[hash] ?? "")
+            int(faces.count)
+            for entry in faces {
+                let face = entry.face
+                for value in [face.box.x, face.box.y, face.box.width, face.box.height] { float(Float(value)) }
+                float(face.score)
+                int(face.pixels)
+                int(entry.group ?? 0)
+                for half in face.descriptor.halves { withUnsafeBytes(of: half.littleEndian) { out.append(contentsOf: $0) } }
+            }
+        }
+        return out
+    }
+
+    /// Reads a file's bytes; nil when they are not a faces table this
+    /// version writes (the faces are then found again, never misread).
+    public init?(decoding bytes: [UInt8]) {
+        var at = 0
+        func take(_ count: Int) -> ArraySlice<UInt8>? {
+            guard count >= 0, at + count <= bytes.count else { return nil }
+            defer { at += count }
+            return bytes[at..<(at + count)]
+        }
+        func int() -> Int? {
+            take(8).map { slice in slice.reversed().reduce(0) { $0 << 8 | Int($1) } }
+        }
+        func float() -> Float? {
+            take(4).map { slice in Float(bitPattern: slice.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }) }
+        }
+        func string() -> String? {
+            guard let count = int(), let slice = take(count) else { return nil }
+            return String(decoding: slice, as: UTF8.self)
+        }
+        guard take(Self.magic.count).map(Array.init) == Self.magic, let model = string(), let nextGroup = int(),
+              let nameCount = int(), nameCount >= 0, nameCount <= bytes.count else { return nil }
+        var names: [Int: String] = [:]
+        for _ in 0..<nameCount {
+            guard let group = int(), let name = string() else { return nil }
+            names[group] = name
+        }
+        guard let count = int(), count >= 0, count <= bytes.count else { return nil }
+        var photos: [String: [Entry]] = [:], paths: [String: String] = [:]
+        photos.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let hash = string(), let path = string(), let faceCount = int(), faceCount >= 0, faceCount <= bytes.count - at else { return nil }
+            if !path.isEmpty { paths[hash] = path }
+            var faces: [Entry] = []
+            for _ in 0..<faceCount {
+                guard let x = float(), let y = float(), let width = float(), let height = float(), let score = float(),
+                      let pixels = int(), let group = int(), let raw = take(2 * FaceDescriptor.length) else { return nil }
+                var halves: [UInt16] = []
+                halves.reserveCapacity(FaceDescriptor.length)
+                var index = raw.startIndex
+                while index < raw.endIndex {
+                    halves.append(UInt16(raw[index]) | UInt16(raw[index + 1]) << 8)
+                    index += 2
+                }
+                guard let descriptor = FaceDescriptor(halves: halves) else { return nil }
+                let box = NormalizedRect(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
+                faces.append(Entry(face: FoundFace(box: box, score: score, pixels: pixels, descriptor: descriptor), group: group == 0 ? nil : group))
+            }
+            photos[hash] = faces
+        }
+        guard at == bytes.count else { return nil }
+        self.init(model: model, photos: photos, nextGroup: nextGroup)
+        self.paths = paths
+        self.names = names
+    }
+}

@@ -1,0 +1,115 @@
+import Faces
+import Foundation
+import GalleryCore
+import SiteOutput
+
+/// `faces: auto`, after the media step: the faces found are added to the
+/// table, the table loses the photos no longer published, new faces join
+/// groups, groups get their names (people.yml, then tags), and each photo's
+/// named faces become its people, as if tagged. Unnamed groups stay in the
+/// state folder, never in OUT. A media part of a sharded build keeps what it
+/// found for the last step, which groups.
+struct FacesStep: BuildStep {
+    let name = "faces"
+
+    /// The media step's face work when `faces: auto` and the models are
+    /// found; with `faces: off`, the table is removed (nothing of faces is
+    /// kept). No models: one warning, and the build goes on without faces.
+    static func startFaceWork(_ context: inout BuildContext, output: OutputFolder) -> FaceWork? {
+        guard context.settings.faces == .auto else {
+            if context.shard == nil { output.removeStateFiles(FaceLibrary.fileName, main: true) }
+            return nil
+        }
+        let models: FaceModels
+        do {
+            let configured = context.settings.faceModels
+            models = try FaceModels.locate(configured: configured.isEmpty ? nil : URL(fileURLWithPath: configured))
+        } catch {
+            context.report.warnings.append(error.description)
+            return nil
+        }
+        let library = output.readStateFile(FaceLibrary.fileName).flatMap(FaceLibrary.init(decoding:))
+        let work = FaceWork(models: models, library: library)
+        context.faceWork = work
+        return work
+    }
+
+    func run(_ context: inout BuildContext) async throws {
+        guard let work = context.faceWork else { return }
+        let output = try context.openOutput()
+        let found = work.foundThisBuild
+        context.report.warnings += work.problems
+        if context.shard?.phase == .media {
+            // A part keeps what it found; the last step merges and groups.
+            let part = FaceLibrary(photos: found.mapValues { $0.map { FaceLibrary.Entry(face: $0) } })
+            try output.writeStateFile(FaceLibrary.fileName, part.encoded())
+            return
+        }
+        var library = work.library
+        for (hash, faces) in found { library.photos[hash] = faces.map { FaceLibrary.Entry(face: $0) } }
+        for bytes in output.readShardStateFiles(FaceLibrary.fileName) {
+            guard let part = FaceLibrary(decoding: bytes), part.model == library.model else { continue }
+            for (hash, faces) in part.photos where library.photos[hash] == nil { library.photos[hash] = faces }
+        }
+        // A photo no longer published (removed, rejected, hidden) takes its faces with it.
+        var paths: [String: String] = [:]
+        for item in context.items where library.photos[item.contentHash] != nil { paths[item.contentHash] = item.source.relativePath }
+        library.photos = library.photos.filter { paths[$0.key] != nil }
+        library.paths = paths
+        let grouped = FaceGrouping.group(&library)
+
+        let naming = Self.name(library, context: context)
+        library.names = naming.names
+        context.report.warnings += naming.problems
+        if context.settings.publishPeople {
+            Self.addPeople(naming, to: &context.items)
+        }
+        if context.shard == nil {
+            try output.writeStateFile(FaceLibrary.fileName, library.encoded())
+            output.removeStateFiles(FaceLibrary.fileName, main: false)
+        }
+        context.report.faces = Self.summary(library, naming: naming, lookedAt: found.count, grouped: grouped,
+                                            publishing: context.settings.publishPeople)
+        context.faceLibrary = library
+        context.faceNaming = naming
+    }
+
+    /// The groups' names, from people.yml and the photos' tagged regions.
+    static func name(_ library: FaceLibrary, context: BuildContext) -> FaceNaming {
+        var hashByPath: [String: String] = [:]
+        var tagged: [String: [FaceRegion]] = [:]
+        for item in context.items {
+            hashByPath[item.source.relativePath] = item.contentHash
+            if item.metadata.hasWords, !item.metadata.words.faces.isEmpty { tagged[item.contentHash] = item.metadata.words.faces }
+        }
+        return FaceNaming(library: library, people: context.people, tagged: tagged, hashOf: { hashByPath[$0] })
+    }
+
+    /// Each photo's named found faces become its people, beside its tags.
+    static func addPeople(_ naming: FaceNaming, to items: inout [MediaItem]) {
+        guard !naming.faces.isEmpty else { return }
+        for index in items.indices {
+            guard let regions = naming.faces[items[index].contentHash] else { continue }
+            var metadata = items[index].metadata
+            var words = metadata.words
+            words.faces += regions
+            for region in regions where !words.people.contains(region.name) { words.people.append(region.name) }
+            metadata.words = words
+            items[index].metadata = metadata
+            // The digest the state made no longer covers what the pages show.
+            items[index].metadataDigest = nil
+        }
+    }
+
+    /// "Faces: 1,234 in 800 photos (12 looked at now); 37 groups of two or more, 5 named."
+    static func summary(_ library: FaceLibrary, naming: FaceNaming, lookedAt: Int, grouped: Int, publishing: Bool) -> String {
+        let faces = library.photos.values.reduce(0) { $0 + $1.count }
+        let withFaces = library.photos.values.count { !$0.isEmpty }
+        let groups = library.members.values.count { $0.count >= 2 }
+        var text = "Faces: \(BuildReport.count(faces, "face")) in \(BuildReport.count(withFaces, "photo"))"
+        if lookedAt > 0 { text += " (\(BuildReport.count(lookedAt, "photo")) looked at now)" }
+        text += "; \(BuildReport.count(groups, "group")) of two or more, \(Set(naming.names.values).count) named"
+        if !publishing { text += " (publish_people is off: nobody is published)" }
+        return text
+    }
+}

@@ -1,0 +1,92 @@
+import Faces
+import Foundation
+import GalleryCore
+import Imaging
+import SiteOutput
+
+/// The media step's share of `faces: auto`: which photos still need their
+/// faces found, and finding them in a rendition's pixels as the photo is
+/// made (no decode of its own, unless every rendition is in OUT already).
+/// The models are read when the first photo needs them: a build with nothing
+/// new reads none.
+final class FaceWork: @unchecked Sendable {
+    let models: FaceModels
+    /// The faces table as the build began.
+    let library: FaceLibrary
+    /// The state's "faces found" marks hold: the table is of this model. When
+    /// it is not (missing, another model), every photo is looked at again.
+    private let trustsMarks: Bool
+    private let lock = NSLock()
+    private var finder: Result<FaceFinder, FaceModelError>?
+    private var found: [String: [FoundFace]] = [:]
+    private var failures: [String] = []
+
+    init(models: FaceModels, library: FaceLibrary?) {
+        self.models = models
+        let usable = library.flatMap { $0.model == FaceModels.identity ? $0 : nil }
+        self.library = usable ?? FaceLibrary()
+        trustsMarks = usable != nil
+    }
+
+    /// Photos and Live Photos' stills; not animations (their frames are
+    /// not a portrait) or videos.
+    static func looksAt(_ kind: MediaKind) -> Bool { kind == .still || kind == .motionStill }
+
+    /// Whether an unchanged file must be opened for its faces.
+    func needs(_ cached: CachedPhoto) -> Bool {
+        guard Self.looksAt(cached.metadata.kind) else { return false }
+        if trustsMarks && cached.facesFound { return false }
+        return !knows(cached.contentHash)
+    }
+
+    /// The faces of `contentHash` are in the table or were found this build.
+    func knows(_ contentHash: String) -> Bool {
+        library.photos[contentHash] != nil || lock.withLock { found[contentHash] != nil }
+    }
+
+    /// Finds the faces in `picture` (a rendition of the photo, upright).
+    func find(in picture: RGBPicture, contentHash: String, path: String) {
+        let finder: FaceFinder
+        switch lock.withLock({ () -> Result<FaceFinder, FaceModelError> in
+            if let made = self.finder { return made }
+            let made = Result { () throws(FaceModelError) in try FaceFinder(models: models) }
+            self.finder = made
+            return made
+        }) {
+        case .success(let made): finder = made
+        case .failure: return  // told once, by `problems`
+        }
+        do {
+            let faces = try picture.bytes.withUnsafeBufferPointer { (rgb) throws(FaceFindingError) in
+                try finder.find(rgb: rgb, width: picture.width, height: picture.height)
+            }
+            lock.withLock { found[contentHash] = faces }
+        } catch {
+            lock.withLock { failures.append("\(DisplayText.oneLine(path)): \(error)") }
+        }
+    }
+
+    /// The faces found this build, by content hash.
+    var foundThisBuild: [String: [FoundFace]] { lock.withLock { found } }
+
+    /// What went wrong, for the build's warnings.
+    var problems: [String] {
+        lock.withLock {
+            var lines = failures
+            if case .failure(let error)? = finder { lines.insert(error.description, at: 0) }
+            return lines
+        }
+    }
+}
+
+extension RenditionPlanner {
+    /// The still rendition faces are found in: the smallest of at least a
+    /// megapixel (the 1600×1200 preview by default: HOG finds faces from
+    /// about 80 px, a twentieth of its width), else the largest.
+    static func faceJob(_ plan: RenditionPlan) -> Int? {
+        let stills = plan.jobs.indices.filter { !plan.jobs[$0].spec.animated }
+        let large = stills.filter { plan.jobs[$0].size.area >= 1_000_000 }
+        if let smallest = large.min(by: { plan.jobs[$0].size.area < plan.jobs[$1].size.area }) { return smallest }
+        return stills.max { plan.jobs[$0].size.area < plan.jobs[$1].size.area }
+    }
+}
