@@ -127,11 +127,11 @@ let package = Package(
                     exclude: ["Regressions", "JPEGVariants"]),
         .testTarget(name: "PreviewTests", dependencies: ["GalleryTestSupport", "Preview"]),
         // The faces stage on real face photos (scripts/face-photos.sh) with the real models.
-        .testTarget(name: "FacesTests", dependencies: ["GalleryTestSupport", "GalleryCore", "Imaging", "Faces"]),
+        .testTarget(name: "FacesTests", dependencies: ["GalleryTestSupport", "GalleryCore", "Imaging", "Metadata", "Faces"]),
         .testTarget(name: "PageTests", dependencies: ["GalleryTestSupport", "GalleryCore", "Planning", "Rendering"]),
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["GalleryTestSupport", "GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Containers", "Planning", "Rendering",
+            dependencies: ["GalleryTestSupport", "GalleryKit", "GalleryCore", "Scanning", "Metadata", "Imaging", "Faces", "Containers", "Planning", "Rendering",
                            "SiteOutput", "Configuration", "Video", "Archives", "Sealing", .product(name: "Yams", package: "Yams")]
         ),
     ]

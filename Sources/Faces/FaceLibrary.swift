@@ -81,6 +81,7 @@ extension FaceLibrary {
         var out = Self.magic
         func int(_ value: Int) { withUnsafeBytes(of: Int64(value).littleEndian) { out.append(contentsOf: $0) } }
         func float(_ value: Float) { withUnsafeBytes(of: value.bitPattern.littleEndian) { out.append(contentsOf: $0) } }
+        func double(_ value: Double) { withUnsafeBytes(of: value.bitPattern.littleEndian) { out.append(contentsOf: $0) } }
         func string(_ value: String) {
             int(value.utf8.count)
             out.append(contentsOf: value.utf8)
@@ -100,7 +101,7 @@ extension FaceLibrary {
             int(faces.count)
             for entry in faces {
                 let face = entry.face
-                for value in [face.box.x, face.box.y, face.box.width, face.box.height] { float(Float(value)) }
+                for value in [face.box.x, face.box.y, face.box.width, face.box.height] { double(value) }
                 float(face.score)
                 int(face.pixels)
                 int(entry.group ?? 0)
@@ -125,6 +126,9 @@ extension FaceLibrary {
         func float() -> Float? {
             take(4).map { slice in Float(bitPattern: slice.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }) }
         }
+        func double() -> Double? {
+            take(8).map { slice in Double(bitPattern: slice.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }) }
+        }
         func string() -> String? {
             guard let count = int(), let slice = take(count) else { return nil }
             return String(decoding: slice, as: UTF8.self)
@@ -144,7 +148,7 @@ extension FaceLibrary {
             if !path.isEmpty { paths[hash] = path }
             var faces: [Entry] = []
             for _ in 0..<faceCount {
-                guard let x = float(), let y = float(), let width = float(), let height = float(), let score = float(),
+                guard let x = double(), let y = double(), let width = double(), let height = double(), let score = float(),
                       let pixels = int(), let group = int(), let raw = take(2 * FaceDescriptor.length) else { return nil }
                 var halves: [UInt16] = []
                 halves.reserveCapacity(FaceDescriptor.length)
@@ -154,7 +158,7 @@ extension FaceLibrary {
                     index += 2
                 }
                 guard let descriptor = FaceDescriptor(halves: halves) else { return nil }
-                let box = NormalizedRect(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
+                let box = NormalizedRect(x: x, y: y, width: width, height: height)
                 faces.append(Entry(face: FoundFace(box: box, score: score, pixels: pixels, descriptor: descriptor), group: group == 0 ? nil : group))
             }
             photos[hash] = faces

@@ -51,6 +51,19 @@ public struct NormalizedRect: Hashable, Sendable, Codable {
         return NormalizedRect(x: min(a.x, b.x), y: min(a.y, b.y), width: abs(a.x - b.x), height: abs(a.y - b.y))
     }
 
+    /// The region of the stored picture that `orientation` turns into this
+    /// upright one: how a face found in upright pixels is kept beside the
+    /// regions taggers wrote (`upright` brings it back).
+    public func stored(_ orientation: Orientation) -> NormalizedRect {
+        let inverse: Orientation
+        switch orientation {
+        case .right: inverse = .left
+        case .left: inverse = .right
+        default: inverse = orientation  // mirrors, half turns and the diagonals undo themselves
+        }
+        return upright(inverse)
+    }
+
     /// Where a point of the stored image (in fractions) is seen upright: the
     /// inverse of `Orientation.sourcePixel`, on fractions instead of pixels.
     static func uprightPoint(_ x: Double, _ y: Double, _ orientation: Orientation) -> (x: Double, y: Double) {

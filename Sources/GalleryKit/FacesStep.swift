@@ -92,7 +92,9 @@ struct FacesStep: BuildStep {
             guard let regions = naming.faces[items[index].contentHash] else { continue }
             var metadata = items[index].metadata
             var words = metadata.words
-            words.faces += regions
+            // Found in the upright picture; regions are kept as taggers write them, for the picture as stored.
+            let orientation = metadata.orientation
+            words.faces += regions.map { FaceRegion(name: $0.name, area: $0.area.stored(orientation)) }
             for region in regions where !words.people.contains(region.name) { words.people.append(region.name) }
             metadata.words = words
             items[index].metadata = metadata

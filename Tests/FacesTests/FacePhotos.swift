@@ -2,29 +2,21 @@ import Faces
 import Foundation
 import GalleryCore
 import Imaging
+import Metadata
+import GalleryTestSupport
 import XCTest
 
-/// The labelled face photos (`scripts/face-photos.sh`, in .build/face-photos)
-/// and the face models (`scripts/face-models.sh`, in .build/face-models).
-/// Missing, the tests that need them are skipped, except where
-/// GALLERYGEN_REQUIRE_FACES=1 (CI), where they fail.
+/// The labelled face photos and the face models (`FaceFixtures`), read and decoded.
 enum FacePhotos {
-    static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static var folder: URL {
-        ProcessInfo.processInfo.environment["GALLERYGEN_FACE_PHOTOS"].map { URL(fileURLWithPath: $0) }
-            ?? checkout.appendingPathComponent(".build/face-photos")
-    }
-    static var modelsFolder: URL {
-        ProcessInfo.processInfo.environment["GALLERYGEN_FACE_MODELS"].map { URL(fileURLWithPath: $0) }
-            ?? checkout.appendingPathComponent(".build/face-models")
-    }
+    static var folder: URL { FaceFixtures.photos }
+    static var modelsFolder: URL { FaceFixtures.models }
 
     static func unavailable(_ what: String) throws -> Never {
-        if ProcessInfo.processInfo.environment["GALLERYGEN_REQUIRE_FACES"] == "1" {
+        if FaceFixtures.required {
             XCTFail("\(what) missing (GALLERYGEN_REQUIRE_FACES=1)")
             throw XCTSkip("failed above")
         }
-        throw XCTSkip("\(what) missing: run scripts/face-models.sh and scripts/face-photos.sh")
+        throw XCTSkip("\(what): \(FaceFixtures.missing)")
     }
 
     static func models() throws -> FaceModels {
@@ -38,8 +30,8 @@ enum FacePhotos {
         return try sharedFinder.get()
     }
 
-    /// The photo `name` of the set, decoded (it is upright).
-    static func picture(_ name: String, folder: URL = folder) throws -> RGBPicture {
+    /// The photo `name` of the set, decoded; `upright`: turned by its EXIF orientation.
+    static func picture(_ name: String, folder: URL = folder, upright: Bool = false) throws -> RGBPicture {
         let url = folder.appendingPathComponent(name)
         guard let data = FileManager.default.contents(atPath: url.path) else { try unavailable("face photo \(name)") }
         let bytes = [UInt8](data)
@@ -47,7 +39,9 @@ enum FacePhotos {
         let decoded = try bytes.withUnsafeBytes { raw in
             try RenditionMaker.decode(raw, format: format, scaleDenominator: 1, maximumPixels: 100_000_000)
         }
-        return RGBPicture(decoded.image)
+        guard upright else { return RGBPicture(decoded.image) }
+        let orientation = try bytes.withUnsafeBytes { try MetadataReader.read($0, fileName: name, modificationDate: Date()).orientation }
+        return RGBPicture(OrientationTransform.apply(orientation, to: decoded.image))
     }
 
     static func find(_ name: String) throws -> [FoundFace] {

@@ -1,0 +1,125 @@
+import Foundation
+import GalleryCore
+import XCTest
+@testable import Faces
+
+/// The detector and describer on the labelled set of real photos
+/// (scripts/face-photos.sh): every labelled face is found where it is, and
+/// the faces of one person group together and apart from the others.
+final class FaceFinderTests: XCTestCase {
+    struct Labelled: Decodable {
+        struct Face: Decodable {
+            var name: String
+            var box: [Double]
+            var rect: NormalizedRect { NormalizedRect(x: box[0], y: box[1], width: box[2], height: box[3]) }
+        }
+        var photos: [String: [Face]]
+    }
+
+    static func labels() throws -> Labelled {
+        let url = FacePhotos.folder.appendingPathComponent("labels.json")
+        guard let data = FileManager.default.contents(atPath: url.path) else { try FacePhotos.unavailable("labels.json") }
+        return try JSONDecoder().decode(Labelled.self, from: data)
+    }
+
+    /// The labelled photos' faces, found once for every test of this class.
+    nonisolated(unsafe) static var found: [String: [FoundFace]]?
+
+    func foundFaces() throws -> [String: [FoundFace]] {
+        if let found = Self.found { return found }
+        var result: [String: [FoundFace]] = [:]
+        for name in try Self.labels().photos.keys {
+            // The photos as a build sees them: upright (one is stored on its side).
+            let picture = try FacePhotos.picture(name, upright: true)
+            result[name] = try picture.bytes.withUnsafeBufferPointer {
+                try FacePhotos.finder().find(rgb: $0, width: picture.width, height: picture.height)
+            }
+        }
+        Self.found = result
+        return result
+    }
+
+    func testEveryLabelledFaceIsFoundWhereItIs() throws {
+        let labels = try Self.labels()
+        let found = try foundFaces()
+        XCTAssertEqual(labels.photos.count, 28)
+        for (name, faces) in labels.photos {
+            for face in faces {
+                let match = found[name]!.first { FaceNaming.sameFace($0.box, face.rect) > 0 }
+                XCTAssertNotNil(match, "\(name): \(face.name)'s face at \(face.box) was not found; found \(found[name]!.map(\.box))")
+                if let match {
+                    // Where HOG puts it, within its pyramid's step: a fifth of the face's size.
+                    XCTAssertEqual(match.box.x + match.box.width / 2, face.rect.x + face.rect.width / 2, accuracy: face.rect.width / 5, name)
+                    XCTAssertEqual(match.box.y + match.box.height / 2, face.rect.y + face.rect.height / 2, accuracy: face.rect.height / 5, name)
+                    XCTAssertEqual(match.box.width, face.rect.width, accuracy: face.rect.width / 4, name)
+                    XCTAssertTrue(FaceGrouping.isGroupable(match), "\(name): \(face.name)'s face scored \(match.score) at \(match.pixels) px")
+                }
+            }
+        }
+    }
+
+    func testThePeopleOfTheSetGroupApartWithoutAWrongMerge() throws {
+        let labels = try Self.labels()
+        var library = FaceLibrary()
+        var person: [FaceID: String] = [:]
+        for (name, faces) in try foundFaces() {
+            library.photos[name] = faces.map { FaceLibrary.Entry(face: $0) }
+            for (index, face) in faces.enumerated() {
+                if let label = labels.photos[name]!.first(where: { FaceNaming.sameFace(face.box, $0.rect) > 0 }) {
+                    person[FaceID(photo: name, index: index)] = label.name
+                }
+            }
+        }
+        FaceGrouping.group(&library)
+        let quality = PairwiseQuality(library: library, person: person)
+        XCTAssertEqual(quality.precision, 1, "a stranger grouped with someone: \(quality)")
+        XCTAssertGreaterThanOrEqual(quality.recall, 0.9, "\(quality)")
+        // Three people: three groups hold every labelled face.
+        let groups = Set(person.keys.compactMap { library[$0]?.group })
+        XCTAssertEqual(groups.count, 3, "\(quality)")
+    }
+
+    func testAPictureTooSmallOrEmptyIsNoError() throws {
+        let finder = try FacePhotos.finder()
+        let grey = [UInt8](repeating: 128, count: 40 * 30 * 3)
+        XCTAssertEqual(try grey.withUnsafeBufferPointer { try finder.find(rgb: $0, width: 40, height: 30) }, [])
+        XCTAssertThrowsError(try grey.withUnsafeBufferPointer { try finder.find(rgb: $0, width: 400, height: 300) })
+    }
+
+    func testMissingModelsNameTheInstallLine() {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-models-\(UUID())")
+        XCTAssertThrowsError(try FaceModels.locate(configured: empty)) { error in
+            let text = String(describing: error)
+            XCTAssertTrue(text.contains("scripts/face-models.sh"), text)
+            XCTAssertTrue(text.contains("face_models:"), text)
+            XCTAssertTrue(text.contains(empty.path), text)
+        }
+    }
+}
+
+/// Pairwise precision and recall of a grouping against labels: of the pairs
+/// of labelled faces put in one group, the share that are one person; of
+/// the pairs that are one person, the share put in one group.
+struct PairwiseQuality: CustomStringConvertible {
+    var truePairs = 0, groupedPairs = 0, correctPairs = 0
+
+    init(library: FaceLibrary, person: [FaceID: String]) {
+        let faces = person.keys.sorted()
+        for (i, a) in faces.enumerated() {
+            for b in faces[(i + 1)...] {
+                let same = person[a] == person[b]
+                let together = library[a]?.group != nil && library[a]?.group == library[b]?.group
+                if same { truePairs += 1 }
+                if together { groupedPairs += 1 }
+                if same && together { correctPairs += 1 }
+            }
+        }
+    }
+
+    var precision: Double { groupedPairs == 0 ? 1 : Double(correctPairs) / Double(groupedPairs) }
+    var recall: Double { truePairs == 0 ? 1 : Double(correctPairs) / Double(truePairs) }
+    var description: String {
+        String(format: "precision %.3f (%d of %d grouped pairs), recall %.3f (%d of %d pairs)", precision, correctPairs, groupedPairs,
+               recall, correctPairs, truePairs)
+    }
+}
