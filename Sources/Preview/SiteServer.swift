@@ -24,11 +24,14 @@ public final class SiteServer: Sendable {
     /// The server-sent events open pages listen to: one per finished build.
     static let reloadPath = "/__gallerygen/events"
 
-    public init(root: URL, host: String, port: UInt16) throws(PreviewError) {
+    /// The prefix of the pages `extras` answers.
+    public static let extrasPrefix = "/__gallerygen/"
+
+    public init(root: URL, host: String, port: UInt16, extras: (any ServedExtras)? = nil) throws(PreviewError) {
         guard let real = StaticFile.realPath(root) else { throw PreviewError(description: "cannot serve \(root.path): it does not exist") }
         self.root = URL(fileURLWithPath: real)
         let address = try Self.address(host: host, port: port)
-        let handler = PreviewHandler(root: self.root, generation: generation)
+        let handler = PreviewHandler(root: self.root, generation: generation, extras: extras)
         server = HTTPServer(config: HTTPServer.Configuration(address: address, logger: .disabled), handler: handler)
     }
 
@@ -91,12 +94,16 @@ final class BuildGeneration: Sendable {
 struct PreviewHandler: HTTPHandler {
     let root: URL
     let generation: BuildGeneration
+    var extras: (any ServedExtras)?
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let rawPath = request.target.path(percentEncoded: true)
+        if rawPath.hasPrefix(SiteServer.extrasPrefix), rawPath != SiteServer.reloadPath, let extras {
+            return try await extra(request, extras)
+        }
         guard request.method == .GET || request.method == .HEAD else {
             return HTTPResponse(statusCode: .methodNotAllowed, headers: HTTPHeaders([HTTPHeader("Allow"): "GET, HEAD"]))
         }
-        let rawPath = request.target.path(percentEncoded: true)
         if rawPath == SiteServer.reloadPath { return try await reload(request) }
         switch StaticFile.resolve(rawPath, in: root) {
         case .notFound:
@@ -106,6 +113,36 @@ struct PreviewHandler: HTTPHandler {
         case .file(let url, let relativePath):
             return try file(url, relativePath: relativePath, request: request)
         }
+    }
+
+    static let phrases = [200: "OK", 303: "See Other", 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 409: "Conflict",
+                          500: "Internal Server Error"]
+
+    /// An extra page, for this machine only.
+    func extra(_ request: HTTPRequest, _ extras: any ServedExtras) async throws -> HTTPResponse {
+        let local: Bool
+        switch request.remoteAddress {
+        case .ip4(let ip, _)?: local = ip.hasPrefix("127.")
+        case .ip6(let ip, _)?: local = ip == "::1" || ip.hasPrefix("::ffff:127.")
+        case .unix?: local = true
+        case nil: local = false
+        }
+        guard local else { return Self.notFound }
+        guard request.method == .GET || request.method == .POST else {
+            return HTTPResponse(statusCode: .methodNotAllowed, headers: HTTPHeaders([HTTPHeader("Allow"): "GET, POST"]))
+        }
+        var query: [String: String] = [:]
+        for item in request.query { query[item.name] = item.value }
+        let form = request.method == .POST ? ExtraRequest.formFields(try await request.bodyData) : [:]
+        let path = request.target.path(percentEncoded: false)
+        let asked = ExtraRequest(method: request.method.rawValue, path: path, query: query, form: form,
+                                 origin: request.headers[HTTPHeader("Origin")], host: request.headers[HTTPHeader("Host")])
+        guard let answer = await extras.answer(asked) else { return Self.notFound }
+        var headers: HTTPHeaders = [.contentType: answer.contentType, .cacheControl: "no-store", HTTPHeader("X-Content-Type-Options"): "nosniff",
+                                    HTTPHeader("Referrer-Policy"): "same-origin"]
+        if let location = answer.location { headers[.location] = location }
+        let body = answer.contentType.hasPrefix("text/html") ? Self.withReloadScript(answer.body) : answer.body
+        return HTTPResponse(statusCode: HTTPStatusCode(answer.status, phrase: Self.phrases[answer.status] ?? "Error"), headers: headers, body: body)
     }
 
     static var notFound: HTTPResponse {

@@ -51,7 +51,9 @@ struct ServeCommand: AsyncParsableCommand {
             try SiteServer.checkCanListen(host: host, port: port)
             let watcher = try SourceWatcher(root: resolved.settings.source)
             try await BuildCommand.buildOnce(resolved, quiet: quiet, verbose: false)
-            let server = try SiteServer(root: resolved.settings.output, host: host, port: port)
+            // The faces review page, for this machine only (SiteServer answers it to no other).
+            let review = resolved.settings.faces == .auto ? ReviewRoutes(review: FaceReview(settings: resolved.settings)) : nil
+            let server = try SiteServer(root: resolved.settings.output, host: host, port: port, extras: review)
             Task {
                 do {
                     try await server.run()
@@ -65,6 +67,9 @@ struct ServeCommand: AsyncParsableCommand {
             let shownHost = host.contains(":") ? "[\(host)]" : host
             // Written straight to the descriptor: a script waiting for this line reads a pipe.
             FileHandle.standardOutput.write(Data("Serving \(server.root.path) at http://\(shownHost):\(listening)/ (Ctrl-C to stop)\n".utf8))
+            if review != nil {
+                FileHandle.standardOutput.write(Data("Name the faces found at http://\(shownHost):\(listening)\(FaceReview.path) (this machine only)\n".utf8))
+            }
             try await BuildCommand.watch(watcher, source: resolved.settings.source, quiet: quiet, resolve: resolve) { build in
                 try await BuildCommand.buildOnce(build, quiet: quiet, verbose: false)
                 server.siteChanged()
