@@ -2,6 +2,7 @@
 # Puts gallerygen on PATH.
 #
 #   scripts/install.sh [PREFIX]              build (release) and install PREFIX/bin/gallerygen
+#                                            and the face models in PREFIX/share/gallerygen/face-models
 #   scripts/install.sh --uninstall [PREFIX]  remove PREFIX/bin/gallerygen again
 #
 # PREFIX defaults to /usr/local (root needed: run it with sudo); for a
@@ -23,6 +24,8 @@ prefix="${1:-/usr/local}"
 target="$prefix/bin/gallerygen"
 
 if $uninstall; then
+  rm -rf "$prefix/share/gallerygen/face-models"
+  rmdir "$prefix/share/gallerygen" 2>/dev/null || true
   if [ -e "$target" ]; then
     rm -f "$target"
     echo "Removed $target"
@@ -45,6 +48,11 @@ mkdir -p "$prefix/bin" 2>/dev/null || true
 if ! install -m 0755 "$bin" "$target" 2>/dev/null; then
   echo "Cannot write $target. Run: sudo bash scripts/install.sh $prefix   (or pick a PREFIX you own, e.g. ~/.local)" >&2
   exit 1
+fi
+# The face models `faces: auto` reads, beside the binary's prefix (CC0, pinned by SHA-256).
+models="$prefix/share/gallerygen/face-models"
+if ! bash scripts/face-models.sh "$models"; then
+  echo "Note: the face models could not be installed in $models (faces: auto needs them; the rest works without)" >&2
 fi
 echo "Installed $target ($("$target" --version))"
 case ":$PATH:" in

@@ -33,7 +33,7 @@ strip --strip-unneeded "$root/usr/bin/gallerygen"
   echo ".TH GALLERYGEN 1 \"$(date -u +%Y-%m-%d)\" \"gallerygen $version\" \"User Commands\""
   echo ".SH NAME"
   echo "gallerygen \\- generate a fast, private static photo gallery from a folder tree of photos"
-  for command in "" build serve init settings; do
+  for command in "" build serve people init settings; do
     echo ".SH ${command:+$(echo "$command" | tr a-z A-Z) }USAGE"
     echo ".nf"
     # shellcheck disable=SC2086
@@ -58,6 +58,8 @@ doc="$root/usr/share/doc/gallerygen"
   done
 } > "$doc/copyright"
 cp Sources/CPlaces/GEONAMES.md "$doc/GEONAMES.md"
+# The face models `faces: auto` reads (CC0), where the binary looks for them.
+bash scripts/face-models.sh "$root/usr/share/gallerygen/face-models"
 gzip -9n -c README.md > "$doc/README.md.gz"
 
 # Depends: what the binary is linked against, as dpkg-shlibdeps names it.

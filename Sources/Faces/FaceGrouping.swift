@@ -30,15 +30,19 @@ public enum FaceGrouping {
     /// photos were processed in). Returns how many faces were grouped.
     @discardableResult
     public static func group(_ library: inout FaceLibrary) -> Int {
-        var index = DescriptorIndex()
         var waiting: [FaceID] = []
+        for (hash, faces) in library.photos {
+            for (position, entry) in faces.enumerated() where entry.group == nil && isGroupable(entry.face) {
+                waiting.append(FaceID(photo: hash, index: position))
+            }
+        }
+        // Nothing new (a rebuild with no new photo): no index is made.
+        guard !waiting.isEmpty else { return 0 }
+        waiting.sort()
+        var index = DescriptorIndex()
         for hash in library.photos.keys.sorted() {
-            for (position, entry) in library.photos[hash]!.enumerated() {
-                if let group = entry.group {
-                    index.add(entry.face.descriptor, group: group)
-                } else if isGroupable(entry.face) {
-                    waiting.append(FaceID(photo: hash, index: position))
-                }
+            for entry in library.photos[hash]! {
+                if let group = entry.group { index.add(entry.face.descriptor, group: group) }
             }
         }
         for id in waiting {

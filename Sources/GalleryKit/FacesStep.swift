@@ -46,28 +46,43 @@ struct FacesStep: BuildStep {
             return
         }
         var library = work.library
+        var changed = !found.isEmpty
         for (hash, faces) in found { library.photos[hash] = faces.map { FaceLibrary.Entry(face: $0) } }
         for bytes in output.readShardStateFiles(FaceLibrary.fileName) {
             guard let part = FaceLibrary(decoding: bytes), part.model == library.model else { continue }
-            for (hash, faces) in part.photos where library.photos[hash] == nil { library.photos[hash] = faces }
+            for (hash, faces) in part.photos where library.photos[hash] == nil {
+                library.photos[hash] = faces
+                changed = true
+            }
         }
         // A photo no longer published (removed, rejected, hidden) takes its faces with it.
         var paths: [String: String] = [:]
+        paths.reserveCapacity(library.photos.count)
         for item in context.items where library.photos[item.contentHash] != nil { paths[item.contentHash] = item.source.relativePath }
-        library.photos = library.photos.filter { paths[$0.key] != nil }
-        library.paths = paths
+        if paths.count != library.photos.count {
+            library.photos = library.photos.filter { paths[$0.key] != nil }
+            changed = true
+        }
+        if paths != library.paths {
+            library.paths = paths
+            changed = true
+        }
         let grouped = FaceGrouping.group(&library)
 
         let naming = Self.name(library, context: context)
-        library.names = naming.names
+        if naming.names != library.names {
+            library.names = naming.names
+            changed = true
+        }
         context.report.warnings += naming.problems
         if context.settings.publishPeople {
             Self.addPeople(naming, to: &context.items)
         }
-        if context.shard == nil {
+        // Written only when something changed: a rebuild with nothing new encodes nothing.
+        if context.shard == nil && (changed || grouped > 0 || work.library.model != library.model) {
             try output.writeStateFile(FaceLibrary.fileName, library.encoded())
-            output.removeStateFiles(FaceLibrary.fileName, main: false)
         }
+        if context.shard == nil { output.removeStateFiles(FaceLibrary.fileName, main: false) }
         context.report.faces = Self.summary(library, naming: naming, lookedAt: found.count, grouped: grouped,
                                             publishing: context.settings.publishPeople)
         context.faceLibrary = library
