@@ -89,4 +89,11 @@ public enum PeopleFileEditor {
         }
         return "\"\(escaped)\""
     }
+
+    /// Writes `text` as `source`'s people.yml (atomically: a reader never
+    /// sees half a file), after reading it back as people.yml.
+    public static func save(_ text: String, source: URL) throws {
+        _ = try PeopleFile.parse(text)
+        try Data(text.utf8).write(to: source.appendingPathComponent(PeopleList.fileName), options: .atomic)
+    }
 }

@@ -116,6 +116,6 @@ public struct FaceGroupsOverview: Sendable {
             throw GalleryError.invalidSetting("no faces to regroup in \(stateFolder.path): build with faces: auto first")
         }
         FaceGrouping.regroup(&library)
-        try Data(library.encoded()).write(to: url, options: .atomic)
+        try OutputFolder.replaceStateFile(FaceLibrary.fileName, in: stateFolder, with: library.encoded())
     }
 }

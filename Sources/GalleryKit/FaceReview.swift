@@ -165,7 +165,7 @@ public struct FaceReview: Sendable {
         let text = (try? String(contentsOf: peopleFile, encoding: .utf8)) ?? ""
         do {
             let edited = try PeopleFileEditor.adding(face, to: name, in: text)
-            try Data(edited.utf8).write(to: peopleFile, options: .atomic)
+            try PeopleFileEditor.save(edited, source: source)
             return .success(name)
         } catch {
             return .failure(.bad("\(error)"))

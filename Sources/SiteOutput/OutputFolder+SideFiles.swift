@@ -40,4 +40,13 @@ extension OutputFolder {
         if main { unlink(stateFolder.appendingPathComponent(name).path) }
         for file in shardFiles("." + name) { unlink(file.path) }
     }
+
+    /// Replaces the file `name` of `stateFolder` with `bytes`, atomically,
+    /// outside a build (`gallerygen people --regroup`).
+    public static func replaceStateFile(_ name: String, in stateFolder: URL, with bytes: [UInt8]) throws(OutputError) {
+        let written: Result<Void, OutputError> = bytes.withUnsafeBytes { raw in
+            Result { () throws(OutputError) in try AtomicFile.write(raw, to: stateFolder.appendingPathComponent(name)) }
+        }
+        try written.get()
+    }
 }
