@@ -31,9 +31,12 @@ esac
 # dpkg-dev: dpkg-shlibdeps, for scripts/package-deb.sh.
 # libdlib-dev finds and describes faces (`faces: auto`); it links BLAS and
 # LAPACK through their -dev symlinks (the runtime packages have only .so.3).
+# libopenblas0-serial becomes the system's libblas.so.3 (Debian's
+# alternatives): the face describer's matrix products run 4 times faster
+# than on the reference BLAS; serial, as gallerygen runs one photo per core.
 # python3-venv: scripts/face-models.sh fetches the face models with pip.
 build_packages=(libjpeg-dev libwebp-dev libexif-dev libgif-dev libpng-dev zlib1g-dev libheif-dev libtiff-dev libraw-dev pkg-config ffmpeg
-                libcurl4-openssl-dev dpkg-dev libdlib-dev libblas-dev liblapack-dev python3-venv)
+                libcurl4-openssl-dev dpkg-dev libdlib-dev libblas-dev liblapack-dev libopenblas0-serial python3-venv)
 # Chromium is `chromium` on Debian; Ubuntu ships it as `chromium-browser`.
 distro="$(. /etc/os-release 2>/dev/null && echo "${ID:-debian}")"
 if [ "$distro" = ubuntu ]; then

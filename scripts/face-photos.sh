@@ -4,8 +4,8 @@
 #
 #   face_recognition 1.3.0 (PyPI, MIT) test images: official White House
 #     photographs (works of the U.S. federal government): Barack Obama
-#     (obama.jpg, obama2.jpg), and Obama, Joe Biden and Elena Kagan
-#     together (obama3.jpg; biden.jpg is a crop of another frame of it).
+#     (obama.jpg, obama2.jpg, obama3.jpg) and Joe Biden (biden.jpg), each
+#     cropped to one person from larger official photographs.
 #   scikit-image 0.24.0 (PyPI, BSD) data/astronaut.png: NASA's portrait of
 #     Eileen Collins (a work of NASA).
 #

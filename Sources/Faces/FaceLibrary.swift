@@ -111,6 +111,17 @@ extension FaceLibrary {
         return out
     }
 
+    /// The model a table's first bytes name (`model`), without reading the
+    /// rest; nil when they are not the start of a table this version writes.
+    public static func model(inHeader bytes: [UInt8]) -> String? {
+        guard bytes.count > magic.count + 8, Array(bytes[0..<magic.count]) == magic else { return nil }
+        var length = 0
+        for (shift, byte) in bytes[magic.count..<(magic.count + 8)].enumerated() { length |= Int(byte) << (8 * shift) }
+        let start = magic.count + 8
+        guard length >= 0, length <= 1024, start + length <= bytes.count else { return nil }
+        return String(decoding: bytes[start..<(start + length)], as: UTF8.self)
+    }
+
     /// Reads a file's bytes; nil when they are not a faces table this
     /// version writes (the faces are then found again, never misread).
     public init?(decoding bytes: [UInt8]) {

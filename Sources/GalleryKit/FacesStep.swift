@@ -17,7 +17,10 @@ struct FacesStep: BuildStep {
     /// kept). No models: one warning, and the build goes on without faces.
     static func startFaceWork(_ context: inout BuildContext, output: OutputFolder) -> FaceWork? {
         guard context.settings.faces == .auto else {
-            if context.shard == nil { output.removeStateFiles(FaceLibrary.fileName, main: true) }
+            if context.shard == nil {
+                output.removeStateFiles(FaceLibrary.fileName, main: true)
+                output.removeStateFiles(NamedFaces.fileName, main: true)
+            }
             return nil
         }
         let models: FaceModels
@@ -28,14 +31,25 @@ struct FacesStep: BuildStep {
             context.report.warnings.append(error.description)
             return nil
         }
-        let library = output.readStateFile(FaceLibrary.fileName).flatMap(FaceLibrary.init(decoding:))
-        let work = FaceWork(models: models, library: library)
+        var model = output.readStateFileHeader(FaceLibrary.fileName, count: 4096).flatMap(FaceLibrary.model(inHeader:))
+        // The faces the parts of a sharded build found, merged into the table by the build after them.
+        let parts = context.shard?.phase == .media ? []
+            : output.readShardStateFiles(FaceLibrary.fileName).compactMap(FaceLibrary.init(decoding:)).filter { $0.model == FaceModels.identity }
+        if model == nil, !parts.isEmpty { model = FaceModels.identity }
+        let work = FaceWork(models: models, model: model, mergesParts: !parts.isEmpty) {
+            var table = output.readStateFile(FaceLibrary.fileName).flatMap(FaceLibrary.init(decoding:)) ?? FaceLibrary()
+            for part in parts {
+                for (hash, faces) in part.photos where table.photos[hash] == nil { table.photos[hash] = faces }
+            }
+            return table
+        }
         context.faceWork = work
         return work
     }
 
     func run(_ context: inout BuildContext) async throws {
         guard let work = context.faceWork else { return }
+        work.finishFinding()
         let output = try context.openOutput()
         let found = work.foundThisBuild
         context.report.warnings += work.problems
@@ -45,22 +59,31 @@ struct FacesStep: BuildStep {
             try output.writeStateFile(FaceLibrary.fileName, part.encoded())
             return
         }
-        var library = work.library
-        var changed = !found.isEmpty
-        for (hash, faces) in found { library.photos[hash] = faces.map { FaceLibrary.Entry(face: $0) } }
-        for bytes in output.readShardStateFiles(FaceLibrary.fileName) {
-            guard let part = FaceLibrary(decoding: bytes), part.model == library.model else { continue }
-            for (hash, faces) in part.photos where library.photos[hash] == nil {
-                library.photos[hash] = faces
-                changed = true
-            }
+        let peopleDigest = NamedFaces.digest(of: context.people)
+        // Nothing new, nothing gone, people.yml as it was, the table as the
+        // last pass left it: that pass's names, without reading the table.
+        if found.isEmpty, !work.mergesParts, context.changedPhotos.isEmpty, work.trustsMarks,
+           let saved = output.readStateFile(NamedFaces.fileName).flatMap(NamedFaces.init(decoding:)),
+           saved.peopleDigest == peopleDigest, saved.tableStamp == output.stateFileStamp(FaceLibrary.fileName) {
+            context.report.warnings += saved.problems
+            if context.settings.publishPeople { Self.addPeople(saved.faces, to: &context.items) }
+            context.report.faces = saved.summary
+            return
         }
+        var library = work.library
+        var changed = !found.isEmpty || work.mergesParts
+        for (hash, faces) in found { library.photos[hash] = faces.map { FaceLibrary.Entry(face: $0) } }
         // A photo no longer published (removed, rejected, hidden) takes its faces with it.
+        // Paths are kept for photos with faces only (what `people` and the review page name).
+        var seen = Set<String>(minimumCapacity: library.photos.count)
         var paths: [String: String] = [:]
-        paths.reserveCapacity(library.photos.count)
-        for item in context.items where library.photos[item.contentHash] != nil { paths[item.contentHash] = item.source.relativePath }
-        if paths.count != library.photos.count {
-            library.photos = library.photos.filter { paths[$0.key] != nil }
+        for item in context.items {
+            guard let faces = library.photos[item.contentHash] else { continue }
+            seen.insert(item.contentHash)
+            if !faces.isEmpty { paths[item.contentHash] = item.source.relativePath }
+        }
+        if seen.count != library.photos.count {
+            library.photos = library.photos.filter { seen.contains($0.key) }
             changed = true
         }
         if paths != library.paths {
@@ -76,7 +99,7 @@ struct FacesStep: BuildStep {
         }
         context.report.warnings += naming.problems
         if context.settings.publishPeople {
-            Self.addPeople(naming, to: &context.items)
+            Self.addPeople(naming.faces, to: &context.items)
         }
         // Written only when something changed: a rebuild with nothing new encodes nothing.
         if context.shard == nil && (changed || grouped > 0 || work.library.model != library.model) {
@@ -85,6 +108,11 @@ struct FacesStep: BuildStep {
         if context.shard == nil { output.removeStateFiles(FaceLibrary.fileName, main: false) }
         context.report.faces = Self.summary(library, naming: naming, lookedAt: found.count, grouped: grouped,
                                             publishing: context.settings.publishPeople)
+        if context.shard == nil, let stamp = output.stateFileStamp(FaceLibrary.fileName) {
+            let summary = Self.summary(library, naming: naming, lookedAt: 0, grouped: 0, publishing: context.settings.publishPeople)
+            let saved = NamedFaces(tableStamp: stamp, peopleDigest: peopleDigest, summary: summary, problems: naming.problems, faces: naming.faces)
+            try output.writeStateFile(NamedFaces.fileName, saved.encoded())
+        }
         context.faceLibrary = library
         context.faceNaming = naming
     }
@@ -101,10 +129,10 @@ struct FacesStep: BuildStep {
     }
 
     /// Each photo's named found faces become its people, beside its tags.
-    static func addPeople(_ naming: FaceNaming, to items: inout [MediaItem]) {
-        guard !naming.faces.isEmpty else { return }
+    static func addPeople(_ named: [String: [FaceRegion]], to items: inout [MediaItem]) {
+        guard !named.isEmpty else { return }
         for index in items.indices {
-            guard let regions = naming.faces[items[index].contentHash] else { continue }
+            guard let regions = named[items[index].contentHash] else { continue }
             var metadata = items[index].metadata
             var words = metadata.words
             // Found in the upright picture; regions are kept as taggers write them, for the picture as stored.

@@ -9,6 +9,22 @@ extension OutputFolder {
         (try? Data(contentsOf: stateFolder.appendingPathComponent(name))).map { [UInt8]($0) }
     }
 
+    /// The first `count` bytes of the state folder's file `name` (a header).
+    public func readStateFileHeader(_ name: String, count: Int) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: stateFolder.appendingPathComponent(name).path) else { return nil }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: count)).map { [UInt8]($0) }
+    }
+
+    /// What tells one version of the state folder's file `name` from the
+    /// next (its size, modification time and inode), nil when there is none:
+    /// a file made from it can tell, without reading it, that it is still the same.
+    public func stateFileStamp(_ name: String) -> String? {
+        var info = stat()
+        guard stat(stateFolder.appendingPathComponent(name).path, &info) == 0 else { return nil }
+        return "\(info.st_size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)-\(info.st_ino)"
+    }
+
     /// Replaces the state folder's file `name` with `bytes` (nothing is
     /// written when it holds them already). The part of a sharded build
     /// writes its own copy (`shards/<part>.<name>`) instead.

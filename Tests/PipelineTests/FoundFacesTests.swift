@@ -123,6 +123,56 @@ struct FoundFacesTests {
         #expect(Self.photos(of: "eileen-collins", in: out) == ["collins"], "her tag still names her")
     }
 
+    /// Two media parts find the faces of their own photos; the last step
+    /// merges them, finds none again, and publishes what one machine would.
+    @Test func shardedPartsFindTheirOwnFacesAndTheLastStepGroups() async throws {
+        let folder = try TemporaryFolder()
+        for (name, target) in [("obama.jpg", "a/obama.jpg"), ("obama-congress.jpg", "a/congress.jpg"), ("obama-dark.jpg", "b/dark.jpg"),
+                               ("biden-blue-room.jpg", "b/vp.jpg"), ("collins.jpg", "c/collins.jpg")] {
+            try folder.write("src/" + target, Self.photo(name))
+        }
+        try folder.write("src/people.yml", Array("Barack Obama: a/obama.jpg\n".utf8))
+        let settings = Self.settings(folder)
+        var lookedAt = 0
+        for index in 0..<2 {
+            let part = try await GalleryBuilder().build(settings: settings, quiet: true, shard: Shard(index: index, count: 2))
+            #expect(part.faces == nil, "a part groups nothing")
+            lookedAt += part.published
+        }
+        #expect(lookedAt == 5)
+        #expect(!FileManager.default.fileExists(atPath: settings.stateFolder.appendingPathComponent(FaceLibrary.fileName).path))
+        let last = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(last.renditionsMade == 0)
+        #expect(last.faces?.contains("looked at now") == false, "\(last.faces ?? "")")
+        #expect(Self.photos(of: "barack-obama", in: settings.output) == ["congress", "dark", "obama"])
+        #expect(try Self.library(settings).photos.count == 5)
+        let shards = settings.stateFolder.appendingPathComponent("shards")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: shards.path))?.contains { $0.hasSuffix(FaceLibrary.fileName) } != true,
+                "the parts' faces are merged and gone")
+    }
+
+    /// `gallerygen people` lists the groups with photos to name them by.
+    @Test func thePeopleCommandListsTheGroups() async throws {
+        let folder = try TemporaryFolder()
+        for (name, target) in [("obama.jpg", "a/obama.jpg"), ("obama-congress.jpg", "a/congress.jpg"),
+                               ("biden-blue-room.jpg", "b/vp.jpg"), ("biden-blue-room-mirrored.jpg", "b/vp2.jpg")] {
+            try folder.write("src/" + target, Self.photo(name))
+        }
+        try folder.write("src/people.yml", Array("Barack Obama: a/obama.jpg\n".utf8))
+        try folder.write("src/gallery.yml", Array("faces: auto\npublish_people: true\nface_models: \(FaceFixtures.models.path)\n".utf8))
+        let out = folder.url.appendingPathComponent("out")
+        _ = try GallerygenBinary.result(["build", folder.url.appendingPathComponent("src").path, "-o", out.path, "-q"])
+        let run = try GallerygenBinary.result(["people", folder.url.appendingPathComponent("src").path, "-o", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("2 groups of faces (1 named), largest first:\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("  Barack Obama: 2 photos: a/"), "\(run.stdout)")
+        #expect(run.stdout.contains(": 2 photos: b/vp"), "\(run.stdout)")
+        #expect(run.stdout.contains("Name a group in people.yml by one of its photos, e.g.:  Someone: b/vp"), "\(run.stdout)")
+        let none = try GallerygenBinary.result(["people", folder.url.appendingPathComponent("src").path])
+        #expect(none.status == 1)
+        #expect(none.stderr.contains("gallerygen people"), "\(none.stderr)")
+    }
+
     /// The photo page of the item named `stem`, wherever the site puts it.
     static func photoPage(_ out: URL, _ stem: String) -> String? {
         let paths = (try? FileManager.default.subpathsOfDirectory(atPath: out.path)) ?? []

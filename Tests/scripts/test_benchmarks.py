@@ -112,3 +112,17 @@ def test_bench_people(tmp_path):
     assert rows["no-op"][0] == "0" and rows["no-op"][2] == "0", out
     # The tagged photo added renders what shows it, not the site.
     assert 0 < int(rows["add one"][2]) < on_pages // 4, out
+
+
+def test_bench_faces(tmp_path):
+    out = bench("bench_faces.py", "--binary", gallerygen(), "--work", str(tmp_path), "--photos", "2", "--megapixels", "2",
+                "--scale", "300", "--rounds", "1", timeout=1200)
+    quality = re.search(r"detection recall ([\d.]+) \((\d+) of (\d+) faces", out)
+    grouping = re.search(r"pairwise precision ([\d.]+) \(\d+ of \d+ grouped pairs\), recall ([\d.]+)", out)
+    assert quality and grouping, out
+    # The labelled set's figures, as docs/faces.md reports them: a regression shows here.
+    assert float(quality.group(1)) >= 0.9 and float(grouping.group(1)) >= 0.98 and float(grouping.group(2)) >= 0.8, out
+    assert re.search(r"faces add -?[\d.]+ s a photo, -?\d+ % of the build's own cost", out), out
+    table = {m.group(1): m for m in re.finditer(r"\| (cold|no-op|add one) \| [\d.]+, [\d.]+, \d+ \| [\d.]+, [\d.]+, \d+ \| [\d.]+x \|", out)}
+    assert set(table) == {"cold", "no-op", "add one"}, out
+    assert re.search(r"faces on: no-op / listing [\d.]+x; add one / no-op [\d.]+x; peak \d+ MB", out), out

@@ -11,22 +11,44 @@ import SiteOutput
 /// new reads none.
 final class FaceWork: @unchecked Sendable {
     let models: FaceModels
-    /// The faces table as the build began.
-    let library: FaceLibrary
     /// The state's "faces found" marks hold: the table is of this model. When
     /// it is not (missing, another model), every photo is looked at again.
-    private let trustsMarks: Bool
+    let trustsMarks: Bool
     private let lock = NSLock()
     private var finder: Result<FaceFinder, FaceModelError>?
     private var found: [String: [FoundFace]] = [:]
     private var failures: [String] = []
+    /// The faces table as the build began, read when first needed (a photo
+    /// not marked, or the faces step with something to do): a rebuild with
+    /// nothing new never reads it.
+    private var loaded: FaceLibrary?
+    private let load: @Sendable () -> FaceLibrary?
 
-    init(models: FaceModels, library: FaceLibrary?) {
+    /// The table is the last build's and the finished parts' of a sharded build.
+    let mergesParts: Bool
+
+    /// `model`: what the table's header names (nil: no table); `load` reads
+    /// the whole of it, with the parts' faces when `mergesParts`.
+    init(models: FaceModels, model: String?, mergesParts: Bool = false, load: @escaping @Sendable () -> FaceLibrary?) {
         self.models = models
-        let usable = library.flatMap { $0.model == FaceModels.identity ? $0 : nil }
-        self.library = usable ?? FaceLibrary()
-        trustsMarks = usable != nil
+        trustsMarks = model == FaceModels.identity
+        self.mergesParts = mergesParts
+        self.load = load
     }
+
+    /// The faces table as the build began (empty when there was none, or of another model).
+    var library: FaceLibrary {
+        lock.withLock {
+            if let loaded { return loaded }
+            let table = trustsMarks ? load().flatMap { $0.model == FaceModels.identity ? $0 : nil } ?? FaceLibrary() : FaceLibrary()
+            loaded = table
+            return table
+        }
+    }
+
+    /// The models are let go (tens of megabytes, the network's buffers
+    /// included) once the media step is done: the pages need none of it.
+    func finishFinding() { lock.withLock { if case .success = finder { finder = nil } } }
 
     /// Photos and Live Photos' stills; not animations (their frames are
     /// not a portrait) or videos.
@@ -41,7 +63,7 @@ final class FaceWork: @unchecked Sendable {
 
     /// The faces of `contentHash` are in the table or were found this build.
     func knows(_ contentHash: String) -> Bool {
-        library.photos[contentHash] != nil || lock.withLock { found[contentHash] != nil }
+        lock.withLock { found[contentHash] != nil } || library.photos[contentHash] != nil
     }
 
     /// Finds the faces in `picture` (a rendition of the photo, upright).
