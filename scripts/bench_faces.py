@@ -150,7 +150,8 @@ def scale(binary, work, count, rounds):
     builds = {}
     for mode in ("off", "on"):
         yml = config(os.path.join(work, f"scale-{mode}.yml"), mode == "on",
-                     "thumbnail_sizes: [32x24]\npreview_sizes: [64x48]\nformat: jpeg\n")
+                     # The tiny photos fit the small sizes; the 1600x1200 preview is the face photo's, found in as in a real library.
+                     "thumbnail_sizes: [32x24]\npreview_sizes: [64x48, 1600x1200]\nformat: jpeg\n")
         out = os.path.join(work, f"scale-site-{mode}")
         benchlib.remove_site(out)
         builds[mode] = [binary, "build", library, "-o", out, "--config", yml]
@@ -160,6 +161,10 @@ def scale(binary, work, count, rounds):
     albums = sorted(os.path.join(dp, d) for dp, ds, _ in os.walk(library) for d in ds if "album" in d)
     album = albums[len(albums) // 2]   # as bench_people.py: an album in the middle of the timeline
     added = os.path.join(album, "IMG_FACE.jpg")
+    # A real face photo, dated in the album's year (as bench_people.py's added photo is).
+    dated = Image.open(os.path.join(PHOTOS, "obama.jpg"))
+    exif = Image.Exif()
+    exif.get_ifd(0x8769)[0x9003] = f"{os.path.basename(os.path.dirname(album))}:06:01 12:00:00"
     results = {}
 
     def measure(step, mode):
@@ -174,7 +179,7 @@ def scale(binary, work, count, rounds):
     for _ in range(rounds):
         for mode in ("off", "on"):
             measure("no-op", mode)
-        shutil.copy(os.path.join(PHOTOS, "obama.jpg"), added)
+        dated.save(added, quality=90, exif=exif.tobytes())
         for mode in ("off", "on"):
             measure("add one", mode)
         os.remove(added)

@@ -8,6 +8,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <sstream>
+#include <string>
 #include <exception>
 #include <new>
 #include <vector>
@@ -53,16 +56,27 @@ void put(char *error, size_t size, const char *what) {
 } // namespace
 
 struct gg_face_engine {
-    frontal_face_detector detector = get_frontal_face_detector();
+    frontal_face_detector detector;
     shape_predictor landmarks;
     recognition_net describer;
 };
 
 extern "C" gg_face_engine *gg_face_engine_open(const char *shape_predictor_path, const char *recognition_path,
-                                               char *error, size_t error_size) {
+                                               const uint8_t *detector, size_t detector_size, char *error, size_t error_size) {
     try {
         auto engine = new gg_face_engine();
         try {
+            bool unpacked = false;
+            if (detector && detector_size > 0) {
+                try {
+                    std::istringstream in(std::string(reinterpret_cast<const char *>(detector), detector_size));
+                    deserialize(engine->detector, in);
+                    unpacked = engine->detector.num_detectors() > 0;
+                } catch (...) {
+                    unpacked = false;
+                }
+            }
+            if (!unpacked) engine->detector = get_frontal_face_detector();
             deserialize(shape_predictor_path) >> engine->landmarks;
             deserialize(recognition_path) >> engine->describer;
         } catch (...) {
@@ -87,6 +101,18 @@ extern "C" gg_face_engine *gg_face_engine_copy(const gg_face_engine *engine) {
 }
 
 extern "C" void gg_face_engine_close(gg_face_engine *engine) { delete engine; }
+
+extern "C" size_t gg_face_engine_detector(const gg_face_engine *engine, uint8_t *out, size_t capacity) {
+    try {
+        std::ostringstream bytes;
+        serialize(engine->detector, bytes);
+        const std::string text = bytes.str();
+        if (out && capacity >= text.size()) std::memcpy(out, text.data(), text.size());
+        return text.size();
+    } catch (...) {
+        return 0;
+    }
+}
 
 extern "C" int gg_face_engine_find(gg_face_engine *engine, const uint8_t *rgb, int width, int height, int stride,
                                    double minimum_score, gg_face *faces, int capacity, char *error, size_t error_size) {

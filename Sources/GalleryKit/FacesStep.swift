@@ -11,6 +11,8 @@ import SiteOutput
 /// found for the last step, which groups.
 struct FacesStep: BuildStep {
     let name = "faces"
+    /// A pass that read the faces table lets go of it (100,000 photos' faces).
+    let letsGoOfMuch = true
 
     /// The media step's face work when `faces: auto` and the models are
     /// found; with `faces: off`, the table is removed (nothing of faces is
@@ -18,8 +20,7 @@ struct FacesStep: BuildStep {
     static func startFaceWork(_ context: inout BuildContext, output: OutputFolder) -> FaceWork? {
         guard context.settings.faces == .auto else {
             if context.shard == nil {
-                output.removeStateFiles(FaceLibrary.fileName, main: true)
-                output.removeStateFiles(NamedFaces.fileName, main: true)
+                for file in [FaceLibrary.fileName, NamedFaces.fileName, FaceWork.detectorFile] { output.removeStateFiles(file, main: true) }
             }
             return nil
         }
@@ -42,6 +43,8 @@ struct FacesStep: BuildStep {
                 for (hash, faces) in part.photos where table.photos[hash] == nil { table.photos[hash] = faces }
             }
             return table
+        } cachedDetector: {
+            output.readStateFile(FaceWork.detectorFile)
         }
         context.faceWork = work
         return work
@@ -49,7 +52,6 @@ struct FacesStep: BuildStep {
 
     func run(_ context: inout BuildContext) async throws {
         guard let work = context.faceWork else { return }
-        work.finishFinding()
         let output = try context.openOutput()
         let found = work.foundThisBuild
         context.report.warnings += work.problems
@@ -59,6 +61,7 @@ struct FacesStep: BuildStep {
             try output.writeStateFile(FaceLibrary.fileName, part.encoded())
             return
         }
+        if context.shard == nil, let detector = work.detectorToKeep { try output.writeStateFile(FaceWork.detectorFile, detector) }
         let peopleDigest = NamedFaces.digest(of: context.people)
         // Nothing new, nothing gone, people.yml as it was, the table as the
         // last pass left it: that pass's names, without reading the table.
@@ -150,7 +153,9 @@ struct FacesStep: BuildStep {
     static func summary(_ library: FaceLibrary, naming: FaceNaming, lookedAt: Int, grouped: Int, publishing: Bool) -> String {
         let faces = library.photos.values.reduce(0) { $0 + $1.count }
         let withFaces = library.photos.values.count { !$0.isEmpty }
-        let groups = library.members.values.count { $0.count >= 2 }
+        var sizes: [Int: Int] = [:]
+        for faces in library.photos.values { for entry in faces { if let group = entry.group { sizes[group, default: 0] += 1 } } }
+        let groups = sizes.values.count { $0 >= 2 }
         var text = "Faces: \(BuildReport.count(faces, "face")) in \(BuildReport.count(withFaces, "photo"))"
         if lookedAt > 0 { text += " (\(BuildReport.count(lookedAt, "photo")) looked at now)" }
         text += "; \(BuildReport.count(groups, "group")) of two or more, \(Set(naming.names.values).count) named"

@@ -68,6 +68,8 @@ struct ProcessMediaStep: BuildStep {
             }
         }
         progress.finish()
+        // The face models are let go here, before the heap is handed back after this step.
+        faces?.finishFinding()
         if let fault = tally.fault { throw fault }
         tally.removeUnseen()
         context.photoCacheUnchanged = !tally.cacheChanged

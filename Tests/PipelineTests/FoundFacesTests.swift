@@ -97,6 +97,11 @@ struct FoundFacesTests {
         #expect(renamed.faces?.contains("looked at now") == false, "\(renamed.faces ?? "")")
         #expect(Self.photos(of: "barack-obama", in: out) == ["address", "blue-room", "obama", "sideways", "visit"])
 
+        // The HOG detector is kept unpacked beside the table; a damaged copy is unpacked again.
+        let detector = settings.stateFolder.appendingPathComponent(FaceWork.detectorFile)
+        #expect(Fixtures.size(of: detector) > 100_000)
+        try Data("gallerygen face detector\n\(FaceModels.identity)\nnot a detector".utf8).write(to: detector)
+
         // An addition joins its person; a removal leaves the others; identifiers hold.
         try folder.write("src/2010/later.jpg", Self.photo("obama-blue-room-mirrored.jpg"))
         try FileManager.default.removeItem(at: settings.source.appendingPathComponent("2009/collins-again.jpg"))
@@ -104,6 +109,7 @@ struct FoundFacesTests {
         #expect(changed.faces?.contains("(1 photo looked at now)") == true, "\(changed.faces ?? "")")
         #expect(Self.photos(of: "barack-obama", in: out) == ["address", "blue-room", "later", "obama", "sideways", "visit"])
         #expect(Self.photos(of: "eileen-collins", in: out) == ["collins", "visit"])
+        #expect(Fixtures.size(of: detector) > 100_000, "written again")
         let after = try Self.library(settings)
         #expect(after.names[obamaGroup] == "Barack Obama")
         #expect(after.names[collinsGroup] == "Eileen Collins")

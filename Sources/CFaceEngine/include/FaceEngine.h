@@ -27,9 +27,15 @@ typedef struct {
 } gg_face;
 
 /// Loads the two model files; NULL with a message in `error` when either
-/// cannot be read.
+/// cannot be read. `detector` (may be NULL): the HOG detector as
+/// `gg_face_engine_detector` gave it before; dlib otherwise unpacks its
+/// built-in one (0.4 s), and does when these bytes are not a detector.
 gg_face_engine *gg_face_engine_open(const char *shape_predictor_path, const char *recognition_path,
-                                    char *error, size_t error_size);
+                                    const uint8_t *detector, size_t detector_size, char *error, size_t error_size);
+
+/// The engine's HOG detector, serialised (about 150 KB): its size, and the
+/// bytes in `out` when `capacity` is at least that.
+size_t gg_face_engine_detector(const gg_face_engine *engine, uint8_t *out, size_t capacity);
 
 /// A copy sharing nothing with `engine` (the network keeps buffers per
 /// call, so each thread uses its own); NULL when out of memory.
