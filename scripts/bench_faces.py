@@ -57,6 +57,68 @@ def config(path, faces, extra=""):
     return path
 
 
+def read_table(path):
+    """The faces table (`Faces/FaceLibrary.swift`, format 2): {path: [(box, group, descriptor)]}."""
+    import struct
+    data = open(path, "rb").read()
+    magic = b"gallerygen faces 2\n"
+    assert data.startswith(magic), "not a faces table of format 2"
+    at = len(magic)
+
+    def take(n):
+        nonlocal at
+        at += n
+        return data[at - n:at]
+
+    def integer():
+        return struct.unpack("<q", take(8))[0]
+
+    def string():
+        return take(integer()).decode()
+
+    string()
+    integer()
+    for _ in range(integer()):
+        integer()
+        string()
+    photos = {}
+    for _ in range(integer()):
+        string()
+        path = string()
+        faces = []
+        for _ in range(integer()):
+            box = struct.unpack("<4d", take(32))
+            take(4)
+            integer()
+            group = integer()
+            descriptor = struct.unpack("<128e", take(256))
+            faces.append((list(box), group or None, descriptor))
+        photos[path] = faces
+    return photos
+
+
+def distances(table, labels):
+    """The descriptor distances between labelled faces: one person's, and two people's."""
+    import math
+    faces = []
+    for photo, found in table.items():
+        for box, _, descriptor in found:
+            label = max(((same_face(f["box"], box), f["name"]) for f in labels.get(os.path.basename(photo), [])), default=(0, None))
+            if label[0] > 0:
+                faces.append((label[1], descriptor))
+    same, other = [], []
+    for i in range(len(faces)):
+        for j in range(i + 1, len(faces)):
+            d = math.dist(faces[i][1], faces[j][1])
+            (same if faces[i][0] == faces[j][0] else other).append(d)
+    same.sort()
+    other.sort()
+    if same and other:
+        print(f"descriptor distances: one person's pairs median {same[len(same) // 2]:.3f}, 95th percentile "
+              f"{same[int(len(same) * 0.95)]:.3f}, largest {same[-1]:.3f}; two people's smallest {other[0]:.3f}, "
+              f"median {other[len(other) // 2]:.3f}")
+
+
 def quality(binary, work):
     labels = json.load(open(os.path.join(PHOTOS, "labels.json")))["photos"]
     library = os.path.join(work, "labelled")
@@ -98,6 +160,7 @@ def quality(binary, work):
     precision = both / together if together else 1.0
     recall = both / same if same else 1.0
     people = len({name for _, name, _ in labelled})
+    distances(read_table(os.path.join(benchlib.state_folder(out), "faces.bin")), labels)
     print(f"labelled set: {len(labels)} photos, {len(labelled)} faces of {people} people")
     print(f"detection recall {detected / len(labelled):.3f} ({detected} of {len(labelled)} faces found and grouped); "
           f"{stray} stray detections")

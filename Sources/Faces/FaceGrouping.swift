@@ -40,7 +40,8 @@ public enum FaceGrouping {
         guard !waiting.isEmpty else { return 0 }
         waiting.sort()
         var index = DescriptorIndex()
-        for hash in library.photos.keys.sorted() {
+        // In the photos' order, so ties fall the same way every build; photos without faces are most of a library.
+        for hash in library.photos.lazy.filter({ !$0.value.isEmpty }).map(\.key).sorted() {
             for entry in library.photos[hash]! {
                 if let group = entry.group { index.add(entry.face.descriptor, group: group) }
             }

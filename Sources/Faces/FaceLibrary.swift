@@ -125,26 +125,27 @@ extension FaceLibrary {
     /// Reads a file's bytes; nil when they are not a faces table this
     /// version writes (the faces are then found again, never misread).
     public init?(decoding bytes: [UInt8]) {
+        guard let table = bytes.withUnsafeBytes({ Self.decode($0) }) else { return nil }
+        self = table
+    }
+
+    /// Reads fixed-size fields with unaligned loads (a table of 100,000
+    /// photos is read by every rebuild that adds one).
+    private static func decode(_ bytes: UnsafeRawBufferPointer) -> FaceLibrary? {
         var at = 0
-        func take(_ count: Int) -> ArraySlice<UInt8>? {
-            guard count >= 0, at + count <= bytes.count else { return nil }
+        func take(_ count: Int) -> UnsafeRawBufferPointer? {
+            guard count >= 0, count <= bytes.count - at else { return nil }
             defer { at += count }
-            return bytes[at..<(at + count)]
+            return UnsafeRawBufferPointer(rebasing: bytes[at..<(at + count)])
         }
-        func int() -> Int? {
-            take(8).map { slice in slice.reversed().reduce(0) { $0 << 8 | Int($1) } }
-        }
-        func float() -> Float? {
-            take(4).map { slice in Float(bitPattern: slice.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }) }
-        }
-        func double() -> Double? {
-            take(8).map { slice in Double(bitPattern: slice.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }) }
-        }
+        func int() -> Int? { take(8).map { Int(Int64(littleEndian: $0.loadUnaligned(as: Int64.self))) } }
+        func float() -> Float? { take(4).map { Float(bitPattern: UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) } }
+        func double() -> Double? { take(8).map { Double(bitPattern: UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self))) } }
         func string() -> String? {
-            guard let count = int(), let slice = take(count) else { return nil }
-            return String(decoding: slice, as: UTF8.self)
+            guard let count = int(), let raw = take(count) else { return nil }
+            return String(decoding: raw, as: UTF8.self)
         }
-        guard take(Self.magic.count).map(Array.init) == Self.magic, let model = string(), let nextGroup = int(),
+        guard take(magic.count).map(Array.init) == magic, let model = string(), let nextGroup = int(),
               let nameCount = int(), nameCount >= 0, nameCount <= bytes.count else { return nil }
         var names: [Int: String] = [:]
         for _ in 0..<nameCount {
@@ -161,13 +162,7 @@ extension FaceLibrary {
             for _ in 0..<faceCount {
                 guard let x = double(), let y = double(), let width = double(), let height = double(), let score = float(),
                       let pixels = int(), let group = int(), let raw = take(2 * FaceDescriptor.length) else { return nil }
-                var halves: [UInt16] = []
-                halves.reserveCapacity(FaceDescriptor.length)
-                var index = raw.startIndex
-                while index < raw.endIndex {
-                    halves.append(UInt16(raw[index]) | UInt16(raw[index + 1]) << 8)
-                    index += 2
-                }
+                let halves = (0..<FaceDescriptor.length).map { UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self)) }
                 guard let descriptor = FaceDescriptor(halves: halves) else { return nil }
                 let box = NormalizedRect(x: x, y: y, width: width, height: height)
                 faces.append(Entry(face: FoundFace(box: box, score: score, pixels: pixels, descriptor: descriptor), group: group == 0 ? nil : group))
@@ -175,8 +170,9 @@ extension FaceLibrary {
             photos[hash] = faces
         }
         guard at == bytes.count else { return nil }
-        self.init(model: model, photos: photos, nextGroup: nextGroup)
-        self.paths = paths
-        self.names = names
+        var table = FaceLibrary(model: model, photos: photos, nextGroup: nextGroup)
+        table.paths = paths
+        table.names = names
+        return table
     }
 }

@@ -84,7 +84,7 @@ public struct FaceNaming: Sendable, Equatable {
         for (group, tally) in votes {
             names[group] = tally.max { ($0.value, $1.key) < ($1.value, $0.key) }!.key
         }
-        for (hash, entries) in library.photos {
+        for (hash, entries) in library.photos where !entries.isEmpty {
             let regions = tagged[hash] ?? []
             var found: [FaceRegion] = []
             for (index, entry) in entries.enumerated() {

@@ -122,11 +122,15 @@ struct FacesStep: BuildStep {
 
     /// The groups' names, from people.yml and the photos' tagged regions.
     static func name(_ library: FaceLibrary, context: BuildContext) -> FaceNaming {
+        // Only the paths people.yml names are looked up (not a map of every item's).
+        let referenced = Set(context.people.entries.flatMap { ($0.photos + $0.not).map(\.path) })
         var hashByPath: [String: String] = [:]
         var tagged: [String: [FaceRegion]] = [:]
         for item in context.items {
-            hashByPath[item.source.relativePath] = item.contentHash
-            if item.metadata.hasWords, !item.metadata.words.faces.isEmpty { tagged[item.contentHash] = item.metadata.words.faces }
+            if !referenced.isEmpty, referenced.contains(item.source.relativePath) { hashByPath[item.source.relativePath] = item.contentHash }
+            if item.metadata.hasWords, !item.metadata.words.faces.isEmpty, library.photos[item.contentHash]?.isEmpty == false {
+                tagged[item.contentHash] = item.metadata.words.faces
+            }
         }
         return FaceNaming(library: library, people: context.people, tagged: tagged, hashOf: { hashByPath[$0] })
     }
