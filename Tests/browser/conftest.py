@@ -52,6 +52,27 @@ def serve(directory):
     httpd.shutdown()
 
 
+def gallerygen_serve(library, out, *extra):
+    """Runs `gallerygen serve LIBRARY --output OUT --port 0 --quiet` while the
+    generator is open; yields (its port, the lines it printed after the first),
+    and stops it as Ctrl-C does, checking it ends with an interrupted
+    program's status."""
+    import re
+    import signal
+    process = subprocess.Popen([gallerygen(), "serve", library, "--output", out, "--port", "0", "--quiet", *extra],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    match = re.search(r"at http://127\.0\.0\.1:(\d+)/", line)
+    assert match, (line, process.stderr.read() if process.poll() is not None else "")
+    yield int(match.group(1)), process.stdout
+    process.send_signal(signal.SIGINT)
+    try:
+        assert process.wait(10) == 130
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
 def serve_each(sites):
     """Serves each of `sites` (name → folder) at once; yields name → base URL."""
     generators = {name: serve(folder) for name, folder in sites.items()}

@@ -6,12 +6,9 @@ page is on the site. Also: axe-core finds nothing on it, light or dark, at
 phone and desktop widths; it is not in OUT; and a form without the page's
 token, or from another origin, names nobody."""
 import http.client
-import json
 import os
 import re
 import shutil
-import signal
-import subprocess
 import tempfile
 import time
 import urllib.parse
@@ -19,7 +16,7 @@ import urllib.parse
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import ROOT, gallerygen, make_driver, wait
+from conftest import ROOT, gallerygen_serve, make_driver, wait
 from test_accessibility import violations
 
 PHOTOS = os.environ.get("GALLERYGEN_FACE_PHOTOS", os.path.join(ROOT, ".build", "face-photos"))
@@ -45,20 +42,12 @@ def served():
     with open(os.path.join(library, "people.yml"), "w") as f:
         f.write("# Who is who\nBarack Obama: 2009/obama.jpg\n")
     out = os.path.join(work, "site")
-    process = subprocess.Popen([gallerygen(), "serve", library, "--output", out, "--port", "0", "--quiet"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = process.stdout.readline()
-    match = re.search(r"at http://127\.0\.0\.1:(\d+)/", line)
-    assert match, (line, process.stderr.read() if process.poll() is not None else "")
-    review = process.stdout.readline()
-    assert "/__gallerygen/people" in review, review
-    yield {"port": int(match.group(1)), "library": library, "out": out, "base": f"http://127.0.0.1:{match.group(1)}"}
-    process.send_signal(signal.SIGINT)
     try:
-        assert process.wait(10) == 130
+        for port, printed in gallerygen_serve(library, out):
+            review = printed.readline()
+            assert "/__gallerygen/people" in review, review
+            yield {"port": port, "library": library, "out": out, "base": f"http://127.0.0.1:{port}"}
     finally:
-        if process.poll() is None:
-            process.kill()
         shutil.rmtree(work, ignore_errors=True)
 
 

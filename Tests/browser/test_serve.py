@@ -5,7 +5,6 @@ that reloads by itself and shows a photo added to SOURCE."""
 import http.client
 import json
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -16,7 +15,7 @@ import pytest
 from PIL import Image
 from selenium.webdriver.common.by import By
 
-from conftest import ROOT, gallerygen, make_driver, wait
+from conftest import ROOT, gallerygen, gallerygen_serve, make_driver, wait
 
 
 @pytest.fixture(scope="module")
@@ -31,19 +30,11 @@ def served():
     with open(os.path.join(library, "gallery.yml"), "w") as f:
         f.write("title: Serve test\nbase_url: https://photos.example.org/\nthumbnail_sizes: [280x210]\npreview_sizes: [640x480]\n")
     out = os.path.join(work, "site")
-    process = subprocess.Popen([gallerygen(), "serve", library, "--output", out, "--port", "0", "--quiet"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = process.stdout.readline()
-    match = re.search(r"at http://127\.0\.0\.1:(\d+)/", line)
-    assert match, (line, process.stderr.read() if process.poll() is not None else "")
-    yield {"port": int(match.group(1)), "library": library, "out": out, "work": work}
-    # Ctrl-C stops it at once, with the status of an interrupted program.
-    process.send_signal(signal.SIGINT)
     try:
-        assert process.wait(10) == 130
+        # Ctrl-C stops it at once, with the status of an interrupted program.
+        for port, _ in gallerygen_serve(library, out):
+            yield {"port": port, "library": library, "out": out, "work": work}
     finally:
-        if process.poll() is None:
-            process.kill()
         shutil.rmtree(work, ignore_errors=True)
 
 
