@@ -7,6 +7,7 @@
 #include <dlib/image_processing/frontal_face_detector.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
@@ -114,7 +115,7 @@ extern "C" size_t gg_face_engine_detector(const gg_face_engine *engine, uint8_t 
     }
 }
 
-extern "C" int gg_face_engine_find(gg_face_engine *engine, const uint8_t *rgb, int width, int height, int stride,
+extern "C" int gg_face_engine_find(gg_face_engine *engine, const uint8_t *rgb, int width, int height, int stride, int largest_side,
                                    double minimum_score, gg_face *faces, int capacity, char *error, size_t error_size) {
     try {
         if (width <= 0 || height <= 0 || stride < width * 3) {
@@ -133,7 +134,20 @@ extern "C" int gg_face_engine_find(gg_face_engine *engine, const uint8_t *rgb, i
             }
         }
         std::vector<rect_detection> found;
-        engine->detector(grey, found, minimum_score);
+        const int longer = std::max(width, height);
+        if (largest_side > 0 && longer > largest_side) {
+            const double scale = static_cast<double>(largest_side) / longer;
+            matrix<unsigned char> smaller(std::max(1L, std::lround(height * scale)), std::max(1L, std::lround(width * scale)));
+            resize_image(grey, smaller);
+            engine->detector(smaller, found, minimum_score);
+            for (rect_detection &detection : found) {
+                const rectangle &box = detection.rect;
+                detection.rect = rectangle(std::lround(box.left() / scale), std::lround(box.top() / scale),
+                                           std::lround((box.right() + 1) / scale) - 1, std::lround((box.bottom() + 1) / scale) - 1);
+            }
+        } else {
+            engine->detector(grey, found, minimum_score);
+        }
         std::sort(found.begin(), found.end(),
                   [](const rect_detection &a, const rect_detection &b) { return a.detection_confidence > b.detection_confidence; });
         const int described = std::min<int>(capacity, static_cast<int>(found.size()));

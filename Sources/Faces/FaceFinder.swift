@@ -13,10 +13,11 @@ public final class FaceFinder: @unchecked Sendable {
     public static let minimumScore = 0.0
     /// The most faces described in one photo (a crowd's 80th face is nobody's).
     public static let maximumFaces = 64
-    /// The side the picture is brought to before detecting: HOG finds faces
-    /// from about 80 px, so in a 1,600 px picture from about a twentieth of
-    /// its side (a group of ten across a frame); larger costs time as the square.
-    public static let detectionSide = 1_600
+    /// The longest side a picture is searched at (a larger one is searched
+    /// shrunk to it, its faces described from the whole): HOG finds faces
+    /// from about 80 px, a fortieth of it, and its memory grows with the
+    /// pixels (a 48-MP preview would take hundreds of megabytes).
+    public static let largestSearchedSide = 3_200
 
     private let lock = NSLock()
     private var idle: [OpaquePointer] = []
@@ -69,7 +70,8 @@ public final class FaceFinder: @unchecked Sendable {
         defer { giveBack(engine) }
         var raw = [gg_face](repeating: gg_face(), count: Self.maximumFaces)
         var message = [CChar](repeating: 0, count: 512)
-        let count = gg_face_engine_find(engine, rgb.baseAddress, Int32(width), Int32(height), Int32(width * 3), Self.minimumScore,
+        let count = gg_face_engine_find(engine, rgb.baseAddress, Int32(width), Int32(height), Int32(width * 3),
+                                        Int32(Self.largestSearchedSide), Self.minimumScore,
                                         &raw, Int32(raw.count), &message, message.count)
         guard count >= 0 else {
             throw .failed(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))

@@ -79,6 +79,36 @@ final class FaceFinderTests: XCTestCase {
         XCTAssertEqual(groups.count, 3, "\(quality)")
     }
 
+    /// A picture past `largestSearchedSide` is searched shrunk, its face
+    /// found where it is and described from the whole.
+    func testALargePictureIsSearchedShrunk() throws {
+        let labels = try Self.labels()
+        let small = try FacePhotos.picture("obama.jpg")
+        let factor = 4   // 910×1137 → 3640×4548, past 3,200
+        let width = small.width * factor, height = small.height * factor
+        var large = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let from = ((y / factor) * small.width + x / factor) * 3, to = (y * width + x) * 3
+                large[to] = small.bytes[from]
+                large[to + 1] = small.bytes[from + 1]
+                large[to + 2] = small.bytes[from + 2]
+            }
+        }
+        let finder = try FacePhotos.finder()
+        let found = try large.withUnsafeBufferPointer { try finder.find(rgb: $0, width: width, height: height) }
+        let label = try XCTUnwrap(labels.photos["obama.jpg"]?.first).rect
+        XCTAssertEqual(found.count, 1, "\(found.map(\.box))")
+        let face = try XCTUnwrap(found.first)
+        XCTAssertGreaterThan(FaceNaming.sameFace(face.box, label), 0, "\(face.box) against \(label)")
+        XCTAssertGreaterThan(face.pixels, 900, "measured in the whole picture")
+        // The same person as in the picture at its own size.
+        let direct = try small.bytes.withUnsafeBufferPointer { try finder.find(rgb: $0, width: small.width, height: small.height) }
+        let distance = zip(face.descriptor.values, try XCTUnwrap(direct.first).descriptor.values)
+            .reduce(Float(0)) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot()
+        XCTAssertLessThan(distance, FaceGrouping.joinDistance / 2)
+    }
+
     func testAPictureTooSmallOrEmptyIsNoError() throws {
         let finder = try FacePhotos.finder()
         let grey = [UInt8](repeating: 128, count: 40 * 30 * 3)

@@ -44,10 +44,12 @@ gg_face_engine *gg_face_engine_copy(const gg_face_engine *engine);
 void gg_face_engine_close(gg_face_engine *engine);
 
 /// Finds the faces in an 8-bit RGB picture (`stride` bytes per row) and
-/// describes up to `capacity` of them, the most confident first. Returns how
-/// many faces were found (possibly more than `capacity`), or -1 with a
-/// message in `error`.
-int gg_face_engine_find(gg_face_engine *engine, const uint8_t *rgb, int width, int height, int stride,
+/// describes up to `capacity` of them, the most confident first. A picture
+/// whose longer side is over `largest_side` is searched at that size (the
+/// detector's memory grows with the pixels), the faces described from the
+/// whole. Returns how many faces were found (possibly more than
+/// `capacity`), or -1 with a message in `error`.
+int gg_face_engine_find(gg_face_engine *engine, const uint8_t *rgb, int width, int height, int stride, int largest_side,
                         double minimum_score, gg_face *faces, int capacity, char *error, size_t error_size);
 
 #ifdef __cplusplus
