@@ -101,7 +101,11 @@ final class FaceWork: @unchecked Sendable {
             }
             lock.withLock { found[contentHash] = faces }
         } catch {
-            lock.withLock { failures.append("\(DisplayText.oneLine(path)): \(error)") }
+            // Said once, and kept as looked at: a photo dlib refuses is not decoded again by every rebuild.
+            lock.withLock {
+                failures.append("\(DisplayText.oneLine(path)): \(error)")
+                found[contentHash] = []
+            }
         }
     }
 
@@ -123,7 +127,9 @@ extension RenditionPlanner {
     /// megapixel (the 1600×1200 preview by default: HOG finds faces from
     /// about 80 px, a twentieth of its width), else the largest.
     static func faceJob(_ plan: RenditionPlan) -> Int? {
-        let stills = plan.jobs.indices.filter { !plan.jobs[$0].spec.animated }
+        // Not the full-size JPEG made of a HEIC, TIFF or RAW: a hundred megapixels, when a preview will do.
+        let shown = plan.jobs.indices.filter { !plan.jobs[$0].spec.animated && plan.jobs[$0].spec.role != .original }
+        let stills = shown.isEmpty ? plan.jobs.indices.filter { !plan.jobs[$0].spec.animated } : shown
         let large = stills.filter { plan.jobs[$0].size.area >= 1_000_000 }
         if let smallest = large.min(by: { plan.jobs[$0].size.area < plan.jobs[$1].size.area }) { return smallest }
         return stills.max { plan.jobs[$0].size.area < plan.jobs[$1].size.area }
