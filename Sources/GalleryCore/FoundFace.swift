@@ -23,7 +23,8 @@ public struct FoundFace: Hashable, Sendable {
 
 /// A face's 128 values, held as half-precision floats (256 bytes, not 512:
 /// a library of 100,000 faces keeps all of them; their rounding moves a
-/// distance by a few thousandths, against a threshold of 0.5).
+/// distance by a few thousandths, against a threshold of 0.5). Two faces'
+/// distance is the euclidean one (`FaceGrouping`'s index measures it).
 public struct FaceDescriptor: Hashable, Sendable {
     public static let length = 128
     /// The values' bit patterns (IEEE 754 binary16).
@@ -41,15 +42,4 @@ public struct FaceDescriptor: Hashable, Sendable {
     }
 
     public var values: [Float] { halves.map { Float(Float16(bitPattern: $0)) } }
-
-    /// The euclidean distance between two descriptors (the model's own
-    /// measure: one person's faces are mostly under 0.6 apart).
-    public func distance(to other: FaceDescriptor) -> Float {
-        var sum: Float = 0
-        for index in 0..<Self.length {
-            let difference = Float(Float16(bitPattern: halves[index])) - Float(Float16(bitPattern: other.halves[index]))
-            sum += difference * difference
-        }
-        return sum.squareRoot()
-    }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import SiteOutput
-import Faces
 import GalleryCore
 import Planning
 import Rendering
@@ -72,10 +71,7 @@ public struct BuildContext: Sendable {
     public var report = BuildReport()
     /// `faces: auto` with the models found: the media step's faces, for the faces step.
     var faceWork: FaceWork?
-    /// The faces table as the faces step left it (`faces: auto`).
-    public var faceLibrary: FaceLibrary?
-    /// The names the faces step gave the found groups (`faces: auto`).
-    public var faceNaming: FaceNaming?
+
     /// Live progress.
     let progress: ProgressReporter
 

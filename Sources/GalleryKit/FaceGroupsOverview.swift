@@ -66,7 +66,8 @@ public struct FaceGroupsOverview: Sendable {
         let alone = groups.count { $0.name == nil && $0.faces.count < 2 }
         var lines = ["\(BuildReport.count(groups.count - alone, "group")) of faces (\(named.count) named), largest first:"]
         for group in named + unnamed {
-            let shown = group.faces.prefix(examples).map(\.description).joined(separator: ", ")
+            // Paths and names are the library's: shown on one line, control characters escaped.
+            let shown = group.faces.prefix(examples).map { DisplayText.oneLine($0.description) }.joined(separator: ", ")
             let more = group.faces.count > examples ? ", …" : ""
             let title = group.name.map(DisplayText.oneLine) ?? "unnamed group \(group.id)"
             lines.append("  \(title): \(BuildReport.count(group.faces.count, "photo")): \(shown)\(more)")
@@ -74,9 +75,9 @@ public struct FaceGroupsOverview: Sendable {
         if alone > 0 { lines.append("\(BuildReport.count(alone, "face")) seen in one photo only, not listed.") }
         if ungrouped > 0 { lines.append("\(BuildReport.count(ungrouped, "face")) too small or blurred to group.") }
         if let first = unnamed.first, let photo = first.faces.first {
-            lines.append("Name a group in people.yml by one of its photos, e.g.:  Someone: \(photo)")
+            lines.append("Name a group in people.yml by one of its photos, e.g.:  Someone: \(DisplayText.oneLine(photo.description))")
         }
-        for problem in problems { lines.append("warning: " + problem) }
+        for problem in problems { lines.append("warning: " + DisplayText.oneLine(problem)) }
         return lines.joined(separator: "\n")
     }
 

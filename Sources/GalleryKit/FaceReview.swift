@@ -19,6 +19,8 @@ public struct FaceReview: Sendable {
 
     let source: URL
     let stateFolder: URL
+    /// The build's `max_megapixels`: a face is cut from no larger a picture than the build would decode.
+    let maximumPixels: Int
     /// A secret of this server's run, in every form: a page of another site
     /// cannot post to this one without it.
     let token: String
@@ -26,6 +28,7 @@ public struct FaceReview: Sendable {
     public init(settings: BuildSettings) {
         source = settings.source
         stateFolder = settings.stateFolder
+        maximumPixels = settings.maximumPixels
         var bytes = [UInt8](repeating: 0, count: 16)
         var generator = SystemRandomNumberGenerator()
         for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255, using: &generator) }
@@ -147,7 +150,7 @@ public struct FaceReview: Sendable {
             var square = avatar
             square.sides = [min(192, avatar.sides.last ?? 192)]
             return try AvatarCropper.make(raw, format: metadata.format, storedSize: metadata.storedSize, orientation: metadata.orientation,
-                                          avatar: square, maximumPixels: 250_000_000).first ?? []
+                                          avatar: square, maximumPixels: maximumPixels).first ?? []
         }
     }
 

@@ -100,12 +100,14 @@ struct FacesStep: BuildStep {
             library.names = naming.names
             changed = true
         }
-        context.report.warnings += naming.problems
+        // people.yml's names and paths, on the terminal: one line each, control characters escaped.
+        let problems = naming.problems.map(DisplayText.oneLine)
+        context.report.warnings += problems
         if context.settings.publishPeople {
             Self.addPeople(naming.faces, to: &context.items)
         }
         // Written only when something changed: a rebuild with nothing new encodes nothing.
-        if context.shard == nil && (changed || grouped > 0 || work.library.model != library.model) {
+        if context.shard == nil && (changed || grouped > 0) {
             try output.writeStateFile(FaceLibrary.fileName, library.encoded())
         }
         if context.shard == nil { output.removeStateFiles(FaceLibrary.fileName, main: false) }
@@ -113,11 +115,9 @@ struct FacesStep: BuildStep {
                                             publishing: context.settings.publishPeople)
         if context.shard == nil, let stamp = output.stateFileStamp(FaceLibrary.fileName) {
             let summary = Self.summary(library, naming: naming, lookedAt: 0, grouped: 0, publishing: context.settings.publishPeople)
-            let saved = NamedFaces(tableStamp: stamp, peopleDigest: peopleDigest, summary: summary, problems: naming.problems, faces: naming.faces)
+            let saved = NamedFaces(tableStamp: stamp, peopleDigest: peopleDigest, summary: summary, problems: problems, faces: naming.faces)
             try output.writeStateFile(NamedFaces.fileName, saved.encoded())
         }
-        context.faceLibrary = library
-        context.faceNaming = naming
     }
 
     /// The groups' names, from people.yml and the photos' tagged regions.
