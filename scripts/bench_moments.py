@@ -92,10 +92,15 @@ def make_library(folder, count):
 class Links(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
-        self.links, self.ids = [], set()
+        self.links, self.ids, self.refresh = [], set(), None
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
+        # A page that sends the reader on at once (a month page): where to.
+        if tag == "meta" and (attrs.get("http-equiv") or "").lower() == "refresh":
+            delay, _, url = (attrs.get("content") or "").partition(";")
+            if delay.strip() == "0" and url.strip().startswith("url="):
+                self.refresh = url.strip()[4:]
         if attrs.get("id"):
             self.ids.add(attrs["id"])
         if tag == "a" and attrs.get("href"):
@@ -111,7 +116,8 @@ def parse(path):
 def clicks_to_months(site, months):
     """Breadth-first over links from moments/index.html: for each month
     (YYYY-MM), the clicks to reach a link that lands on an existing anchor of
-    a section of that month. Opening a <details> counts as a click too, so the
+    a section of that month, with no script run: a page that refreshes at once
+    is followed at no cost. Opening a <details> counts as a click too, so the
     rail's folded years are counted as one more click (the years page needs none)."""
     start = os.path.join(site, "moments", "index.html")
     pages = {}
@@ -130,12 +136,14 @@ def clicks_to_months(site, months):
                 target, _, anchor = urllib.parse.urljoin("file://" + page, href)[7:].partition("#")
                 target = urllib.parse.unquote(target)
                 parsed = load(target) if target.endswith(".html") and target.startswith(site) else None
+                if parsed is not None and parsed.refresh is not None:
+                    target, _, anchor = urllib.parse.urljoin("file://" + target, parsed.refresh)[7:].partition("#")
+                    target = urllib.parse.unquote(target)
+                    parsed = load(target) if target.endswith(".html") and target.startswith(site) else None
                 if parsed is None:
                     continue
-                # A section's own id, or #m-YYYY-MM: the month's first mark on that page.
-                month_mark = re.fullmatch(r"m-(\d{4}-\d{2})", anchor or "")
-                lands = anchor in parsed.ids or (month_mark and f'data-month="{month_mark.group(1)}"' in open(target).read())
-                if anchor and lands and "moments" in target:
+                # The id the address names must be on the page it names: no script goes looking.
+                if anchor and anchor in parsed.ids and "moments" in target:
                     # The anchor is a section heading: which month is it?
                     month = re.match(r"[dm]-(\d{4}-\d{2})", anchor)
                     if month and month.group(1) in months:

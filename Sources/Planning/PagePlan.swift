@@ -12,6 +12,8 @@ public struct PlannedPage: Sendable {
         case album(page: Int)
         case item(index: Int)
         case moments(page: Int)
+        /// `moments/2019/11.html`: `map.momentMonthPages[month]`.
+        case momentsMonth(Int)
         case years
         case tagIndex
         case tag(Int, page: Int)
@@ -337,6 +339,12 @@ struct Fingerprinter: Sendable {
         let timeline = timelineDigest()
         let rail = railDigest()
         pages += parallelMap(Array(map.momentPages.indices), minimumCount: 2) { planner.momentsPage($0, rail: rail, timeline: timeline) }
+        for (n, month) in map.momentMonthPages.enumerated() {
+            pages.append(page(.momentsMonth(n), month.path) { h in
+                h.add(month.target)
+                h.add(month.anchor)
+            })
+        }
         pages.append(page(.years, SiteMap.yearsPage) { h in
             h.add(timeline)
             for year in map.timelineYears { if let cover = year.cover { feedItem(cover, &h) } else { h.add("-") } }

@@ -31,6 +31,21 @@ public struct TimelineYear: Sendable {
     init(year: Int) { self.year = year }
 }
 
+/// The page of a month of a timeline cut by year (`moments/2019/11.html`):
+/// other years' moments pages link a month here, not to the page it starts
+/// on, so a month moving to another page of its year re-renders this page,
+/// not every page of every year. It sends the reader on (no script needed)
+/// to `target`, the page where the month begins, at `#m-2019-11`.
+public struct MonthPage: Sendable {
+    public var year: Int
+    /// 1 to 12.
+    public var month: Int
+    public var path: String
+    public var target: String
+    /// The id of the month's first section on `target`.
+    public var anchor: String { "m-" + LocalDay(year: year, month: month, day: 1).monthDescription }
+}
+
 /// Where every page of the site lives (paths relative to the site root), and
 /// how albums and the moments timeline are cut into pages.
 ///
@@ -52,9 +67,13 @@ public struct SiteMap: Sendable {
     /// How the sections fall on the moments pages.
     public let momentSlices: [[SectionSlice]]
     /// Moments page paths: the first is `moments/index.html`; then, for a
-    /// long timeline, by year (`moments/2019.html`, `moments/2019-2.html`…:
-    /// no page spans two years), else `moments/index-2.html`….
+    /// long timeline, by year (`moments/2019/index.html`, `moments/2019/p2.html`…:
+    /// no page spans two years, and a page's number reads as no month), else
+    /// `moments/index-2.html`….
     public let momentPages: [String]
+    /// A timeline cut by year: a page for each month with items
+    /// (`moments/2019/11.html`) that sends the reader on to where it begins.
+    public let momentMonthPages: [MonthPage]
     /// The year of each moments page (of its first photo).
     public let momentPageYears: [Int]
     /// The first moments page of each year (a page number).
@@ -180,7 +199,7 @@ public struct SiteMap: Sendable {
             for (n, page) in yearSlices.enumerated() {
                 slices.append(page.map { SectionSlice(section: $0.section + start, range: $0.range,
                                                       continuesFromPrevious: $0.continuesFromPrevious, continuesOnNext: $0.continuesOnNext) })
-                pages.append(pages.isEmpty ? "moments/index.html" : "moments/\(Self.yearName(year))\(n == 0 ? "" : "-\(n + 1)").html")
+                pages.append(pages.isEmpty ? "moments/index.html" : Self.yearFolder(year) + (n == 0 ? "index.html" : "p\(n + 1).html"))
                 pageYears.append(year)
             }
             start = end
@@ -298,6 +317,14 @@ public struct SiteMap: Sendable {
             }
         }
         monthAnchorBySection = monthAnchors
+        var monthPages: [MonthPage] = []
+        for year in timelineYears where momentsByYear {
+            for (m, month) in year.months.enumerated() where month.items > 0 {
+                monthPages.append(MonthPage(year: year.year, month: m + 1, path: Self.monthPage(year: year.year, month: m + 1),
+                                            target: momentPages[momentSectionPage[month.firstSection]]))
+            }
+        }
+        momentMonthPages = monthPages
         searchMonths = months.value
     }
 
@@ -335,6 +362,12 @@ public struct SiteMap: Sendable {
         }
         return years
     }
+
+    /// The folder of a year's moments pages and month pages.
+    static func yearFolder(_ year: Int) -> String { "moments/" + yearName(year) + "/" }
+
+    /// A month's page (`moments/2019/11.html`), `month` 1 to 12.
+    public static func monthPage(year: Int, month: Int) -> String { yearFolder(year) + (month < 10 ? "0" : "") + String(month) + ".html" }
 
     /// A year as a page name: four digits (`0987`), a sign before years BC.
     static func yearName(_ year: Int) -> String {

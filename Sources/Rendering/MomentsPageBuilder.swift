@@ -118,8 +118,8 @@ struct MomentsPageBuilder: PageBuilding {
     /// months (links to the page and anchor where each month's first section
     /// starts), `current` months marked and their years unfolded.
     /// On a moments page of `year`, the months of other years link to their
-    /// year's first page (viewer.js goes on from there to the month's page),
-    /// so a photo added to one year changes the index of that year's pages only.
+    /// month pages (`moments/2019/11.html`, which send the reader on), so a
+    /// photo added to one year changes the index of that year's pages only.
     func yearIndex(from pagePath: String, current: Set<String>, covers: Bool, year pageYear: Int? = nil) -> [YearIndexEntry] {
         map.timelineYears.map { year in
             var entry = YearIndexEntry(year: String(year.year), countLabel: covers || !map.momentsByYear ? strings.grouped(year.items) : nil,
@@ -135,13 +135,17 @@ struct MomentsPageBuilder: PageBuilding {
                         link.countLabel = strings.grouped(month.items)
                         link.label += ": " + count(items: month.items, videos: month.videos)
                     }
-                    let exact = pageYear == nil || pageYear == year.year
-                    let page = exact ? map.momentPages[map.momentSectionPage[month.firstSection]] : map.momentPages[map.momentYearStarts[year.year] ?? 0]
-                    // `#m-YYYY-MM`: the month wherever it begins on its page
-                    // (a section's own id is its day, which a new day changes).
-                    link.href = URLPath.relative(from: pagePath, to: page) + "#" + (map.momentsByYear ? "m-" + key : map.momentAnchors[month.firstSection])
+                    if pageYear == nil || pageYear == year.year {
+                        // `#m-YYYY-MM`: the month wherever it begins on its page
+                        // (a section's own id is its day, which a new day changes).
+                        let page = map.momentPages[map.momentSectionPage[month.firstSection]]
+                        link.href = URLPath.relative(from: pagePath, to: page) + "#" + (map.momentsByYear ? "m-" + key : map.momentAnchors[month.firstSection])
+                        if entry.url.isEmpty || options.momentOrder == .descending { entry.url = link.href! }
+                    } else {
+                        link.href = URLPath.relative(from: pagePath, to: SiteMap.monthPage(year: year.year, month: m + 1))
+                        entry.url = URLPath.relative(from: pagePath, to: map.momentPages[map.momentYearStarts[year.year] ?? 0])
+                    }
                     link.current = current.contains(key)
-                    if entry.url.isEmpty || options.momentOrder == .descending { entry.url = link.href! }
                 }
                 entry.open = entry.open || link.current
                 entry.months.append(link)
@@ -149,6 +153,17 @@ struct MomentsPageBuilder: PageBuilding {
             if covers { entry.cover = year.cover.flatMap { thumbnail($0, from: pagePath, position: 0) } }
             return entry
         }
+    }
+
+    /// `map.momentMonthPages[n]`: a heading and the way on, which the head's refresh takes at once.
+    func monthPage(_ n: Int) -> MonthPageModel {
+        let month = map.momentMonthPages[n]
+        let name = strings.heading(strings.month(LocalDay(year: month.year, month: month.month, day: 1)))
+        let href = URLPath.relative(from: month.path, to: month.target) + "#" + month.anchor
+        var chrome = chrome(month.path, title: name, section: "moments")
+        chrome.refreshURL = href
+        chrome.canonicalURL = absoluteURL(month.target)
+        return MonthPageModel(chrome: chrome, heading: name, href: href, linkText: strings.text("moments.month_page", ["month": name]))
     }
 
     func yearsPage() -> YearsPageModel {

@@ -99,6 +99,8 @@ public struct PageChrome: Sendable, Encodable, FlattenedInTemplateContext {
     public var footer: String
     /// The page's absolute address (`base_url` + its path), when `base_url` is set.
     public var canonicalURL: String?
+    /// A page that only sends the reader on: where to (`<meta http-equiv="refresh">`).
+    public var refreshURL: String? = nil
     /// What a chat or a social network shows for a shared link (OpenGraph,
     /// Twitter card), when `base_url` is set.
     public var share: ShareCard?
@@ -334,6 +336,14 @@ public struct MomentsPageModel: Sendable, Encodable {
 }
 
 /// The years overview (`years`): a cover, a count and the months of each year.
+/// A month of a timeline cut by year (`moments-month`): the way on to where it begins.
+public struct MonthPageModel: Sendable, Encodable {
+    public var chrome: PageChrome
+    public var heading: String
+    public var href: String
+    public var linkText: String
+}
+
 public struct YearsPageModel: Sendable, Encodable {
     public var chrome: PageChrome
     public var countLabel: String

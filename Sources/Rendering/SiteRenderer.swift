@@ -108,6 +108,8 @@ public struct SiteRenderer: Sendable, PageBuilding {
             }
         case let .moments(number):
             return one(.moments) { () throws(ThemeError) in try renderMomentsPage(number) }
+        case let .momentsMonth(n):
+            return one(.moments) { () throws(ThemeError) in try renderMonthPage(n) }
         case .years:
             return one(.moments) { () throws(ThemeError) in try theme.render("years", yearsPage()) }
         case .tagIndex:
@@ -175,4 +177,5 @@ public struct SiteRenderer: Sendable, PageBuilding {
     func momentsPage(_ number: Int) -> MomentsPageModel { MomentsPageBuilder(inputs: inputs).momentsPage(number) }
     func renderMomentsPage(_ number: Int) throws(ThemeError) -> String { try MomentsPageBuilder(inputs: inputs).renderMomentsPage(number) }
     func yearsPage() -> YearsPageModel { MomentsPageBuilder(inputs: inputs).yearsPage() }
+    func renderMonthPage(_ n: Int) throws(ThemeError) -> String { try theme.render("moments-month", MomentsPageBuilder(inputs: inputs).monthPage(n)) }
 }

@@ -48,6 +48,7 @@ import GalleryTestSupport
         let renderer = try Self.site(Self.photos(days), perPage: 10) { $0.momentOrder = order }
         let map = renderer.map
         #expect(map.timelineYears.map(\.year) == (order == .descending ? [2024, 2023] : [2023, 2024]))
+        #expect(map.momentsByYear, "long enough to be cut by year: other years' months have month pages")
         #expect(map.timelineYears.reduce(0) { $0 + $1.items } == days.reduce(0) { $0 + $1.1 })
         let model = renderer.momentsPage(0)
         let months = model.years.flatMap(\.months)
@@ -58,23 +59,24 @@ import GalleryTestSupport
                 #expect(items == 0, "\(month.key) has photos but no link")
                 continue
             }
-            // `#m-YYYY-MM`: viewer.js scrolls to the first mark of that month
-            // (the anchor does not change when a new day begins the month).
-            // Another year's month is linked to its year's first page, whose
-            // index links it exactly: at most one step more.
-            let (linked, anchor) = (String(href.split(separator: "#")[0]), String(href.split(separator: "#")[1]))
-            #expect(anchor == "m-" + month.key)
-            var page = linked
+            // `#m-YYYY-MM`, an id the linked page carries (no script goes
+            // looking). Another year's month is linked to its month page
+            // (moments/YYYY/MM.html), which refreshes at once to that address.
+            var (page, anchor) = (String(href.split(separator: "#")[0]), href.split(separator: "#").dropFirst().first.map(String.init))
             let year = Int(month.key.prefix(4))!
             if year != map.momentPageYears[0] {
-                let yearFirst = map.momentPages.firstIndex { $0.hasSuffix("/" + linked) }!
-                #expect(map.momentPageYears[yearFirst] == year && (yearFirst == 0 || map.momentPageYears[yearFirst - 1] != year))
-                let exact = renderer.momentsPage(yearFirst).years.flatMap(\.months).first { $0.key == month.key }!.href!
-                page = String(exact.split(separator: "#")[0])
+                #expect(anchor == nil && href == "\(month.key.prefix(4))/\(month.key.suffix(2)).html", "\(href)")
+                let n = try #require(map.momentMonthPages.firstIndex { $0.path == "moments/" + href })
+                let monthPage = try renderer.renderMonthPage(n)
+                let way = URLPath.relative(from: map.momentMonthPages[n].path, to: map.momentMonthPages[n].target) + "#m-" + month.key
+                #expect(monthPage.contains("<meta http-equiv=\"refresh\" content=\"0; url=\(way)\">") && monthPage.contains("<a href=\"\(way)\">"))
+                (page, anchor) = (String(map.momentMonthPages[n].target.dropFirst("moments/".count)), "m-" + month.key)
             }
+            #expect(anchor == "m-" + month.key)
+            #expect(!page.contains(where: \.isNumber) || page.contains("/p") || page.hasSuffix("/index.html"), "a page number never reads as a month: \(page)")
             let number = map.momentPages.firstIndex { $0.hasSuffix("/" + page) }!
             let html = try renderer.renderMomentsPage(number)
-            #expect(html.contains("data-month=\"\(month.key)\""), "\(month.key): \(href) shows nothing of that month")
+            #expect(html.contains("data-month=\"\(month.key)\"") && html.contains("id=\"m-\(month.key)\""), "\(month.key): \(href) shows nothing of that month")
             // The page holds the first section of that month in page order.
             let first = map.moments.firstIndex { $0.photos.contains { $0.metadata.captureDate.localDay.description.hasPrefix(month.key) } }!
             #expect(map.momentSectionPage[first] == number)
@@ -257,16 +259,24 @@ import GalleryTestSupport
                                      thumbnailBoxes: [PixelSize(width: 64, height: 48)], previewBoxes: [PixelSize(width: 128, height: 96)], jobs: 2)
         settings.photosPerPage = 3
         _ = try await GalleryBuilder().build(settings: settings, quiet: true)
-        let moments = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("out/moments").path).sorted()
-        // Newest year first: its first page is index.html, the others are named by year.
-        #expect(moments.contains("index.html") && moments.contains("2023-2.html") && moments.contains("2022.html") && moments.contains("2021.html"))
-        #expect(!moments.contains { $0.hasPrefix("index-") })
+        let out = folder.url.appendingPathComponent("out")
+        func momentsFiles() throws -> [String] {
+            try FileManager.default.subpathsOfDirectory(atPath: out.appendingPathComponent("moments").path).filter { $0.hasSuffix(".html") }.sorted()
+        }
+        // Newest year first: its first page is index.html, the others are in
+        // their year's folder (a page number as p2, never read as a month),
+        // beside a page for each month with photos.
+        let moments = try momentsFiles()
+        #expect(moments.contains("index.html") && moments.contains("2023/p2.html") && moments.contains("2022/index.html") && moments.contains("2021/index.html"))
+        #expect(!moments.contains { $0.hasPrefix("index-") || $0.hasPrefix("2023/index") })
+        #expect(moments.filter { $0.hasPrefix("2022/") && !$0.contains("index") && !$0.contains("/p") }.sorted()
+                == (1...9).map { "2022/0\($0).html" }, "\(moments)")
         let before = try IncrementalTests.snapshot(settings.output)
         try folder.write("src/Y2022/added.jpg", try IncrementalTests.photo(99, exif: IncrementalTests.exif("2022:05:20 12:00:00")))
         let report = try await GalleryBuilder().build(settings: settings, quiet: true)
         let written = IncrementalTests.changed(before, try IncrementalTests.snapshot(settings.output)).written.filter { $0.hasPrefix("moments/") && $0.hasSuffix(".html") }
         #expect(!written.isEmpty && written.allSatisfy { $0 == "moments/index.html" || $0 == "moments/years.html" || $0.hasPrefix("moments/2022") }, "\(written.sorted())")
-        let pagesOf2022 = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("out/moments").path).count { $0.hasPrefix("2022") }
+        let pagesOf2022 = try momentsFiles().count { $0.hasPrefix("2022/index") || $0.hasPrefix("2022/p") }
         // 2022's moments pages, the first page, the years page, the album's pages and the new item's neighbours.
         // Besides them: the album's 4 pages, the new item and its neighbours, the home page's card, the years page.
         #expect(pagesOf2022 == 4 && report.pagesRendered <= 20, "rendered \(report.pagesRendered) of \(report.pages)")

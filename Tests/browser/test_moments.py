@@ -15,6 +15,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 from conftest import ROOT, gallerygen, make_driver, serve, wait
+from test_accessibility import violations
 
 # Selenium's is_displayed() calls anything in a closed <details> hidden; the
 # rail shows its closed <details> through ::details-content, so ask the page.
@@ -87,10 +88,10 @@ def test_the_rail_on_a_wide_screen_jumps_to_a_month(browser, moments_server):
     month = link.get_attribute("data-month")
     target = link.get_attribute("href")
     press(browser, link)                                          # click 2: its last month
-    # Another year's month is linked to that year's first page, which goes on
-    # to the page of the month (#m-YYYY-MM: its first section or quiet day).
-    assert target.endswith("#m-" + month)
-    mark = "document.querySelector('main [data-month=\"' + arguments[0] + '\"]')"
+    # Another year's month is linked to its month page (moments/YYYY/MM.html),
+    # which sends the reader on to the page where it begins, at #m-YYYY-MM.
+    assert target.endswith("/%s/%s.html" % tuple(month.split("-"))), target
+    mark = "document.getElementById('m-' + arguments[0])"
     wait(browser, "return location.hash === '#m-' + arguments[0] && " + mark + " !== null", month)
     time.sleep(0.3)
     top = browser.execute_script("return " + mark + ".getBoundingClientRect().top", month)
@@ -130,8 +131,8 @@ def test_scrolling_appends_pages_and_back_returns_to_the_same_photo(browser, mom
     time.sleep(0.5)
     assert browser.execute_script("return document.querySelectorAll('.photo-grid > li').length") > first * 3
     # The address names the page whose photos are on screen.
-    page = browser.execute_script("return location.pathname").rsplit("/", 1)[1]
-    assert re.fullmatch(r"\d{4}(-\d+)?\.html", page), f"the address follows the page on screen ({page})"
+    page = browser.execute_script("return location.pathname")
+    assert re.search(r"/moments/\d{4}/(index|p\d+)\.html$", page), f"the address follows the page on screen ({page})"
     on_screen = browser.execute_script("""
         const line = Math.min(innerHeight / 3, 240);
         const items = [...document.querySelectorAll('.photo-grid > li')].filter(li => li.getBoundingClientRect().top < line);
@@ -150,7 +151,7 @@ def test_scrolling_appends_pages_and_back_returns_to_the_same_photo(browser, mom
     browser.get(photo[0])
     wait(browser, "return document.querySelector('.photo-page') !== null")
     browser.back()
-    wait(browser, "return location.pathname.endsWith('/moments/' + arguments[0]) && document.readyState === 'complete'", page)
+    wait(browser, "return location.pathname === arguments[0] && document.readyState === 'complete'", page)
     time.sleep(0.5)
     top = browser.execute_script("""
         const link = [...document.querySelectorAll('.photo-grid a')].find(a => a.href === arguments[0]);
@@ -185,8 +186,45 @@ def test_without_javascript_the_index_and_the_pager_work(moments_server):
         driver.get(moments_server + "/moments/index.html")
         assert shown(driver, driver.find_element(By.CSS_SELECTOR, ".moments-index a[aria-current]"))
         driver.find_element(By.CSS_SELECTOR, ".pager a[rel=next]").click()
-        wait(driver, "return /\\/moments\\/\\d{4}(-\\d+)?\\.html$/.test(location.pathname)")
+        wait(driver, "return /\\/moments\\/\\d{4}\\/(index|p\\d+)\\.html$/.test(location.pathname)")
         links = driver.find_elements(By.CSS_SELECTOR, ".year-card a, .moments-index a[data-month]")
         assert links
+        # Every month of every year lands on its first section, scripts off:
+        # another year's through its month page, which refreshes at once.
+        months = {a.get_attribute("data-month"): a.get_attribute("href")
+                  for a in driver.find_elements(By.CSS_SELECTOR, ".moments-index a[data-month]")}
+        assert set(months) == months_of_library()
+        for month, href in sorted(months.items()):
+            driver.get(href)
+            wait(driver, "return location.hash === '#m-' + arguments[0]", month)
+            assert driver.find_elements(By.ID, "m-" + month), f"{month}: {driver.current_url} has no #m-{month}"
     finally:
         driver.quit()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_month_page_as_read_before_it_sends_the_reader_on(moments_site, moments_server, width):
+    """A month page refreshes at once; read as it is (the refresh left out,
+    as a browser that does not follow it shows it) it passes axe and links on."""
+    folder = os.path.join(moments_site, "moments")
+    month = sorted(os.path.join(base, name) for base, _, names in os.walk(folder)
+                   for name in names if re.fullmatch(r"\d{2}\.html", name))[0]
+    text = open(month, encoding="utf-8").read()
+    refresh = re.search(r'<meta http-equiv="refresh" content="0; url=([^"]+)">\n', text)
+    assert refresh and 'name="robots" content="noindex"' in text
+    assert f'<a href="{refresh.group(1)}">' in text, "the same way on as a link"
+    stopped = os.path.join(os.path.dirname(month), "stopped.html")
+    with open(stopped, "w", encoding="utf-8") as f:
+        f.write(text.replace(refresh.group(0), ""))
+    driver = make_driver(width, 844 if width < 600 else 800)
+    try:
+        found = []
+        for scheme in ["light", "dark"]:
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            driver.get(moments_server + "/" + os.path.relpath(stopped, moments_site))
+            wait(driver, "return document.readyState === 'complete'")
+            found += [f"{scheme}: {v}" for v in violations(driver)]
+        assert not found, "\n".join(found)
+    finally:
+        driver.quit()
+        os.remove(stopped)

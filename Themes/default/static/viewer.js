@@ -5,20 +5,6 @@
   "use strict";
   var t = window.gallerygenText || function (key) { return key; };
 
-  /* The moments index links a month as #m-YYYY-MM: the first mark of that
-     month on the page (a section or a quiet day's label), wherever it begins. */
-  function toMonth() {
-    var m = /^#m-(\d{4}-\d{2})$/.exec(location.hash);
-    if (!m || document.getElementById(location.hash.slice(1))) return;
-    var mark = document.querySelector("main [data-month='" + m[1] + "']");
-    if (mark) { mark.scrollIntoView(); return; }
-    // Not on this page: a year's first page knows the page of each of its months.
-    var link = document.querySelector(".moments-index a[data-month='" + m[1] + "']");
-    if (link && link.pathname !== location.pathname) location.replace(link.href);
-  }
-  window.addEventListener("hashchange", toMonth);
-  toMonth();
-
   /* A Live or Motion Photo's motion plays over its still while hovered or
      pressed (the LIVE button; a click from the keyboard toggles it). Muted:
      nothing on these pages ever plays sound on its own. */
