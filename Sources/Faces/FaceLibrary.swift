@@ -23,8 +23,11 @@ public struct FaceLibrary: Sendable, Equatable {
     /// What found the faces (`FaceModels.identity`): faces of another model
     /// are found again.
     public var model: String
-    /// Each photo's faces, most confident first; an empty list: none found.
+    /// Each photo's faces, most confident first (photos with faces only:
+    /// `record` keeps the others in `withoutFaces`).
     public var photos: [String: [Entry]]
+    /// The photos looked at in which no face was found.
+    public var withoutFaces = PhotoKeySet()
     /// A path below SOURCE of each photo (the last build's), for
     /// `gallerygen people` and the review page.
     public var paths: [String: String] = [:]
@@ -39,6 +42,22 @@ public struct FaceLibrary: Sendable, Equatable {
         self.model = model
         self.photos = photos
         self.nextGroup = nextGroup
+    }
+
+    /// A photo's faces; an empty list when none were found; nil when it was not looked at.
+    public func faces(of hash: String) -> [Entry]? {
+        photos[hash] ?? (withoutFaces.contains(hash) ? [] : nil)
+    }
+
+    /// Keeps what was found in photo `hash`.
+    public mutating func record(_ hash: String, _ faces: [Entry]) {
+        if faces.isEmpty {
+            photos[hash] = nil
+            withoutFaces.insert(hash)
+        } else {
+            withoutFaces.remove(hash)
+            photos[hash] = faces
+        }
     }
 
     /// The faces of each group, in a stable order (by photo, then face).
@@ -74,7 +93,9 @@ public struct FaceID: Hashable, Sendable, Comparable {
 // MARK: The file
 
 extension FaceLibrary {
-    static let magic = Array("gallerygen faces 2\n".utf8)
+    static let magic = Array("gallerygen faces 3\n".utf8)
+    /// The table before `withoutFaces` (faceless photos as empty lists): read, not written.
+    static let magicWithoutKeys = Array("gallerygen faces 2\n".utf8)
 
     /// The file's bytes.
     public func encoded() -> [UInt8] {
@@ -108,13 +129,15 @@ extension FaceLibrary {
                 for half in face.descriptor.halves { withUnsafeBytes(of: half.littleEndian) { out.append(contentsOf: $0) } }
             }
         }
+        withoutFaces.encode(int: int, string: string) { out.append(contentsOf: $0) }
         return out
     }
 
     /// The model a table's first bytes name (`model`), without reading the
     /// rest; nil when they are not the start of a table this version writes.
     public static func model(inHeader bytes: [UInt8]) -> String? {
-        guard bytes.count > magic.count + 8, Array(bytes[0..<magic.count]) == magic else { return nil }
+        // Both versions' magic strings are the same length.
+        guard bytes.count > magic.count + 8, [magic, magicWithoutKeys].contains(Array(bytes[0..<magic.count])) else { return nil }
         var length = 0
         for (shift, byte) in bytes[magic.count..<(magic.count + 8)].enumerated() { length |= Int(byte) << (8 * shift) }
         let start = magic.count + 8
@@ -145,7 +168,8 @@ extension FaceLibrary {
             guard let count = int(), let raw = take(count) else { return nil }
             return String(decoding: raw, as: UTF8.self)
         }
-        guard take(magic.count).map(Array.init) == magic, let model = string(), let nextGroup = int(),
+        guard let version = take(magic.count).map(Array.init), version == magic || version == magicWithoutKeys,
+              let model = string(), let nextGroup = int(),
               let nameCount = int(), nameCount >= 0, nameCount <= bytes.count else { return nil }
         var names: [Int: String] = [:]
         for _ in 0..<nameCount {
@@ -153,8 +177,7 @@ extension FaceLibrary {
             names[group] = name
         }
         guard let count = int(), count >= 0, count <= bytes.count else { return nil }
-        var photos: [String: [Entry]] = [:], paths: [String: String] = [:]
-        photos.reserveCapacity(count)
+        var photos: [String: [Entry]] = [:], paths: [String: String] = [:], withoutFaces = PhotoKeySet()
         for _ in 0..<count {
             guard let hash = string(), let path = string(), let faceCount = int(), faceCount >= 0, faceCount <= bytes.count - at else { return nil }
             if !path.isEmpty { paths[hash] = path }
@@ -167,10 +190,15 @@ extension FaceLibrary {
                 let box = NormalizedRect(x: x, y: y, width: width, height: height)
                 faces.append(Entry(face: FoundFace(box: box, score: score, pixels: pixels, descriptor: descriptor), group: group == 0 ? nil : group))
             }
-            photos[hash] = faces
+            if faces.isEmpty { withoutFaces.insert(hash) } else { photos[hash] = faces }
+        }
+        if version == magic {
+            guard let keys = PhotoKeySet.decode(int: int, string: string, take: take) else { return nil }
+            withoutFaces = keys
         }
         guard at == bytes.count else { return nil }
         var table = FaceLibrary(model: model, photos: photos, nextGroup: nextGroup)
+        table.withoutFaces = withoutFaces
         table.paths = paths
         table.names = names
         return table

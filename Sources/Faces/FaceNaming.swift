@@ -29,7 +29,7 @@ public struct FaceNaming: Sendable, Equatable {
     static func resolve(_ reference: FaceReference, in library: FaceLibrary,
                         hashOf: (String) -> String?) -> Result<FaceID, Problem> {
         guard let hash = hashOf(reference.path) else { return .failure(.noPhoto) }
-        guard let faces = library.photos[hash] else { return .failure(.notLookedAt) }
+        guard let faces = library.faces(of: hash) else { return .failure(.notLookedAt) }
         let order = ranked(faces)
         guard order.indices.contains(reference.rank - 1) else { return .failure(.tooFewFaces(faces.count)) }
         return .success(FaceID(photo: hash, index: order[reference.rank - 1]))

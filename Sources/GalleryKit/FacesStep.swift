@@ -40,8 +40,11 @@ struct FacesStep: BuildStep {
         let work = FaceWork(models: models, model: model, mergesParts: !parts.isEmpty) {
             var table = output.readStateFile(FaceLibrary.fileName).flatMap(FaceLibrary.init(decoding:)) ?? FaceLibrary()
             for part in parts {
-                for (hash, faces) in part.photos where table.photos[hash] == nil { table.photos[hash] = faces }
+                for (hash, faces) in part.photos where table.faces(of: hash) == nil { table.photos[hash] = faces }
+                table.withoutFaces.formUnion(part.withoutFaces)
             }
+            // What the table knew first stands.
+            for hash in table.photos.keys { table.withoutFaces.remove(hash) }
             return table
         } cachedDetector: {
             output.readStateFile(FaceWork.detectorFile)
@@ -57,7 +60,8 @@ struct FacesStep: BuildStep {
         context.report.warnings += work.problems
         if context.shard?.phase == .media {
             // A part keeps what it found; the last step merges and groups.
-            let part = FaceLibrary(photos: found.mapValues { $0.map { FaceLibrary.Entry(face: $0) } })
+            var part = FaceLibrary()
+            for (hash, faces) in found { part.record(hash, faces.map { FaceLibrary.Entry(face: $0) }) }
             try output.writeStateFile(FaceLibrary.fileName, part.encoded())
             return
         }
@@ -75,18 +79,22 @@ struct FacesStep: BuildStep {
         }
         var library = work.library
         var changed = !found.isEmpty || work.mergesParts
-        for (hash, faces) in found { library.photos[hash] = faces.map { FaceLibrary.Entry(face: $0) } }
+        for (hash, faces) in found { library.record(hash, faces.map { FaceLibrary.Entry(face: $0) }) }
         // A photo no longer published (removed, rejected, hidden) takes its faces with it.
         // Paths are kept for photos with faces only (what `people` and the review page name).
         var seen = Set<String>(minimumCapacity: library.photos.count)
         var paths: [String: String] = [:]
-        for item in context.items {
-            guard let faces = library.photos[item.contentHash] else { continue }
+        for item in context.items where library.photos[item.contentHash] != nil {
             seen.insert(item.contentHash)
-            if !faces.isEmpty { paths[item.contentHash] = item.source.relativePath }
+            paths[item.contentHash] = item.source.relativePath
         }
         if seen.count != library.photos.count {
             library.photos = library.photos.filter { seen.contains($0.key) }
+            changed = true
+        }
+        let stillWithoutFaces = library.withoutFaces.keeping(context.items.lazy.map(\.contentHash))
+        if stillWithoutFaces.count != library.withoutFaces.count {
+            library.withoutFaces = stillWithoutFaces
             changed = true
         }
         if paths != library.paths {

@@ -75,15 +75,40 @@ final class FaceGroupingTests: XCTestCase {
     func testTheTableReadsBackAsWrittenAndRefusesDamage() {
         var library = FaceLibrary()
         library.photos["h1"] = [.init(face: face(of: person()), group: 3), .init(face: face(of: person()))]
-        library.photos["h2"] = []
-        library.paths = ["h1": "2019/IMG_1.jpg", "h2": "2019/IMG_2.jpg"]
+        // Photos without faces: content hashes (32 hex digits) as numbers, anything else as written.
+        let faceless = [Array("a".utf8).withUnsafeBytes { StableHash.of($0) }, "fedcba9876543210fedcba9876543210", "h2", "0123456789ABCDEF0123456789ABCDEF"]
+        for hash in faceless { library.record(hash, []) }
+        library.paths = ["h1": "2019/IMG_1.jpg"]
         library.names = [3: "Ann"]
         library.nextGroup = 4
+        XCTAssertEqual(library.photos.count, 1)
+        XCTAssertEqual(library.withoutFaces.count, 4)
+        for hash in faceless { XCTAssertEqual(library.faces(of: hash), []) }
+        XCTAssertNil(library.faces(of: "fedcba9876543210fedcba9876543211"))
+        XCTAssertEqual(library.withoutFaces.keys.count, 2, "two as numbers")
+        XCTAssertEqual(library.faces(of: "h1")?.count, 2)
         let bytes = library.encoded()
         XCTAssertEqual(FaceLibrary(decoding: bytes), library)
+        XCTAssertEqual(FaceLibrary(decoding: bytes)?.encoded(), bytes)
         XCTAssertNil(FaceLibrary(decoding: Array(bytes.dropLast())))
         XCTAssertNil(FaceLibrary(decoding: bytes + [0]))
         XCTAssertNil(FaceLibrary(decoding: Array("gallerygen faces 1\n".utf8) + Array(bytes.dropFirst(19))))
+        // Found faces move a photo out of the faceless; and back.
+        var moved = library
+        moved.record(faceless[0], [.init(face: face(of: person()))])
+        XCTAssertEqual(moved.withoutFaces.count, 3)
+        XCTAssertEqual(moved.faces(of: faceless[0])?.count, 1)
+        moved.record(faceless[0], [])
+        XCTAssertEqual(moved.withoutFaces, library.withoutFaces)
+        XCTAssertEqual(library.withoutFaces.keeping(["h2", faceless[1], "h1", faceless[1]]).count, 2)
+        // A table of the version before (faceless photos as empty lists, no
+        // keys after them) is read: an upgrade does not look at every photo again.
+        var older = library
+        older.withoutFaces = PhotoKeySet()
+        for hash in faceless { older.photos[hash] = [] }
+        let olderBytes = Array("gallerygen faces 2\n".utf8) + Array(older.encoded().dropFirst(19).dropLast(16))
+        XCTAssertEqual(FaceLibrary.model(inHeader: olderBytes), library.model)
+        XCTAssertEqual(FaceLibrary(decoding: olderBytes), library)
         // A descriptor keeps its distances to within rounding.
         let ann = person(), bob = person()
         let a = FaceDescriptor(ann), b = FaceDescriptor(bob)

@@ -59,11 +59,13 @@ struct FoundFacesTests {
         try folder.write("src/Secret/album.yml", Array("private: true\npassphrase_file: ../../pass.txt\n".utf8))
         try folder.write("pass.txt", Array("correct horse battery staple\n".utf8))
         try folder.write("src/people.yml", Array("Barack Obama: 2009/obama.jpg\n".utf8))
+        // And a photo of nobody.
+        try folder.write("src/2009/sky.jpg", try IncrementalTests.photo(5))
         let settings = Self.settings(folder)
         let out = settings.output
 
         let first = try await GalleryBuilder().build(settings: settings, quiet: true)
-        #expect(first.faces?.contains("(10 photos looked at now)") == true, "\(first.faces ?? "no faces line")")
+        #expect(first.faces?.contains("(11 photos looked at now)") == true, "\(first.faces ?? "no faces line")")
         #expect(Self.photos(of: "barack-obama", in: out) == ["blue-room", "congress", "obama", "sideways", "visit"],
                 "his five public photos, not the private one")
         // The photo stored on its side: his box where his face is upright, as the labels say.
@@ -91,8 +93,11 @@ struct FoundFacesTests {
         let again = try await GalleryBuilder().build(settings: settings, quiet: true)
         #expect(again.faces?.contains("looked at now") == false, "\(again.faces ?? "")")
         #expect(again.pagesRendered == 0)
+        #expect(library.withoutFaces.keys.count == 1 && library.photos.count == 10, "the photo of nobody kept as a number")
         try FileManager.default.moveItem(at: settings.source.appendingPathComponent("2009/congress.jpg"),
                                          to: settings.source.appendingPathComponent("2009/address.jpg"))
+        try FileManager.default.moveItem(at: settings.source.appendingPathComponent("2009/sky.jpg"),
+                                         to: settings.source.appendingPathComponent("2009/clouds.jpg"))
         let renamed = try await GalleryBuilder().build(settings: settings, quiet: true)
         #expect(renamed.faces?.contains("looked at now") == false, "\(renamed.faces ?? "")")
         #expect(Self.photos(of: "barack-obama", in: out) == ["address", "blue-room", "obama", "sideways", "visit"])
@@ -105,12 +110,14 @@ struct FoundFacesTests {
         // An addition joins its person; a removal leaves the others; identifiers hold.
         try folder.write("src/2010/later.jpg", Self.photo("obama-blue-room-mirrored.jpg"))
         try FileManager.default.removeItem(at: settings.source.appendingPathComponent("2009/collins-again.jpg"))
+        try FileManager.default.removeItem(at: settings.source.appendingPathComponent("2009/clouds.jpg"))
         let changed = try await GalleryBuilder().build(settings: settings, quiet: true)
         #expect(changed.faces?.contains("(1 photo looked at now)") == true, "\(changed.faces ?? "")")
         #expect(Self.photos(of: "barack-obama", in: out) == ["address", "blue-room", "later", "obama", "sideways", "visit"])
         #expect(Self.photos(of: "eileen-collins", in: out) == ["collins", "visit"])
         #expect(Fixtures.size(of: detector) > 100_000, "written again")
         let after = try Self.library(settings)
+        #expect(after.withoutFaces.count == 0, "a removed photo of nobody leaves the table")
         #expect(after.names[obamaGroup] == "Barack Obama")
         #expect(after.names[collinsGroup] == "Eileen Collins")
 

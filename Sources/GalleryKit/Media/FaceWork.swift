@@ -74,7 +74,7 @@ final class FaceWork: @unchecked Sendable {
 
     /// The faces of `contentHash` are in the table or were found this build.
     func knows(_ contentHash: String) -> Bool {
-        lock.withLock { found[contentHash] != nil } || library.photos[contentHash] != nil
+        lock.withLock { found[contentHash] != nil } || library.faces(of: contentHash) != nil
     }
 
     /// Finds the faces in `picture` (a rendition of the photo, upright).
