@@ -105,7 +105,7 @@ public struct PhotoKeySet: Sendable, Equatable {
         guard let others = int(), others >= 0 else { return nil }
         for _ in 0..<others {
             guard let hash = string() else { return nil }
-            set.others.insert(hash)
+            set.insert(hash)
         }
         return set
     }

@@ -56,6 +56,9 @@ struct FacesStep: BuildStep {
     func run(_ context: inout BuildContext) async throws {
         guard let work = context.faceWork else { return }
         let output = try context.openOutput()
+        // The pictures that waited for this step (on this thread: one of
+        // its own took a heap of its own, tens of megabytes more at the peak).
+        work.findWaiting()
         let found = work.foundThisBuild
         context.report.warnings += work.problems
         if context.shard?.phase == .media {
@@ -79,8 +82,13 @@ struct FacesStep: BuildStep {
         }
         var library = work.library
         var changed = !found.isEmpty || work.mergesParts
-        for (hash, faces) in found { library.record(hash, faces.map { FaceLibrary.Entry(face: $0) }) }
         // A photo no longer published (removed, rejected, hidden) takes its faces with it.
+        let stillWithoutFaces = library.withoutFaces.keeping(context.items.lazy.map(\.contentHash))
+        if stillWithoutFaces.count != library.withoutFaces.count {
+            library.withoutFaces = stillWithoutFaces
+            changed = true
+        }
+        for (hash, faces) in found { library.record(hash, faces.map { FaceLibrary.Entry(face: $0) }) }
         // Paths are kept for photos with faces only (what `people` and the review page name).
         var seen = Set<String>(minimumCapacity: library.photos.count)
         var paths: [String: String] = [:]
@@ -90,11 +98,6 @@ struct FacesStep: BuildStep {
         }
         if seen.count != library.photos.count {
             library.photos = library.photos.filter { seen.contains($0.key) }
-            changed = true
-        }
-        let stillWithoutFaces = library.withoutFaces.keeping(context.items.lazy.map(\.contentHash))
-        if stillWithoutFaces.count != library.withoutFaces.count {
-            library.withoutFaces = stillWithoutFaces
             changed = true
         }
         if paths != library.paths {

@@ -8,7 +8,10 @@ import SiteOutput
 /// faces found, and finding them in a rendition's pixels as the photo is
 /// made (no decode of its own, unless every rendition is in OUT already).
 /// The models are read when the first photo needs them: a build with nothing
-/// new reads none.
+/// new reads none. The pictures of a rebuild that adds a few photos wait
+/// (`waitingBudget`) and are searched by the faces step, once the media step
+/// has let go of what it held: the models and the search (some 40 MB) are
+/// then not on top of the media step's peak.
 final class FaceWork: @unchecked Sendable {
     let models: FaceModels
     /// The state's "faces found" marks hold: the table is of this model. When
@@ -18,6 +21,11 @@ final class FaceWork: @unchecked Sendable {
     private var finder: Result<FaceFinder, FaceModelError>?
     private var found: [String: [FoundFace]] = [:]
     private var failures: [String] = []
+    private var waiting: [(picture: RGBPicture, contentHash: String, path: String)] = []
+    private var waitingBytes = 0
+    /// The pixels that may wait for the faces step: four 1600×1200 previews.
+    /// Past it (a cold build) faces are found as the photos are made.
+    static let waitingBudget = 24 << 20
     /// The faces table as the build began, read when first needed (a photo
     /// not marked, or the faces step with something to do): a rebuild with
     /// nothing new never reads it.
@@ -77,8 +85,42 @@ final class FaceWork: @unchecked Sendable {
         lock.withLock { found[contentHash] != nil } || library.faces(of: contentHash) != nil
     }
 
-    /// Finds the faces in `picture` (a rendition of the photo, upright).
+    /// Finds the faces in `picture` (a rendition of the photo, upright), or
+    /// keeps it for `findWaiting` while the models are not read and it fits.
     func find(in picture: RGBPicture, contentHash: String, path: String) {
+        let waits = lock.withLock { () -> Bool in
+            guard finder == nil, waitingBytes + picture.bytes.count <= Self.waitingBudget else { return false }
+            waiting.append((picture, contentHash, path))
+            waitingBytes += picture.bytes.count
+            return true
+        }
+        if waits { return }
+        for earlier in takeWaiting() { search(earlier.picture, contentHash: earlier.contentHash, path: earlier.path) }
+        search(picture, contentHash: contentHash, path: path)
+    }
+
+    /// The faces step: the pictures that waited, searched on every core,
+    /// and the models let go.
+    func findWaiting() {
+        let pictures = takeWaiting()
+        guard !pictures.isEmpty else { return }
+        DispatchQueue.concurrentPerform(iterations: pictures.count) { index in
+            search(pictures[index].picture, contentHash: pictures[index].contentHash, path: pictures[index].path)
+        }
+        finishFinding()
+    }
+
+    private func takeWaiting() -> [(picture: RGBPicture, contentHash: String, path: String)] {
+        lock.withLock {
+            defer {
+                waiting = []
+                waitingBytes = 0
+            }
+            return waiting
+        }
+    }
+
+    private func search(_ picture: RGBPicture, contentHash: String, path: String) {
         let finder: FaceFinder
         switch lock.withLock({ () -> Result<FaceFinder, FaceModelError> in
             if let made = self.finder { return made }
