@@ -58,11 +58,12 @@ def config(path, faces, extra=""):
 
 
 def read_table(path):
-    """The faces table (`Faces/FaceLibrary.swift`, format 2): {path: [(box, group, descriptor)]}."""
+    """The faces table (`Faces/FaceLibrary.swift`, format 3): {path: [(box, group, descriptor)]}
+    of the photos with faces (the photos without, kept as numbers after them, are not read)."""
     import struct
     data = open(path, "rb").read()
-    magic = b"gallerygen faces 2\n"
-    assert data.startswith(magic), "not a faces table of format 2"
+    magic = b"gallerygen faces 3\n"
+    assert data.startswith(magic), "not a faces table of format 3"
     at = len(magic)
 
     def take(n):
