@@ -14,6 +14,9 @@ struct FacesStep: BuildStep {
     /// A pass that read the faces table lets go of it (100,000 photos' faces).
     let letsGoOfMuch = true
 
+    /// How many more photos without faces than the library holds the table keeps.
+    static let forgettingSlack = 1_000
+
     /// The media step's face work when `faces: auto` and the models are
     /// found; with `faces: off`, the table is removed (nothing of faces is
     /// kept). No models: one warning, and the build goes on without faces.
@@ -82,13 +85,15 @@ struct FacesStep: BuildStep {
         }
         var library = work.library
         var changed = !found.isEmpty || work.mergesParts
-        // A photo no longer published (removed, rejected, hidden) takes its faces with it.
-        let stillWithoutFaces = library.withoutFaces.keeping(context.items.lazy.map(\.contentHash))
-        if stillWithoutFaces.count != library.withoutFaces.count {
-            library.withoutFaces = stillWithoutFaces
+        // The photos without faces that left the library are forgotten once
+        // they are many (a pass over every item, a tenth of a second at
+        // 100,000): until then a photo of nobody that comes back is known.
+        if library.withoutFaces.count > Self.forgettingSlack + context.items.count + context.items.count / 4 {
+            library.withoutFaces = library.withoutFaces.keeping(context.items.lazy.map(\.contentHash))
             changed = true
         }
         for (hash, faces) in found { library.record(hash, faces.map { FaceLibrary.Entry(face: $0) }) }
+        // A photo no longer published (removed, rejected, hidden) takes its faces with it.
         // Paths are kept for photos with faces only (what `people` and the review page name).
         var seen = Set<String>(minimumCapacity: library.photos.count)
         var paths: [String: String] = [:]
