@@ -1,3 +1,5 @@
+import GalleryCore
+
 /// A set of photos' content hashes held as numbers: the photos looked at in
 /// which no face was found, most of a library. A content hash of 32
 /// lowercase hex digits is 128 bits, 16 bytes in a set; held as strings in
@@ -5,12 +7,7 @@
 /// adds a photo read, checked and wrote again. Any other spelling of a hash
 /// is kept as it is.
 public struct PhotoKeySet: Sendable, Equatable {
-    struct Key: Hashable, Comparable {
-        var high: UInt64
-        var low: UInt64
-
-        static func < (a: Key, b: Key) -> Bool { (a.high, a.low) < (b.high, b.low) }
-    }
+    typealias Key = StableHash.Digest
 
     private(set) var keys: Set<Key> = []
     private(set) var others: Set<String> = []
@@ -51,28 +48,8 @@ public struct PhotoKeySet: Sendable, Equatable {
         return kept
     }
 
-    /// 32 lowercase hex digits (`StableHash.Digest`) as a number; nil for anything else.
-    static func key(_ hash: String) -> Key? {
-        guard hash.utf8.count == 32 else { return nil }
-        var hash = hash
-        return hash.withUTF8 { key(UnsafeRawBufferPointer($0)) }
-    }
-
-    static func key(_ digits: UnsafeRawBufferPointer) -> Key? {
-        guard digits.count == 32 else { return nil }
-        var high: UInt64 = 0, low: UInt64 = 0
-        for index in 0..<32 {
-            let byte = digits[index]
-            let nibble: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = byte - UInt8(ascii: "a") + 10
-            default: return nil
-            }
-            if index < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
-        }
-        return Key(high: high, low: low)
-    }
+    /// A content hash (`StableHash.Digest`'s spelling) as its number.
+    static func key(_ hash: String) -> Key? { Key(hex: hash) }
 
     // MARK: In the table's file
 
@@ -82,7 +59,7 @@ public struct PhotoKeySet: Sendable, Equatable {
         int(keys.count)
         var raw: [UInt8] = []
         raw.reserveCapacity(16 * keys.count)
-        for key in keys.sorted() {
+        for key in keys.sorted(by: { ($0.high, $0.low) < ($1.high, $1.low) }) {
             withUnsafeBytes(of: key.high.littleEndian) { raw.append(contentsOf: $0) }
             withUnsafeBytes(of: key.low.littleEndian) { raw.append(contentsOf: $0) }
         }

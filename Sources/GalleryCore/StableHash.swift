@@ -124,6 +124,22 @@ public struct StableHash: Sendable {
             return nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
         }
 
+        /// The digest `description` spells (32 lowercase hex digits); nil for anything else.
+        public init?(hex: String) {
+            guard hex.utf8.count == 32 else { return nil }
+            var high: UInt64 = 0, low: UInt64 = 0
+            for (index, byte) in hex.utf8.enumerated() {
+                let nibble: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = byte - UInt8(ascii: "a") + 10
+                default: return nil
+                }
+                if index < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
+            }
+            self.init(high: high, low: low)
+        }
+
         /// The first `digits` (at most 32) hex digits of `description`.
         public func hex(digits: Int) -> String {
             let count = min(32, max(0, digits))

@@ -86,6 +86,8 @@ final class FaceGroupingTests: XCTestCase {
         for hash in faceless { XCTAssertEqual(library.faces(of: hash), []) }
         XCTAssertNil(library.faces(of: "fedcba9876543210fedcba9876543211"))
         XCTAssertEqual(library.withoutFaces.keys.count, 2, "two as numbers")
+        XCTAssertEqual(StableHash.Digest(hex: faceless[0])?.description, faceless[0], "a content hash read back as the digest that spells it")
+        XCTAssertNil(StableHash.Digest(hex: faceless[3]))
         XCTAssertEqual(library.faces(of: "h1")?.count, 2)
         let bytes = library.encoded()
         XCTAssertEqual(FaceLibrary(decoding: bytes), library)
