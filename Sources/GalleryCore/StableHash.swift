@@ -129,15 +129,20 @@ public struct StableHash: Sendable {
             guard hex.utf8.count == 32 else { return nil }
             var high: UInt64 = 0, low: UInt64 = 0
             for (index, byte) in hex.utf8.enumerated() {
-                let nibble: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = byte - UInt8(ascii: "a") + 10
-                default: return nil
-                }
+                guard let nibble = Self.value(ofHexDigit: byte) else { return nil }
                 if index < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
             }
             self.init(high: high, low: low)
+        }
+
+        /// A lowercase hex digit's value, as `hexDigit` writes it; nil for any other byte.
+        @inline(__always)
+        public static func value(ofHexDigit byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            default: nil
+            }
         }
 
         /// The first `digits` (at most 32) hex digits of `description`.

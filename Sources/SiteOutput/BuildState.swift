@@ -409,12 +409,7 @@ public struct BuildState: Sendable, Equatable {
         var utf8 = key.utf8.makeIterator()
         var high: UInt64 = 0, low: UInt32 = 0, digits = 0
         while let byte = utf8.next() {
-            let value: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
-            default: return nil
-            }
+            guard let value = StableHash.Digest.value(ofHexDigit: byte) else { return nil }
             if digits < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt32(value) }
             digits += 1
             if digits > 24 { return nil }
