@@ -93,10 +93,11 @@ let package = Package(
         // and the faces' table in the state folder.
         .target(name: "Faces", dependencies: ["GalleryCore", "CFaceEngine"]),
         // dlib's HOG detector, 5-point aligner and ResNet describer behind a C
-        // interface: one C++ unit (its templates cost ~30 s and 1.2 GB to
-        // compile), always optimised (dlib at -O0 is 50× slower).
+        // interface: the network in one C++ unit (its templates cost ~30 s and
+        // 1.2 GB to compile), always optimised (dlib at -O0 is 50× slower);
+        // zlib's Adler-32 sums the models' cache in the state folder.
         .target(name: "CFaceEngine", cxxSettings: [.unsafeFlags(["-O2", "-UDEBUG"])],
-                linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("lapack"), .linkedLibrary("blas")]),
+                linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("lapack"), .linkedLibrary("blas"), .linkedLibrary("z")]),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // The resampler's inner loops: AVX2+FMA / SSE2 / portable C, chosen by the CPU at run time (Imaging only).
         .target(name: "CResample", cSettings: [.unsafeFlags(["-O3"])]),

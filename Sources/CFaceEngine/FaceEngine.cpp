@@ -1,6 +1,7 @@
 // One compile unit on purpose: instantiating dlib's ResNet templates costs
 // ~30 s and ~1.2 GB of RAM, paid once per build configuration.
 #include "FaceEngine.h"
+#include "EngineBytes.hpp"
 
 #include <dlib/dnn.h>
 #include <dlib/image_processing.h>
@@ -10,10 +11,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <exception>
 #include <new>
+#include <sys/stat.h>
 #include <vector>
 
 using namespace dlib;
@@ -60,31 +63,134 @@ struct gg_face_engine {
     frontal_face_detector detector;
     shape_predictor landmarks;
     recognition_net describer;
+    // The aligner in the cache's form, made (and checked) once.
+    std::shared_ptr<const std::vector<uint8_t>> landmark_bytes;
 };
 
-extern "C" gg_face_engine *gg_face_engine_open(const char *shape_predictor_path, const char *recognition_path,
-                                               const uint8_t *detector, size_t detector_size, char *error, size_t error_size) {
+namespace {
+
+// What begins the cache after the caller's header: its layout's version,
+// and that it was written by a machine that holds numbers the same way.
+constexpr uint64_t cache_mark = 0x67676600000001ull;
+
+// The network's weights, one tensor after another: its shape, its floats.
+void write_weights(recognition_net &net, gg::ByteWriter &out) {
+    std::vector<resizable_tensor> weights;
+    visit_layer_parameters(net, [&](tensor &held) { weights.push_back(std::move(dynamic_cast<resizable_tensor &>(held))); });
+    // The network without its weights is dlib's own serialisation, 36 KB.
+    std::ostringstream skeleton;
+    std::exception_ptr failure;
     try {
-        auto engine = new gg_face_engine();
-        try {
-            bool unpacked = false;
-            if (detector && detector_size > 0) {
-                try {
-                    std::istringstream in(std::string(reinterpret_cast<const char *>(detector), detector_size));
-                    deserialize(engine->detector, in);
-                    unpacked = engine->detector.num_detectors() > 0;
-                } catch (...) {
-                    unpacked = false;
-                }
+        serialize(net, skeleton);
+    } catch (...) {
+        failure = std::current_exception();
+    }
+    size_t index = 0;
+    visit_layer_parameters(net, [&](tensor &held) { dynamic_cast<resizable_tensor &>(held) = std::move(weights[index++]); });
+    if (failure) std::rethrow_exception(failure);
+    const std::string text = skeleton.str();
+    out.pod<uint64_t>(text.size());
+    out.put(text.data(), text.size());
+    out.pod<uint64_t>(weights.size());
+    visit_layer_parameters(net, [&](tensor &held) {
+        const uint64_t shape[4] = {static_cast<uint64_t>(held.num_samples()), static_cast<uint64_t>(held.k()),
+                                   static_cast<uint64_t>(held.nr()), static_cast<uint64_t>(held.nc())};
+        out.put(shape, sizeof shape);
+        out.put(held.host(), sizeof(float) * held.size());
+    });
+}
+
+bool read_weights(gg::ByteReader &in, recognition_net &net) {
+    uint64_t size = 0, count = 0, visited = 0;
+    if (!in.count(size, 1)) return false;
+    std::string text(size, '\0');
+    if (!in.take(&text[0], size)) return false;
+    std::istringstream skeleton(text);
+    deserialize(net, skeleton);
+    if (!in.count(count, 4 * sizeof(uint64_t))) return false;
+    bool whole = true;
+    visit_layer_parameters(net, [&](tensor &held) {
+        uint64_t shape[4] = {};
+        if (!whole || ++visited > count || !in.take(shape, sizeof shape)) {
+            whole = false;
+            return;
+        }
+        // No side, and not their product, past the floats the rest of the file holds.
+        const uint64_t most = in.remaining() / sizeof(float);
+        uint64_t floats = 1;
+        for (uint64_t side : shape) {
+            if (side > most || (side != 0 && floats > most / side)) {
+                whole = false;
+                return;
             }
-            if (!unpacked) engine->detector = get_frontal_face_detector();
+            floats *= side;
+        }
+        auto &weights = dynamic_cast<resizable_tensor &>(held);
+        weights.set_size(static_cast<long long>(shape[0]), static_cast<long>(shape[1]), static_cast<long>(shape[2]),
+                         static_cast<long>(shape[3]));
+        whole = floats == 0 || in.take(weights.host(), sizeof(float) * floats);
+    });
+    return whole && visited == count;
+}
+
+// The engine from its cache: false (and nothing kept) when the file is
+// missing, of another header or version, short or damaged.
+bool read_cache(const char *path, const char *header, gg_face_engine &engine) {
+    FILE *file = path ? std::fopen(path, "rb") : nullptr;
+    if (!file) return false;
+    // (The buffer outlives the file, which uses it until closed.)
+    std::vector<char> buffer(1 << 20);
+    std::unique_ptr<FILE, int (*)(FILE *)> closing(file, std::fclose);
+    struct stat info {};
+    if (fstat(fileno(file), &info) != 0 || info.st_size <= 0) return false;
+    std::setvbuf(file, buffer.data(), _IOFBF, buffer.size());
+    gg::ByteReader in(file, static_cast<size_t>(info.st_size));
+    const std::string expected(header);
+    std::string found(expected.size(), '\0');
+    uint64_t mark = 0, detector_size = 0;
+    if (!in.take(&found[0], found.size()) || found != expected || !in.pod(mark) || mark != cache_mark) return false;
+    if (!in.count(detector_size, 1)) return false;
+    std::string detector(detector_size, '\0');
+    if (!in.take(&detector[0], detector.size())) return false;
+    std::istringstream detector_in(detector);
+    deserialize(engine.detector, detector_in);
+    return engine.detector.num_detectors() > 0 && gg::read_landmarks(in, engine.landmarks) && read_weights(in, engine.describer) &&
+           in.finish();
+}
+
+void write_cache(gg_face_engine &engine, const char *header, gg::ByteWriter &out) {
+    out.put(header, std::strlen(header));
+    out.pod(cache_mark);
+    std::ostringstream detector;
+    serialize(engine.detector, detector);
+    const std::string text = detector.str();
+    out.pod<uint64_t>(text.size());
+    out.put(text.data(), text.size());
+    out.put(engine.landmark_bytes->data(), engine.landmark_bytes->size());
+    write_weights(engine.describer, out);
+    out.finish();
+}
+
+} // namespace
+
+extern "C" gg_face_engine *gg_face_engine_open(const char *shape_predictor_path, const char *recognition_path, const char *cache_path,
+                                               const char *header, int *from_cache, char *error, size_t error_size) {
+    try {
+        std::unique_ptr<gg_face_engine> engine(new gg_face_engine());
+        bool cached = false;
+        try {
+            cached = read_cache(cache_path, header, *engine);
+        } catch (...) {
+            cached = false;
+        }
+        if (!cached) {
+            engine.reset(new gg_face_engine());
+            engine->detector = get_frontal_face_detector();
             deserialize(shape_predictor_path) >> engine->landmarks;
             deserialize(recognition_path) >> engine->describer;
-        } catch (...) {
-            delete engine;
-            throw;
         }
-        return engine;
+        if (from_cache) *from_cache = cached ? 1 : 0;
+        return engine.release();
     } catch (const std::exception &e) {
         put(error, error_size, e.what());
     } catch (...) {
@@ -103,13 +209,21 @@ extern "C" gg_face_engine *gg_face_engine_copy(const gg_face_engine *engine) {
 
 extern "C" void gg_face_engine_close(gg_face_engine *engine) { delete engine; }
 
-extern "C" size_t gg_face_engine_detector(const gg_face_engine *engine, uint8_t *out, size_t capacity) {
+extern "C" size_t gg_face_engine_cache(gg_face_engine *engine, const char *header, uint8_t *out, size_t capacity) {
     try {
-        std::ostringstream bytes;
-        serialize(engine->detector, bytes);
-        const std::string text = bytes.str();
-        if (out && capacity >= text.size()) std::memcpy(out, text.data(), text.size());
-        return text.size();
+        // The outputs the network kept of its last faces are not the model.
+        engine->describer.clean();
+        if (!engine->landmark_bytes) {
+            auto bytes = std::make_shared<std::vector<uint8_t>>();
+            if (!gg::landmarks_as_bytes(engine->landmarks, *bytes)) return 0;
+            engine->landmark_bytes = bytes;
+        }
+        gg::ByteWriter counter(nullptr, 0);
+        write_cache(*engine, header, counter);
+        if (!out || capacity < counter.written()) return counter.written();
+        gg::ByteWriter writer(out, capacity);
+        write_cache(*engine, header, writer);
+        return writer.written();
     } catch (...) {
         return 0;
     }

@@ -23,7 +23,9 @@ struct FacesStep: BuildStep {
     static func startFaceWork(_ context: inout BuildContext, output: OutputFolder) -> FaceWork? {
         guard context.settings.faces == .auto else {
             if context.shard == nil {
-                for file in [FaceLibrary.fileName, NamedFaces.fileName, FaceWork.detectorFile] { output.removeStateFiles(file, main: true) }
+                for file in [FaceLibrary.fileName, NamedFaces.fileName, FaceWork.engineFile, FaceWork.formerDetectorFile] {
+                    output.removeStateFiles(file, main: true)
+                }
             }
             return nil
         }
@@ -40,7 +42,9 @@ struct FacesStep: BuildStep {
         let parts = context.shard?.phase == .media ? []
             : output.readShardStateFiles(FaceLibrary.fileName).compactMap(FaceLibrary.init(decoding:)).filter { $0.model == FaceModels.identity }
         if model == nil, !parts.isEmpty { model = FaceModels.identity }
-        let work = FaceWork(models: models, model: model, mergesParts: !parts.isEmpty) {
+        let work = FaceWork(models: models, model: model, mergesParts: !parts.isEmpty,
+                            engineCache: output.stateFolder.appendingPathComponent(FaceWork.engineFile),
+                            keepsEngine: context.shard == nil) {
             var table = output.readStateFile(FaceLibrary.fileName).flatMap(FaceLibrary.init(decoding:)) ?? FaceLibrary()
             for part in parts {
                 for (hash, faces) in part.photos where table.faces(of: hash) == nil { table.photos[hash] = faces }
@@ -49,8 +53,6 @@ struct FacesStep: BuildStep {
             // What the table knew first stands.
             for hash in table.photos.keys { table.withoutFaces.remove(hash) }
             return table
-        } cachedDetector: {
-            output.readStateFile(FaceWork.detectorFile)
         }
         context.faceWork = work
         return work
@@ -58,6 +60,9 @@ struct FacesStep: BuildStep {
 
     func run(_ context: inout BuildContext) async throws {
         guard let work = context.faceWork else { return }
+        // The table as the build began and what was found go with this step
+        // (the trim after it hands them back): the pages need none of it.
+        defer { context.faceWork = nil }
         let output = try context.openOutput()
         // The pictures that waited for this step (on this thread: one of
         // its own took a heap of its own, tens of megabytes more at the peak).
@@ -71,7 +76,10 @@ struct FacesStep: BuildStep {
             try output.writeStateFile(FaceLibrary.fileName, part.encoded())
             return
         }
-        if context.shard == nil, let detector = work.detectorToKeep { try output.writeStateFile(FaceWork.detectorFile, detector) }
+        if context.shard == nil, let engine = work.engineToKeep {
+            try output.writeStateFile(FaceWork.engineFile, engine)
+            output.removeStateFiles(FaceWork.formerDetectorFile, main: true)
+        }
         let peopleDigest = NamedFaces.digest(of: context.people)
         // Nothing new, nothing gone, people.yml as it was, the table as the
         // last pass left it: that pass's names, without reading the table.

@@ -109,6 +109,49 @@ final class FaceFinderTests: XCTestCase {
         XCTAssertLessThan(distance, FaceGrouping.joinDistance / 2)
     }
 
+    func testTheEngineReadFromItsCacheFindsTheSameFacesToTheLastBit() throws {
+        let models = try FacePhotos.models()
+        let fromFiles = try FacePhotos.finder()
+        XCTAssertFalse(fromFiles.readFromCache)
+        let bytes = try XCTUnwrap(fromFiles.cacheBytes())
+        let header = Array(FaceFinder.cacheHeader.utf8)
+        XCTAssertTrue(bytes.starts(with: header))
+        XCTAssertGreaterThan(bytes.count, 25_000_000, "the network's weights are in it")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("engine-cache-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = folder.appendingPathComponent("face-engine.bin")
+        try Data(bytes).write(to: cache)
+        let cached = try FaceFinder(models: models, cache: cache)
+        XCTAssertTrue(cached.readFromCache)
+        XCTAssertTrue(cached.cacheBytes() == bytes, "the same detector, aligner and network")
+        // The photos with the most faces, found alike to the last bit of every descriptor.
+        let expected = try foundFaces()
+        let crowded = expected.keys.sorted { (expected[$0]!.count, $1) > (expected[$1]!.count, $0) }.prefix(3)
+        XCTAssertGreaterThanOrEqual(expected[crowded.first!]!.count, 2)
+        for name in crowded {
+            let picture = try FacePhotos.picture(name, upright: true)
+            let found = try picture.bytes.withUnsafeBufferPointer { try cached.find(rgb: $0, width: picture.width, height: picture.height) }
+            XCTAssertEqual(found, expected[name], name)
+        }
+        // Cut short, one byte of the weights changed, another model's, not there:
+        // the models are read from their files, and find the same.
+        var changed = bytes
+        changed[bytes.count - 1_000_000] ^= 0x10
+        let otherModel = Array("gallerygen face engine\nanother model\n".utf8) + bytes.dropFirst(header.count)
+        for (what, damaged) in [("cut short", Array(bytes.prefix(bytes.count / 2))), ("changed", changed), ("another model", otherModel),
+                                ("header only", header), ("nothing", [])] {
+            try Data(damaged).write(to: cache)
+            let finder = try FaceFinder(models: models, cache: cache)
+            XCTAssertFalse(finder.readFromCache, what)
+            let picture = try FacePhotos.picture(crowded.first!, upright: true)
+            let found = try picture.bytes.withUnsafeBufferPointer { try finder.find(rgb: $0, width: picture.width, height: picture.height) }
+            XCTAssertEqual(found, expected[crowded.first!], what)
+        }
+        try FileManager.default.removeItem(at: cache)
+        XCTAssertFalse(try FaceFinder(models: models, cache: cache).readFromCache)
+    }
+
     func testAPictureTooSmallOrEmptyIsNoError() throws {
         let finder = try FacePhotos.finder()
         let grey = [UInt8](repeating: 128, count: 40 * 30 * 3)

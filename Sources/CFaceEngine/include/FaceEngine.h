@@ -26,16 +26,19 @@ typedef struct {
     float descriptor[GG_FACE_DESCRIPTOR_LENGTH];
 } gg_face;
 
-/// Loads the two model files; NULL with a message in `error` when either
-/// cannot be read. `detector` (may be NULL): the HOG detector as
-/// `gg_face_engine_detector` gave it before; dlib otherwise unpacks its
-/// built-in one (0.4 s), and does when these bytes are not a detector.
-gg_face_engine *gg_face_engine_open(const char *shape_predictor_path, const char *recognition_path,
-                                    const uint8_t *detector, size_t detector_size, char *error, size_t error_size);
+/// Opens the engine: from the cache at `cache_path` (may be NULL) when it
+/// begins with `header` and holds a whole, undamaged engine (0.03 s), else
+/// from the two model files and dlib's built-in detector (0.3 s); `*from_cache`
+/// (may be NULL) tells which. NULL with a message in `error` when the model
+/// files cannot be read.
+gg_face_engine *gg_face_engine_open(const char *shape_predictor_path, const char *recognition_path, const char *cache_path,
+                                    const char *header, int *from_cache, char *error, size_t error_size);
 
-/// The engine's HOG detector, serialised (about 150 KB): its size, and the
-/// bytes in `out` when `capacity` is at least that.
-size_t gg_face_engine_detector(const gg_face_engine *engine, uint8_t *out, size_t capacity);
+/// The engine as its cache holds it, `header` first (about 30 MB): its size,
+/// and the bytes in `out` when `capacity` is at least that. 0 when it cannot
+/// be made: the first call checks that the aligner rebuilds exactly (0.3 s).
+/// The network lets go of what it kept of the faces it described last.
+size_t gg_face_engine_cache(gg_face_engine *engine, const char *header, uint8_t *out, size_t capacity);
 
 /// A copy sharing nothing with `engine` (the network keeps buffers per
 /// call, so each thread uses its own); NULL when out of memory.

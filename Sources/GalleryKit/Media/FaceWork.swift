@@ -34,25 +34,33 @@ final class FaceWork: @unchecked Sendable {
 
     /// The table is the last build's and the finished parts' of a sharded build.
     let mergesParts: Bool
-    /// The HOG detector as an earlier build kept it (`FaceWork.detectorFile`).
-    private let cachedDetector: @Sendable () -> [UInt8]?
-    /// The detector's bytes to keep, when the kept ones were missing or stale.
-    private(set) var detectorToKeep: [UInt8]?
+    /// The engine's cache in the state folder (`engineFile`), when there is one to read.
+    private let engineCache: URL?
+    /// Whether this build keeps the engine's cache (not a part of a sharded one).
+    private let keepsEngine: Bool
+    /// The engine's cache to write, when the models were read from their
+    /// files: its bytes, or nil when it could not be made.
+    private(set) var engineToKeep: [UInt8]?
 
-    /// The file of the state folder that keeps the HOG detector unpacked:
-    /// dlib unpacks its built-in one in 0.4 s, this file reads in 3 ms.
-    static let detectorFile = "face-detector.bin"
-    static let detectorHeader = Array("gallerygen face detector\n\(FaceModels.identity)\n".utf8)
+    /// The file of the state folder that keeps the models as the machine
+    /// holds them: dlib reads its files in 0.3 s (every float decoded on
+    /// its own, its detector unpacked), this file in 0.03 s.
+    static let engineFile = "face-engine.bin"
+    /// What an earlier version kept instead (the detector alone), removed.
+    static let formerDetectorFile = "face-detector.bin"
 
     /// `model`: what the table's header names (nil: no table); `load` reads
     /// the whole of it, with the parts' faces when `mergesParts`.
-    init(models: FaceModels, model: String?, mergesParts: Bool = false, load: @escaping @Sendable () -> FaceLibrary?,
-         cachedDetector: @escaping @Sendable () -> [UInt8]? = { nil }) {
+    /// `engineCache`: where the engine's cache is (read if there), and
+    /// `keepsEngine`: whether to make it anew when it was not read.
+    init(models: FaceModels, model: String?, mergesParts: Bool = false, engineCache: URL? = nil, keepsEngine: Bool = false,
+         load: @escaping @Sendable () -> FaceLibrary?) {
         self.models = models
         trustsMarks = model == FaceModels.identity
         self.mergesParts = mergesParts
         self.load = load
-        self.cachedDetector = cachedDetector
+        self.engineCache = engineCache
+        self.keepsEngine = keepsEngine
     }
 
     /// The faces table as the build began (empty when there was none, or of another model).
@@ -67,7 +75,14 @@ final class FaceWork: @unchecked Sendable {
 
     /// The models are let go (tens of megabytes, the network's buffers
     /// included) once the media step is done: the pages need none of it.
-    func finishFinding() { lock.withLock { if case .success = finder { finder = nil } } }
+    /// Read from their files, they are first kept in the engine's cache.
+    func finishFinding() {
+        lock.withLock {
+            guard case .success(let made) = finder else { return }
+            if keepsEngine, !made.readFromCache, engineToKeep == nil { engineToKeep = made.cacheBytes() }
+            finder = nil
+        }
+    }
 
     /// Photos and Live Photos' stills; not animations (their frames are
     /// not a portrait) or videos.
@@ -124,14 +139,8 @@ final class FaceWork: @unchecked Sendable {
         let finder: FaceFinder
         switch lock.withLock({ () -> Result<FaceFinder, FaceModelError> in
             if let made = self.finder { return made }
-            let header = Self.detectorHeader
-            let kept = cachedDetector().flatMap { $0.starts(with: header) ? Array($0.dropFirst(header.count)) : nil }
-            let made = Result { () throws(FaceModelError) in try FaceFinder(models: models, detector: kept) }
+            let made = Result { () throws(FaceModelError) in try FaceFinder(models: models, cache: engineCache) }
             self.finder = made
-            if case .success(let finder) = made, detectorToKeep == nil {
-                let bytes = finder.detectorBytes
-                if !bytes.isEmpty, bytes != kept { detectorToKeep = header + bytes }
-            }
             return made
         }) {
         case .success(let made): finder = made
