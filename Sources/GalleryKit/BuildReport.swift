@@ -41,8 +41,9 @@ public struct BuildReport: Sendable {
     public var pages = 0
     /// Pages rendered by this build (the others were up to date).
     public var pagesRendered = 0
-    /// Each step's name and wall-clock seconds, in order.
-    public var stepSeconds: [(name: String, seconds: Double)] = []
+    /// Each step's name and wall-clock seconds, in order, and the process's
+    /// peak memory when it ended (which step raised it).
+    public var stepSeconds: [(name: String, seconds: Double, peakBytes: Int?)] = []
     /// Rendering work by kind of page (summed over the cores that rendered
     /// them): how many files, and the seconds of work.
     public var pageWork: [(kind: String, files: Int, seconds: Double)] = []

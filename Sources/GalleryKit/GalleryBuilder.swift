@@ -48,7 +48,7 @@ public struct GalleryBuilder: Sendable {
                 let stepStarted = Date()
                 try await step.run(&context)
                 if step.letsGoOfMuch, session == nil { MemoryTuning.releaseFreeMemory() }
-                context.report.stepSeconds.append((step.name, Date().timeIntervalSince(stepStarted)))
+                context.report.stepSeconds.append((step.name, Date().timeIntervalSince(stepStarted), MemoryTuning.peakResidentBytes()))
             }
         }
         context.report.seconds = Date().timeIntervalSince(started)

@@ -47,4 +47,19 @@ public enum MemoryTuning {
         _ = unsafeBitCast(symbol, to: Trim.self)(0)
         #endif
     }
+
+    /// The most memory the process has held so far (VmHWM: resident
+    /// pages, as `time -f %M` counts them), nil where /proc has none.
+    public static func peakResidentBytes() -> Int? {
+        // (Read line by line: /proc files say they are empty, so Foundation reads nothing.)
+        guard let file = fopen("/proc/self/status", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard text.hasPrefix("VmHWM:") else { continue }
+            return text.dropFirst("VmHWM:".count).split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) }.map { $0 * 1024 }
+        }
+        return nil
+    }
 }

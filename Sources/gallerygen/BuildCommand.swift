@@ -110,7 +110,8 @@ struct BuildCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("RAW shown through its JPEG/HEIC twin: \(DisplayText.oneLine(path))\n".utf8))
             }
             for step in report.stepSeconds {
-                FileHandle.standardError.write(Data(String(format: "step %@: %.2f s\n", step.name, step.seconds).utf8))
+                let peak = step.peakBytes.map { String(format: " (peak %.0f MB)", Double($0) / 1_048_576) } ?? ""
+                FileHandle.standardError.write(Data(String(format: "step %@: %.2f s%@\n", step.name, step.seconds, peak).utf8))
             }
             for work in report.pageWork {
                 FileHandle.standardError.write(Data(String(format: "  %@: %d files, %.2f s of work\n", work.kind, work.files, work.seconds).utf8))
