@@ -15,7 +15,7 @@
 
 namespace gg {
 
-// Counts the bytes when `out` is null, else copies them into it.
+// Counts the bytes when `out` is null, else copies (and sums) them into it.
 class ByteWriter {
 public:
     ByteWriter(uint8_t *out, size_t capacity) : out_(out), capacity_(capacity) {}
@@ -26,8 +26,8 @@ public:
         if (out_) {
             if (count > capacity_ - written_) throw std::length_error("engine cache buffer too small");
             std::memcpy(out_ + written_, bytes, count);
+            sum_ = adler32(sum_, static_cast<const Bytef *>(bytes), static_cast<uInt>(count));
         }
-        sum_ = adler32(sum_, static_cast<const Bytef *>(bytes), static_cast<uInt>(count));
         written_ += count;
     }
     template <typename T> void pod(const T &value) { put(&value, sizeof value); }
@@ -102,7 +102,7 @@ private:
 
 // The 5-point shape predictor in the cache's form (LandmarkCache.cpp):
 // its floats as they are, rebuilt through dlib's public constructor, and
-// made only when that rebuild serialises byte for byte as dlib's own.
+// made only when that rebuild is dlib's own to the last bit.
 bool landmarks_as_bytes(const dlib::shape_predictor &landmarks, std::vector<uint8_t> &bytes);
 bool read_landmarks(ByteReader &in, dlib::shape_predictor &landmarks);
 
