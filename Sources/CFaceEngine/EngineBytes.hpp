@@ -1,7 +1,9 @@
 // The bytes of the engine's cache (face-engine.bin in the state folder):
 // numbers and floats as this machine holds them, summed with Adler-32 as
 // they pass so a damaged file is refused, and read never past what the file
-// holds, so no count in it can ask for more memory than it has bytes.
+// holds, so no count in it can ask for more memory than it has bytes. (The
+// network's 36 KB skeleton is parsed by dlib before the sum is known: its
+// weights are read into the layers it makes.)
 #ifndef GALLERYGEN_ENGINE_BYTES_HPP
 #define GALLERYGEN_ENGINE_BYTES_HPP
 

@@ -152,10 +152,11 @@ bool read_cache(const char *path, const char *header, gg_face_engine &engine) {
     if (!in.count(detector_size, 1)) return false;
     std::string detector(detector_size, '\0');
     if (!in.take(&detector[0], detector.size())) return false;
+    if (!gg::read_landmarks(in, engine.landmarks) || !read_weights(in, engine.describer) || !in.finish()) return false;
+    // dlib's own parsing of the detector, once the sum says the bytes are the ones written.
     std::istringstream detector_in(detector);
     deserialize(engine.detector, detector_in);
-    return engine.detector.num_detectors() > 0 && gg::read_landmarks(in, engine.landmarks) && read_weights(in, engine.describer) &&
-           in.finish();
+    return engine.detector.num_detectors() > 0;
 }
 
 void write_cache(gg_face_engine &engine, const char *header, gg::ByteWriter &out) {
@@ -218,10 +219,8 @@ extern "C" size_t gg_face_engine_cache(gg_face_engine *engine, const char *heade
             if (!gg::landmarks_as_bytes(engine->landmarks, *bytes)) return 0;
             engine->landmark_bytes = bytes;
         }
-        gg::ByteWriter counter(nullptr, 0);
-        write_cache(*engine, header, counter);
-        if (!out || capacity < counter.written()) return counter.written();
-        gg::ByteWriter writer(out, capacity);
+        // Without `out`, the bytes are counted; with it, a buffer too small throws (0).
+        gg::ByteWriter writer(out, out ? capacity : 0);
         write_cache(*engine, header, writer);
         return writer.written();
     } catch (...) {

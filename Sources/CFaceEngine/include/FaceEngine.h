@@ -34,9 +34,10 @@ typedef struct {
 gg_face_engine *gg_face_engine_open(const char *shape_predictor_path, const char *recognition_path, const char *cache_path,
                                     const char *header, int *from_cache, char *error, size_t error_size);
 
-/// The engine as its cache holds it, `header` first (about 30 MB): its size,
-/// and the bytes in `out` when `capacity` is at least that. 0 when it cannot
-/// be made: the first call checks that the aligner rebuilds exactly (0.3 s).
+/// The engine as its cache holds it, `header` first (about 30 MB): its size
+/// when `out` is NULL, else the bytes in `out` (0 when `capacity` is short).
+/// 0 when it cannot be made: the first call checks that the aligner rebuilds
+/// exactly (0.2 s).
 /// The network lets go of what it kept of the faces it described last.
 size_t gg_face_engine_cache(gg_face_engine *engine, const char *header, uint8_t *out, size_t capacity);
 
