@@ -1,13 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 import GalleryTestSupport
-@testable import SiteOutput
-import Video
-@testable import GalleryCore
 @testable import GalleryKit
 @testable import Scanning
-
 
 /// A walk that replays the folders the watcher saw no change in finds what a
 /// fresh walk finds, after random edits of every kind: files added, removed,
