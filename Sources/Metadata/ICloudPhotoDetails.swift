@@ -1,0 +1,63 @@
+import Foundation
+
+/// What Apple's iCloud Photos download (privacy.apple.com) says of each
+/// photo in `Photos/Photo Details*.csv`: its original creation date, and
+/// whether it is a favourite, hidden or recently deleted. The file is
+/// untrusted: rows that name no file, or a name with a folder in it, are
+/// counted and left out; a date that does not read is left out of its row.
+public struct ICloudPhotoDetails: Equatable, Sendable {
+    public struct Photo: Equatable, Sendable {
+        public var created: Date?
+        public var favorite = false
+        public var hidden = false
+        public var deleted = false
+    }
+
+    /// By the photo's file name (`imgName`), as it is in `Photos/`.
+    public var photos: [String: Photo] = [:]
+    /// Rows left out: no name, a name with a path in it, a second row for one name.
+    public var refusedRows = 0
+
+    /// The columns this reads (the file has more: checksum, views, import date).
+    static let nameColumn = "imgName", createdColumn = "originalCreationDate"
+
+    public init() {}
+
+    /// Reads one `Photo Details.csv` (the download splits large libraries into several).
+    public init(_ bytes: [UInt8]) throws(CSVError) {
+        let table = try CSVTable(bytes)
+        guard table.header.contains(where: { $0.lowercased() == Self.nameColumn.lowercased() }) else { throw .empty }
+        for row in table.rows {
+            guard let name = table.value(Self.nameColumn, in: row)?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
+                  !name.contains("/"), !name.contains("\\"), name != ".", name != "..", photos[name] == nil else {
+                refusedRows += 1
+                continue
+            }
+            var photo = Photo()
+            photo.created = table.value(Self.createdColumn, in: row).flatMap(Self.date)
+            photo.favorite = Self.yes(table.value("favorite", in: row))
+            photo.hidden = Self.yes(table.value("hidden", in: row))
+            photo.deleted = Self.yes(table.value("deleted", in: row))
+            photos[name] = photo
+        }
+    }
+
+    static func yes(_ text: String?) -> Bool {
+        guard let text = text?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
+        return text == "yes" || text == "true" || text == "1"
+    }
+
+    /// `Friday October 06,2023 12:11 PM GMT`: English, whatever the account's language.
+    static func date(_ text: String) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.count < 64 else { return nil }
+        for format in ["EEEE MMMM dd,yyyy hh:mm a zzz", "EEEE MMMM d,yyyy h:mm a zzz", "EEEE MMMM dd, yyyy hh:mm a zzz"] {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: trimmed) { return date }
+        }
+        return nil
+    }
+}
