@@ -68,3 +68,28 @@ import Testing
         #expect(sidecar.people == ["Bo"])
     }
 }
+
+/// An album folder's JSON, and the folders that are not albums.
+@Suite struct TakeoutAlbumTests {
+    @Test func readsTheTitleAndDescriptionInAnyLanguagesFile() throws {
+        let album = try TakeoutAlbum(Array(#"{"title": " Summer in Brittany ", "description": "", "access": "protected", "date": {"timestamp": "1"}}"#.utf8))
+        #expect(album.title == "Summer in Brittany")
+        #expect(album.description == nil)
+        #expect(try TakeoutAlbum(Array(#"{"title": ["x"]}"#.utf8)).title == nil)
+        #expect(TakeoutAlbum.isAlbumFile("métadonnées.json"))
+        #expect(TakeoutAlbum.isAlbumFile("me\u{0301}tadonne\u{0301}es.json"), "decomposed, as macOS writes names")
+        #expect(TakeoutAlbum.isAlbumFile("Metadaten.json"))
+        #expect(!TakeoutAlbum.isAlbumFile("IMG_1.jpg.json"))
+    }
+
+    @Test func yearFoldersAreNotAlbums() {
+        #expect(TakeoutAlbum.isYearFolder("Photos from 2019"))
+        #expect(TakeoutAlbum.isYearFolder("Fotos von 2007"))
+        #expect(TakeoutAlbum.isYearFolder("2020 年の写真"))
+        #expect(TakeoutAlbum.isYearFolder("2023년의 사진"))
+        #expect(!TakeoutAlbum.isYearFolder("Photos from Rome"))
+        #expect(!TakeoutAlbum.isYearFolder("Photos from 0019"))
+        #expect(!TakeoutAlbum.isYearFolder("2019"))
+        #expect(!TakeoutAlbum.isYearFolder("Holiday 2019"))
+    }
+}
