@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "GalleryCore"),
         .target(name: "Scanning", dependencies: ["GalleryCore"]),
         .target(name: "Metadata", dependencies: ["GalleryCore", "Containers", "CExif", "CWebP", "CHEIF", "CRaw", "CPlaces"]),
-        .target(name: "Imaging", dependencies: ["GalleryCore", "Containers", "CJPEG", "CWebP", "CGIF", "CPNG", "CHEIF", "CTIFF", "CRaw", "CResample"]),
+        .target(name: "Imaging", dependencies: ["GalleryCore", "Containers", "CJPEG", "CWebP", "CGIF", "CPNG", "CHEIF", "CJXL", "CTIFF", "CRaw", "CResample"]),
         // The site's plan: albums assembled, the moments timeline, pages cut
         // and placed, each page's fingerprint. Plain values in, plain values out.
         .target(name: "Planning", dependencies: ["GalleryCore"]),
@@ -109,6 +109,7 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // HEIC/HEIF/AVIF (HEVC via libde265, AV1 via dav1d/aom, pulled in by libheif1).
         .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         // libraw_r, the thread-safe build; linked by name because its .pc adds
         // -fopenmp, which the Swift driver does not take.

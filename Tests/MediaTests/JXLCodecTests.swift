@@ -1,0 +1,102 @@
+import Foundation
+import GalleryCore
+import GalleryTestSupport
+import Imaging
+import Testing
+
+/// JPEG XL files made with `cjxl` (Debian's libjxl-tools), decoded by
+/// `JXLCodec`: exact where the file is lossless, upright, the HDR path
+/// through the same conversion HEIF's takes, the pixel limit on the header.
+/// Where Debian's libjxl-tools puts the encoder (scripts/deps.sh installs it).
+private let cjxlPath = "/usr/bin/cjxl"
+
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: cjxlPath), "needs cjxl (libjxl-tools, scripts/deps.sh)"))
+struct JXLCodecTests {
+    static let cjxl = cjxlPath
+
+    /// `input` (a file of `name`) through cjxl with `arguments`.
+    static func encode(_ input: [UInt8], name: String, _ arguments: [String]) throws -> [UInt8] {
+        let folder = try TemporaryFolder()
+        let source = folder.url.appendingPathComponent(name), output = folder.url.appendingPathComponent("out.jxl")
+        try Data(input).write(to: source)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: cjxl)
+        process.arguments = [source.path, output.path, "--quiet"] + arguments
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw JXLTestError.encoderFailed(arguments) }
+        return Fixtures.contents(of: output)
+    }
+
+    static func decode(_ file: [UInt8], maximumPixels: Int = 100_000_000) throws -> (image: RGBAImage, icc: [UInt8]?) {
+        try file.withUnsafeBytes { raw in
+            try JXLCodec.withDecoded(raw, maximumPixels: maximumPixels) { (pixels, icc) throws(ImagingError) in
+                (RGBAImage(copying: pixels), icc)
+            }
+        }
+    }
+
+    @Test func aLosslessSRGBPictureComesOutExactly() throws {
+        let original = Fixtures.gradient(width: 64, height: 48)
+        let file = try Self.encode(Fixtures.png(original), name: "in.png", ["-d", "0"])
+        let (decoded, icc) = try Self.decode(file)
+        #expect(decoded.width == 64 && decoded.height == 48)
+        #expect(decoded.pixels == original.pixels)
+        #expect(icc == nil, "sRGB needs no profile")
+    }
+
+    @Test func anOrientedPhotoComesOutUpright() throws {
+        // Stored on its side (EXIF orientation 6: turn 90° clockwise to show).
+        let stored = Fixtures.quadrants(width: 64, height: 48)
+        let jpeg = try Fixtures.jpeg(stored, exif: Fixtures.cameraExif(orientation: 6), quality: 95)
+        let file = try Self.encode(jpeg, name: "in.jpg", [])
+        let (decoded, _) = try Self.decode(file)
+        #expect(decoded.width == 48 && decoded.height == 64, "turned")
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(decoded.pixels[((y * decoded.width + x) * 4)..<((y * decoded.width + x) * 4 + 3)]) }
+        // Turned clockwise, the red top-left quadrant is at the top right, the blue bottom-left at the top left.
+        #expect(pixel(40, 8)[0] > 200 && pixel(40, 8)[2] < 60, "red at the top right: \(pixel(40, 8))")
+        #expect(pixel(8, 8)[2] > 200 && pixel(8, 8)[0] < 60, "blue at the top left: \(pixel(8, 8))")
+    }
+
+    @Test func anHDRPictureInP3GoesThroughTheSameConversionAsHEIF() throws {
+        // 16-bit PQ in Display P3 primaries: a ramp from black to past SDR white.
+        let width = 32, height = 8
+        var samples: [UInt16] = []
+        for y in 0..<height {
+            for x in 0..<width { samples += [UInt16(x * 2000), UInt16(y * 6000), UInt16(30_000)] }
+        }
+        let ppm = Array("P6\n\(width) \(height)\n65535\n".utf8) + samples.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        let file = try Self.encode(ppm, name: "in.ppm", ["-d", "0", "-x", "color_space=RGB_D65_DCI_Rel_PeQ"])
+        let (decoded, icc) = try Self.decode(file)
+        #expect(icc == nil, "converted to sRGB, no profile carried")
+        let p3 = SRGBConversion.Primaries(red: [0.680, 0.320], green: [0.265, 0.690], blue: [0.150, 0.060], white: [0.3127, 0.3290])
+        let expected = samples.withUnsafeBytes { raw in
+            SRGBConversion(transfer: .pq, primaries: p3, maximumValue: 65_535)
+                .convert(base: raw.baseAddress!, width: width, height: height, rowBytes: width * 6, channels: 3, premultiplied: false)
+        }
+        let largest = zip(decoded.pixels, expected.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(largest <= 1, "largest difference \(largest)")
+        #expect(decoded.pixels != Fixtures.gradient(width: width, height: height).pixels)
+    }
+
+    @Test func thePixelLimitIsCheckedOnTheHeader() throws {
+        let file = try Self.encode(Fixtures.png(Fixtures.gradient(width: 64, height: 48)), name: "in.png", ["-d", "0"])
+        #expect(throws: ImagingError.tooLarge(pixels: 64 * 48, limit: 1_000)) { try Self.decode(file, maximumPixels: 1_000) }
+        // Cut short anywhere, or not a JPEG XL at all: an error, never a crash.
+        for length in stride(from: 0, to: file.count, by: max(1, file.count / 40)) {
+            #expect(throws: ImagingError.self) { try Self.decode(Array(file.prefix(length))) }
+        }
+        var generator = SeededGenerator(seed: 54)
+        for _ in 0..<50 {
+            var damaged = file
+            for _ in 0..<4 { damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            _ = try? Self.decode(damaged)
+        }
+    }
+}
+
+enum JXLTestError: Error {
+    case encoderFailed([String])
+}
