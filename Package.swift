@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "Configuration", dependencies: ["GalleryCore", .product(name: "Yams", package: "Yams")]),
         .target(name: "GalleryCore"),
         .target(name: "Scanning", dependencies: ["GalleryCore"]),
-        .target(name: "Metadata", dependencies: ["GalleryCore", "Containers", "CExif", "CWebP", "CHEIF", "CRaw", "CPlaces"]),
+        .target(name: "Metadata", dependencies: ["GalleryCore", "Containers", "CExif", "CWebP", "CHEIF", "CJXL", "CRaw", "CPlaces"]),
         .target(name: "Imaging", dependencies: ["GalleryCore", "Containers", "CJPEG", "CWebP", "CGIF", "CPNG", "CHEIF", "CJXL", "CTIFF", "CRaw", "CResample"]),
         // The site's plan: albums assembled, the moments timeline, pages cut
         // and placed, each page's fingerprint. Plain values in, plain values out.

@@ -14,6 +14,8 @@ public enum SourceFormat: String, Sendable, Codable {
     case heif
     /// TIFF (scans, editors' exports).
     case tiff
+    /// JPEG XL (Apple ProRAW exports, newer cameras and editors).
+    case jxl
     /// A camera RAW file (CR2, CR3, NEF, ARW, RAF, RW2, ORF, DNG, PEF, …).
     case raw
     /// A video in any container ffmpeg reads (MP4, MOV, WebM, MKV, AVI, MTS…):
@@ -26,6 +28,7 @@ public enum SourceFormat: String, Sendable, Codable {
         case .jpeg: return "jpg"
         case .heif: return "heic"
         case .tiff: return "tif"
+        case .jxl: return "jxl"
         case .video: return "mp4"
         default: return rawValue
         }
@@ -37,7 +40,7 @@ public enum SourceFormat: String, Sendable, Codable {
     public var isPublishableAsIs: Bool {
         switch self {
         case .jpeg, .png, .gif, .webp: return true
-        case .heif, .tiff, .raw, .video: return false
+        case .heif, .tiff, .jxl, .raw, .video: return false
         }
     }
 }

@@ -10,6 +10,7 @@ public enum SourceFileTypes {
         (.webp, ["webp"]),
         (.heif, ["heic", "heif", "hif", "avif"]),
         (.tiff, ["tif", "tiff"]),
+        (.jxl, ["jxl"]),
         // The RAW formats libraw reads that cameras of the last twenty years write.
         (.raw, ["3fr", "arw", "cr2", "cr3", "crw", "dcr", "dng", "erf", "fff", "iiq", "kdc", "mef", "mos", "mrw", "nef",
                 "nrw", "orf", "pef", "raf", "rw2", "rwl", "sr2", "srf", "srw", "x3f"]),

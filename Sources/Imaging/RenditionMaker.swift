@@ -101,7 +101,7 @@ public enum RenditionMaker {
     }
 
     /// Decodes a still (or an animation's first frame) and lends its pixels
-    /// (stored orientation, except HEIF, which libheif turns upright) to
+    /// (stored orientation, except HEIF and JPEG XL, which their decoders turn upright) to
     /// `body` with the ICC profile to carry. HEIF and RAW pixels stay in
     /// their decoder's buffer; the rest are decoded into an image `body` also
     /// gets, so a rendition of the same size is that image itself.
@@ -111,6 +111,8 @@ public enum RenditionMaker {
         switch format {
         case .heif:
             try HEIFCodec.withDecoded(bytes, maximumPixels: maximumPixels) { (pixels, icc) throws(ImagingError) in try body(pixels, nil, icc) }
+        case .jxl:
+            try JXLCodec.withDecoded(bytes, maximumPixels: maximumPixels) { (pixels, icc) throws(ImagingError) in try body(pixels, nil, icc) }
         case .raw:
             try RawCodec.withDecoded(bytes, largestTarget: largestTarget, maximumPixels: maximumPixels) { (pixels, icc) throws(ImagingError) in
                 try body(pixels, nil, icc)
@@ -132,7 +134,7 @@ public enum RenditionMaker {
         case .gif: return try GIFAnimation.decodeFirstFrame(bytes, maximumPixels: maximumPixels)
         case .tiff: return try TIFFCodec.decode(bytes, maximumPixels: maximumPixels)
         case .video: throw .undecodable("a video's pictures come from ffmpeg")
-        case .heif, .raw:
+        case .heif, .jxl, .raw:
             var copy: DecodedImage?
             try withStillPixels(bytes, format: format, scaleDenominator: scaleDenominator,
                                 largestTarget: PixelSize(width: Int.max / 4, height: Int.max / 4),

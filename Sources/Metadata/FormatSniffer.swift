@@ -16,6 +16,9 @@ public enum FormatSniffer {
         if r.u8(0) == 0x89, r.matches(1, "PNG\r\n\u{1A}\n") { return .png }
         if r.matches(0, "GIF87a") || r.matches(0, "GIF89a") { return .gif }
         if r.matches(0, "RIFF"), r.matches(8, "WEBP") { return .webp }
+        // JPEG XL: a bare codestream, or the container's signature box.
+        if r.u8(0) == 0xFF, r.u8(1) == 0x0A { return .jxl }
+        if r.u32be(0) == 12, r.matches(4, "JXL "), r.u8(8) == 0x0D, r.u8(9) == 0x0A, r.u8(10) == 0x87, r.u8(11) == 0x0A { return .jxl }
         if r.matches(4, "ftyp"), let brands = ftypBrands(r) {
             if brands.contains("crx ") { return .raw }  // Canon CR3
             if !heifBrands.isDisjoint(with: brands) { return .heif }

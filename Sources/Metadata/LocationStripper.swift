@@ -25,7 +25,7 @@ public enum LocationStripper {
         case .png: return stripPNG(bytes)
         case .webp: return stripWebP(bytes)
         case .gif: return stripGIF(bytes)
-        case .heif, .tiff, .raw, .video:
+        case .heif, .tiff, .jxl, .raw, .video:
             // Published as a full-size conversion (or a playback file) instead (SourceFormat.isPublishableAsIs).
             throw .malformed("location cannot be removed from a \(format.rawValue.uppercased()) file without re-encoding it")
         }

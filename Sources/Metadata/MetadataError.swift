@@ -13,7 +13,7 @@ public enum MetadataError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A one-line reason.
     public var description: String {
         switch self {
-        case .unknownFormat(let first): return "not a photo format gallerygen reads (JPEG, PNG, GIF, WebP, HEIC/AVIF, TIFF, RAW); starts with \(first)"
+        case .unknownFormat(let first): return "not a photo format gallerygen reads (JPEG, PNG, GIF, WebP, HEIC/AVIF, JPEG XL, TIFF, RAW); starts with \(first)"
         case .empty: return "empty file"
         case .malformed(let why): return why
         case .invalidSize(let w, let h): return "invalid pixel size \(w)x\(h)"

@@ -49,6 +49,13 @@ public enum MetadataReader {
             // Upright already: libheif applies irot/imir/clap, and the EXIF tag
             // in a HEIF only repeats them (see HEIFStructure).
             orientation = .up
+        case .jxl:
+            let structure = try JXLStructure(bytes)
+            size = structure.size
+            facts = structure.exif.flatMap { exif in exif.withUnsafeBytes { ExifReader.read($0) } }
+            if let xmp = structure.xmp { words = WordsReader.xmp(xmp) }
+            // Upright already: libjxl applies the codestream's orientation.
+            orientation = .up
         case .tiff:
             let directory = try TIFFDirectory(bytes)
             guard let stored = directory.size else { throw .malformed("TIFF has no image width and height") }

@@ -132,7 +132,7 @@ struct StateReader {
 
 extension CachedPhoto {
     /// Stable codes for the formats (never reorder).
-    private static let formats: [SourceFormat] = [.jpeg, .png, .gif, .webp, .heif, .tiff, .raw, .video]
+    private static let formats: [SourceFormat] = [.jpeg, .png, .gif, .webp, .heif, .tiff, .raw, .video, .jxl]
     private static let dateSources: [CaptureDateSource] = [.original, .digitized, .modified, .fileTime]
 
     func write(to writer: inout StateWriter) {

@@ -2,6 +2,7 @@ import Foundation
 import GalleryCore
 import GalleryTestSupport
 import Imaging
+import Metadata
 import Testing
 
 /// JPEG XL files made with `cjxl` (Debian's libjxl-tools), decoded by
@@ -99,4 +100,22 @@ struct JXLCodecTests {
 
 enum JXLTestError: Error {
     case encoderFailed([String])
+}
+
+extension JXLCodecTests {
+    @Test func itsMetadataIsReadUprightWithItsEXIF() throws {
+        let stored = Fixtures.quadrants(width: 64, height: 48)
+        let jpeg = try Fixtures.jpeg(stored, exif: Fixtures.cameraExif(orientation: 6), quality: 95)
+        let file = try Self.encode(jpeg, name: "in.jpg", [])
+        let metadata = try file.withUnsafeBytes { try MetadataReader.read($0, fileName: "photo.jxl", modificationDate: Date()) }
+        #expect(metadata.format == .jxl)
+        #expect(metadata.storedSize == PixelSize(width: 48, height: 64), "the size as shown")
+        #expect(metadata.orientation == .up, "libjxl turns it: not turned again")
+        #expect(metadata.captureDate.source == .original, "the EXIF date, from the Exif box")
+        #expect(metadata.camera.model == "NIKON D70")
+        // A bare codestream (no container, no boxes) is a JPEG XL too.
+        let bare = try Self.encode(Fixtures.png(Fixtures.gradient(width: 16, height: 8)), name: "in.png", ["-d", "0", "--container=0"])
+        #expect(bare.prefix(2) == [0xFF, 0x0A])
+        #expect(try bare.withUnsafeBytes { try FormatSniffer.format(of: $0) } == .jxl)
+    }
 }
