@@ -17,6 +17,8 @@ let package = Package(
                           swiftSettings: fuzzFlags),
         .executableTarget(name: "FuzzHEIF", dependencies: ["FuzzSupport"],
                           swiftSettings: fuzzFlags),
+        .executableTarget(name: "FuzzJXL", dependencies: ["FuzzSupport"],
+                          swiftSettings: fuzzFlags),
         .executableTarget(name: "FuzzTIFF", dependencies: ["FuzzSupport"],
                           swiftSettings: fuzzFlags),
         .executableTarget(name: "FuzzJPEG", dependencies: ["FuzzSupport", .product(name: "GalleryEngine", package: "gallerygen")],

@@ -11,13 +11,13 @@ bin="$(swift build "${flags[@]}" --show-bin-path)"
 # SwiftPM also builds gallerygen's template-embedding plugin tool with these
 # flags, and that tool (which has no fuzz entry point) cannot link with
 # libFuzzer; it is not needed here, so only the fuzz binaries are checked.
-for name in FuzzMetadata FuzzGIF FuzzJPEG FuzzHEIF FuzzTIFF; do
+for name in FuzzMetadata FuzzGIF FuzzJPEG FuzzHEIF FuzzJXL FuzzTIFF; do
   rm -f "$bin/$name"
   swift build --product "$name" "${flags[@]}" >/dev/null 2>&1 || true
   [ -x "$bin/$name" ] || { echo "could not build $name:" >&2; swift build --product "$name" "${flags[@]}" 2>&1 | grep -E "error" | head -5 >&2; exit 1; }
 done
 mkdir -p crashes
-for target in metadata:FuzzMetadata gif:FuzzGIF jpeg:FuzzJPEG heif:FuzzHEIF tiff:FuzzTIFF; do
+for target in metadata:FuzzMetadata gif:FuzzGIF jpeg:FuzzJPEG heif:FuzzHEIF jxl:FuzzJXL tiff:FuzzTIFF; do
   seeds="${target%%:*}"; name="${target##*:}"
   work="$(mktemp -d)"; cp Seeds/"$seeds"/* "$work"/ 2>/dev/null || true; rm -f "$work"/*.md
   echo "== $name for ${seconds}s"
