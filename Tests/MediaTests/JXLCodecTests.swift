@@ -119,3 +119,19 @@ extension JXLCodecTests {
         #expect(try bare.withUnsafeBytes { try FormatSniffer.format(of: $0) } == .jxl)
     }
 }
+
+extension JXLCodecTests {
+    @Test func aGreyPictureComesOutGrey() throws {
+        let width = 16, height = 8
+        let values = (0..<(width * height)).map { UInt8($0 * 2) }
+        let file = try Self.encode(Array("P5\n\(width) \(height)\n255\n".utf8) + values, name: "in.pgm", ["-d", "0"])
+        let (decoded, _) = try Self.decode(file)
+        #expect(decoded.width == width && decoded.height == height)
+        let pixels = decoded.pixels
+        let starts = Array(stride(from: 0, to: pixels.count, by: 4))
+        let grey: [UInt8] = starts.map { pixels[$0] }
+        #expect(grey == values)
+        let neutral = starts.allSatisfy { (start: Int) -> Bool in pixels[start] == pixels[start + 1] && pixels[start] == pixels[start + 2] }
+        #expect(neutral)
+    }
+}
