@@ -10,6 +10,10 @@ public enum CaptureDateSource: String, Sendable, Codable {
     case modified
     /// The file system's modification time: no usable EXIF date.
     case fileTime
+    /// The export's record of when it was taken (Google Takeout's
+    /// `photoTakenTime`, iCloud's `originalCreationDate`): the instant is
+    /// exact, the UTC offset the building machine's guess.
+    case exportRecord
 }
 
 /// A calendar day on the photographer's wall clock.
@@ -77,6 +81,17 @@ public struct CaptureDate: Hashable, Sendable, Codable {
             source: .fileTime
         )
     }
+
+    /// A date from an export's record of the instant it was taken: the wall
+    /// clock is that instant in `timeZone` (the building machine's: the
+    /// record has no zone, and there is no offline table of the zones' borders).
+    public init(exportRecord instant: Date, timeZone: TimeZone = .current) {
+        self.init(fileTime: instant, timeZone: timeZone)
+        source = .exportRecord
+    }
+
+    /// Whether the UTC offset was recorded with the date, not guessed from the building machine's zone.
+    public var offsetIsRecorded: Bool { utcOffsetSeconds != nil && source != .fileTime && source != .exportRecord }
 
     /// The moment in time. Without a recorded offset the wall clock is taken as UTC,
     /// which keeps photos of one camera in shooting order.

@@ -20,6 +20,9 @@ public struct PhotoWords: Hashable, Sendable, Codable {
     public var faces: [FaceRegion]
     /// Regions a file carried that could not be faces (read now, never kept).
     public var droppedRegions: DroppedRegions
+    /// Where the owner put the item in the service it was exported from
+    /// (trash, archive, hidden, recently deleted): decides whether it is published.
+    public var serviceStatus: ServiceStatus?
 
     /// Creates words.
     public init(title: String? = nil, caption: String? = nil, keywords: [String] = [], rating: Int? = nil, people: [String] = [],
@@ -36,6 +39,7 @@ public struct PhotoWords: Hashable, Sendable, Codable {
     /// No words at all.
     public var isEmpty: Bool {
         title == nil && caption == nil && keywords.isEmpty && rating == nil && people.isEmpty && faces.isEmpty && droppedRegions.total == 0
+            && serviceStatus == nil
     }
 
     /// Rejected in the photographer's tool (Lightroom, darktable, Bridge: rating −1).
@@ -52,6 +56,7 @@ public struct PhotoWords: Hashable, Sendable, Codable {
         result.title = title ?? other.title
         result.caption = caption ?? other.caption
         result.rating = rating ?? other.rating
+        result.serviceStatus = serviceStatus ?? other.serviceStatus
         result.keywords = Self.merged(keywords, other.keywords)
         result.faces = faces.isEmpty ? other.faces : faces
         result.people = Self.personNames(result.faces.map(\.name) + people + other.people)
@@ -147,4 +152,17 @@ public struct PhotoWords: Hashable, Sendable, Codable {
         "exif_jpeg_picture", "exif_jpeg_422", "jpeg", "jpg", "ascii", "unicode",
         "created with the gimp", "created with gimp", "made with photoshop", "user comments", "imagedescription",
     ]
+}
+
+/// Where an item's owner put it in the photo service an export came from,
+/// when that is not the library's main view.
+public enum ServiceStatus: String, Hashable, Sendable, Codable, CaseIterable {
+    /// In Google Photos' trash (Takeout `trashed`): never published.
+    case trashed
+    /// Archived in Google Photos (Takeout `archived`): out of the main view, published only when asked.
+    case archived
+    /// Hidden in iCloud Photos (Photo Details `hidden`): never published.
+    case hidden
+    /// Recently deleted in iCloud Photos (Photo Details `deleted`): never published.
+    case recentlyDeleted
 }

@@ -84,6 +84,8 @@ public struct SettingsSchema: Sendable {
 
     public let includeRejected = Setting<Bool>("include_rejected", .boolean, default: false,
                                                help: "Publish photos rejected in Lightroom, darktable or Bridge (XMP rating -1); off: they are left out.")
+    public let publishArchived = Setting<Bool>("publish_archived", .boolean, default: false,
+                                               help: "Publish photos archived in Google Photos (a Takeout JSON's archived: true); off: they are left out. Photos in Google Photos' trash, and those hidden or recently deleted in iCloud Photos, are never published.")
     public let minRating = Setting<Int>("min_rating", .integer(0...5), default: 0,
                                         help: "Publish only photos rated at least this many stars (XMP, Windows or a sidecar); 0 publishes all.")
     public let favourites = Setting<Bool>("favourites", .boolean, default: true,

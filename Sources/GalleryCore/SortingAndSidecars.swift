@@ -38,6 +38,10 @@ public struct AlbumSettings: Sendable, Equatable {
     public var order: SortDirection?
     /// Left out of every listing and of the moments timeline (unlisted, not private).
     public var hidden: Bool = false
+    /// Not an album (a Google Takeout's `Photos from 2019`): left out of the
+    /// listings, its photos on the timeline (and a copy of a photo that is
+    /// in an album too is shown through the album alone).
+    public var timelineOnly: Bool = false
     /// Published only encrypted (`private: true`), it and the albums below it,
     /// with the key derived from the passphrase in `passphraseFile`.
     public var isPrivate: Bool = false

@@ -20,9 +20,13 @@ public struct BuildReport: Sendable {
     public var skipped: [SkippedPhoto] = []
     /// Files of types gallerygen does not publish (paths below SOURCE).
     public var ignored: [String] = []
-    /// Items left out by the photographer's own choice (rejected, or rated
-    /// below `min_rating`), with the reason.
+    /// Items left out by the photographer's own choice (rejected, rated
+    /// below `min_rating`, trashed, archived or hidden), with the reason.
     public var leftOut: [SkippedPhoto] = []
+    /// How the media of Google Takeout folders matched their JSON (nil: no Takeout export in SOURCE).
+    public var takeout: TakeoutTally?
+    /// Copies in Takeout year folders of photos in albums, shown once, through the album.
+    public var takeoutCopiesFolded = 0
     /// RAW files left out for the JPEG/HEIC of the same name (raw_pairs: prefer_jpeg).
     public var pairedRaw: [String] = []
     /// Renditions encoded in this build.
@@ -88,10 +92,14 @@ public struct BuildReport: Sendable {
         // A part renders no pages; it says how much it left to the others.
         text += shard == nil ? "), rendered \(pagesRendered) of \(Self.count(pages, "page"))" : "; \(Self.count(inOtherParts, "file")) left to the other parts)"
         if !skipped.isEmpty { text += "; skipped \(Self.count(skipped.count, "unreadable file"))" }
-        if !leftOut.isEmpty { text += "; left out \(leftOut.count) rejected or low-rated" }
+        if !leftOut.isEmpty { text += "; left out \(leftOut.count) rejected, low-rated, trashed or hidden" }
         if archivesMade > 0 { text += "; \(Self.count(archivesMade, "album download")) made" }
         text += String(format: " in %.1f s", seconds)
         if shard != nil { text += "\nOnce every part is done, `gallerygen build` without --shard renders the pages." }
+        if let takeout {
+            text += "\n" + takeout.summary
+            if takeoutCopiesFolded > 0 { text += "; \(Self.count(takeoutCopiesFolded, "photo")) of albums also in year folders shown once" }
+        }
         if let line = pairedRawSummary { text += "\n" + line }
         if let line = ignoredSummary { text += "\n" + line }
         if droppedRegions.total > 0 {

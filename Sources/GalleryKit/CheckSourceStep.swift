@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import GalleryCore
+import Metadata
 import Scanning
 
 /// Checks SOURCE, then reads and checks every album sidecar (`album.yml`)
@@ -21,18 +22,37 @@ struct CheckSourceStep: BuildStep {
         let scanner = SourceScanner(root: settings.source, excluding: [settings.output])
         var sidecars: [AlbumPath: AlbumSettings] = [:]
         var failure: ConfigError?
+        var takeoutAlbums: [(AlbumPath, URL)] = [], yearFolders: [AlbumPath] = []
         scanner.walk(ScanOptions(followSymlinks: settings.followSymlinks, foldersOnly: true)) { event in
-            guard failure == nil, case .album(let path, let url?) = event else { return }
-            let name = (path.components + [SourceLayout.albumSidecarName]).joined(separator: "/")
-            do throws(ConfigError) {
-                sidecars[path] = try AlbumSidecar.load(url, displayName: name)
-            } catch {
-                // A broken sidecar stops the build: guessing could publish an
-                // album its owner meant to hide.
-                failure = error
+            switch event {
+            case .album(let path, let url?) where failure == nil:
+                let name = (path.components + [SourceLayout.albumSidecarName]).joined(separator: "/")
+                do throws(ConfigError) {
+                    sidecars[path] = try AlbumSidecar.load(url, displayName: name)
+                } catch {
+                    // A broken sidecar stops the build: guessing could publish an
+                    // album its owner meant to hide.
+                    failure = error
+                }
+            case .takeoutAlbum(let path, let file): takeoutAlbums.append((path, file))
+            case .takeoutYearFolder(let path): yearFolders.append(path)
+            default: break
             }
         }
         if let failure { throw failure }
+        // A Takeout album's title and description as typed in Google Photos; album.yml's win.
+        for (path, file) in takeoutAlbums {
+            do {
+                let album = try Self.readTakeoutAlbum(file)
+                var merged = sidecars[path] ?? AlbumSettings()
+                merged.title = merged.title ?? album.title
+                merged.description = merged.description ?? album.description.map(Self.markdownEscaped)
+                sidecars[path] = merged
+            } catch {
+                context.report.warnings.append("\(DisplayText.oneLine((path.components + [file.lastPathComponent]).joined(separator: "/"))): \(error)")
+            }
+        }
+        for path in yearFolders { sidecars[path, default: AlbumSettings()].timelineOnly = true }
         context.sidecars = sidecars
         // people.yml, like an album.yml, is checked before any image work.
         context.people = try PeopleFile.load(source: settings.source)
@@ -41,6 +61,26 @@ struct CheckSourceStep: BuildStep {
             context.passphrases[path] = passphrase
             if let inSource { context.passphraseFiles.insert(inSource) }
         }
+    }
+
+    /// A Takeout album's JSON, read whole when it is small enough to be one.
+    static func readTakeoutAlbum(_ file: URL) throws -> TakeoutAlbum {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        let bytes = Array(try handle.read(upToCount: TakeoutSidecar.largestSize + 1) ?? Data())
+        return try TakeoutAlbum(bytes)
+    }
+
+    /// Plain text made safe to show through the Markdown an album
+    /// description is: every mark the renderer reads escaped (the ones its
+    /// backslash escapes), line breaks kept.
+    static func markdownEscaped(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            if "\\`*_[]()#+-.!<>".contains(character) { result.append("\\") }
+            result.append(character)
+        }
+        return result
     }
 
     /// Reads a private album's passphrase from its `passphrase_file` (relative

@@ -2,6 +2,7 @@ import SiteOutput
 import Foundation
 import GalleryCore
 import Metadata
+import Planning
 import Scanning
 
 /// Scans SOURCE and processes media while the scan is still running, with at
@@ -86,9 +87,18 @@ struct ProcessMediaStep: BuildStep {
         }
         // Scan order depends on job timing; the site must not.
         context.items = Self.sortedByPath(tally.items)
+        let yearFolders = Set(context.sidecars.filter(\.value.timelineOnly).keys)
+        let (kept, folded) = TakeoutYearCopies.folded(context.items, yearFolders: yearFolders)
+        if !folded.isEmpty {
+            context.items = kept
+            tally.report.takeoutCopiesFolded = folded.count
+            tally.report.published -= folded.count
+            tally.report.videos -= folded.filter { $0.kind == MediaKind.video }.count
+        }
         tally.report.inOtherParts = feed.otherParts.value
         tally.report.ignored = feed.ignored.paths
         tally.report.pairedRaw = feed.ignored.pairedRaw
+        tally.report.takeout = feed.ignored.takeout
         context.report = tally.report
         // A page part claims its pages only: the media are the media parts'.
         if shard?.phase != .pages {
@@ -145,7 +155,9 @@ struct SourceFeed {
                     feed.ignored.add(path)
                 case .pairedRaw(let path):
                     feed.ignored.addPairedRaw(path)
-                case .album:
+                case .takeoutFolder(let tally):
+                    feed.ignored.addTakeout(tally)
+                case .album, .takeoutAlbum, .takeoutYearFolder:
                     break  // sidecars were read before any image work
                 }
             }
@@ -260,10 +272,14 @@ final class IgnoredFiles: @unchecked Sendable {
     private let lock = NSLock()
     private var found: [String] = []
     private var paired: [String] = []
+    private var takeoutFolders: TakeoutTally?
 
     func add(_ path: String) { lock.withLock { found.append(path) } }
     func addPairedRaw(_ path: String) { lock.withLock { paired.append(path) } }
+    func addTakeout(_ tally: TakeoutTally) { lock.withLock { takeoutFolders = (takeoutFolders ?? TakeoutTally()).adding(tally) } }
 
     var paths: [String] { lock.withLock { found } }
     var pairedRaw: [String] { lock.withLock { paired } }
+    /// The Takeout folders' counts summed (nil: SOURCE holds no Takeout export).
+    var takeout: TakeoutTally? { lock.withLock { takeoutFolders } }
 }

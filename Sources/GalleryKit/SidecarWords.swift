@@ -3,27 +3,79 @@ import GalleryCore
 import Metadata
 import Scanning
 
-/// The words in an item's sidecar files (`SourceFile.sidecars`): a caption
-/// in `NAME.md` / `NAME.txt` (as sigal reads them), and XMP in `NAME.xmp` /
-/// `NAME.ext.xmp` (as Lightroom, darktable and digiKam write them).
+/// What an item's sidecar files (`SourceFile.sidecars`) say: a caption in
+/// `NAME.md` / `NAME.txt` (as sigal reads them), XMP in `NAME.xmp` /
+/// `NAME.ext.xmp` (as Lightroom, darktable and digiKam write them), and a
+/// Google Takeout JSON (`NAME.ext.json` and its cut forms).
 enum SidecarWords {
     /// Sidecars larger than this are not read (a caption is not a megabyte).
     static let maximumBytes: Int64 = 1 << 20
 
-    /// The sidecars' words, best first: a Markdown/text caption, then XMP
-    /// (the `NAME.ext.xmp` of this very file before a shared `NAME.xmp`).
-    static func read(_ file: SourceFile) -> PhotoWords {
-        var text = PhotoWords(), xmp = PhotoWords()
-        for sidecar in file.sidecars where sidecar.byteCount <= maximumBytes {
+    /// What an item's sidecars say beyond its file.
+    struct Reading {
+        /// Their words, best first: a Markdown/text caption, then XMP (the
+        /// `NAME.ext.xmp` of this very file before a shared `NAME.xmp`), then
+        /// the export's JSON (what the owner typed in Google Photos).
+        var words = PhotoWords()
+        /// When it was taken, as the export recorded it.
+        var takenAt: Date?
+        /// Where, as the export recorded it: for place names only.
+        var location: GPSCoordinate?
+        /// What could not be read, one phrase each ("Takeout JSON: not JSON").
+        var problems: [String] = []
+    }
+
+    static func read(_ file: SourceFile) -> Reading {
+        var text = PhotoWords(), xmp = PhotoWords(), export = PhotoWords()
+        var reading = Reading()
+        for sidecar in file.sidecars {
+            guard sidecar.byteCount <= maximumBytes else {
+                reading.problems.append("\(sidecar.fileName): larger than \(maximumBytes >> 20) MB, not read")
+                continue
+            }
             guard let bytes = try? SourceFileReader.read(sidecar) else { continue }
             switch SourceFileTypes.fileExtension(of: sidecar.fileName) {
             case "xmp": xmp = xmp.filled(from: WordsReader.xmp(bytes))
             case "md": text = text.filled(from: markdown(String(decoding: bytes, as: UTF8.self)))
             case "txt": text = text.filled(from: PhotoWords(caption: PhotoWords.cleanText(String(decoding: bytes, as: UTF8.self))))
+            case "json":
+                do {
+                    let json = try TakeoutSidecar(Array(bytes))
+                    export = words(of: json)
+                    reading.takenAt = json.takenAt
+                    reading.location = json.location
+                    if !json.refused.isEmpty { reading.problems.append("Takeout JSON fields left out: \(json.refused.joined(separator: ", "))") }
+                } catch {
+                    reading.problems.append("Takeout JSON not read: \(error)")
+                }
             default: break
             }
         }
-        return text.filled(from: xmp)
+        reading.words = text.filled(from: xmp).filled(from: export)
+        return reading
+    }
+
+    /// A Takeout JSON's words: the description, the people named, a
+    /// favourite as five stars (as Favourites are made), trash and archive.
+    static func words(of json: TakeoutSidecar) -> PhotoWords {
+        var words = PhotoWords(caption: json.caption.flatMap { PhotoWords.cleanText($0) }, rating: json.favorite ? 5 : nil,
+                               people: PhotoWords.personNames(json.people))
+        words.serviceStatus = json.trashed ? .trashed : json.archived ? .archived : nil
+        return words
+    }
+
+    /// Applies what the sidecars say to what the file said: their words
+    /// first, the export's date where the file has none of its own, its
+    /// place where the file has none. Returns what could not be read.
+    static func apply(_ file: SourceFile, to metadata: inout PhotoMetadata) -> [String] {
+        guard !file.sidecars.isEmpty else { return [] }
+        let reading = read(file)
+        metadata.words = reading.words.filled(from: metadata.words)
+        if metadata.captureDate.source == .fileTime, let taken = reading.takenAt {
+            metadata.captureDate = CaptureDate(exportRecord: taken)
+        }
+        if metadata.gps == nil { metadata.gps = reading.location }
+        return reading.problems
     }
 
     /// What a build remembers of the sidecars to notice an edit: their names,

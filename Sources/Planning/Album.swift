@@ -16,6 +16,9 @@ public struct Album: Sendable {
     public var children: [AlbumPath]
     /// Unlisted: left out of listings and the moments timeline.
     public var hidden: Bool
+    /// Not an album (a Takeout's year folder): left out of listings, its
+    /// photos on the timeline.
+    public var timelineOnly = false
     /// File name of the cover photo chosen by the sidecar.
     public var coverFileName: String?
     /// Where it publishes when it is private or below a private album: its
@@ -101,6 +104,7 @@ public struct Gallery: Sendable {
             if let custom = sidecar.title, !key.isRoot { album.title = custom }
             album.description = sidecar.description
             album.hidden = sidecar.hidden && !key.isRoot
+            album.timelineOnly = sidecar.timelineOnly && !key.isRoot
             album.coverFileName = sidecar.cover
             album.children = Array(Set(album.children)).sorted()
             album.photos = photos
@@ -138,7 +142,7 @@ public struct Gallery: Sendable {
     public func listedChildren(of path: AlbumPath) -> [AlbumPath] {
         let own = albums[path]?.vault?.folder
         return (albums[path]?.children ?? []).filter { child in
-            guard let album = albums[child], !album.hidden else { return false }
+            guard let album = albums[child], !album.hidden, !album.timelineOnly else { return false }
             return album.vault == nil || album.vault?.folder == own
         }
     }
@@ -148,7 +152,7 @@ public struct Gallery: Sendable {
     public func lockedChildren(of path: AlbumPath) -> [AlbumPath] {
         let own = albums[path]?.vault?.folder
         return (albums[path]?.children ?? []).filter { child in
-            guard let album = albums[child], !album.hidden, let vault = album.vault else { return false }
+            guard let album = albums[child], !album.hidden, !album.timelineOnly, let vault = album.vault else { return false }
             return vault.folder != own
         }
     }

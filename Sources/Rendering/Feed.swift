@@ -30,7 +30,7 @@ struct FeedWriter: PageBuilding {
     /// The albums of the feed, newest first: listed albums with items of their own.
     func feedEntries() -> [FeedEntry] {
         var entries: [FeedEntry] = []
-        for (path, album) in gallery.albums where !gallery.isHidden(path) && !album.photos.isEmpty {
+        for (path, album) in gallery.albums where !gallery.isHidden(path) && !album.timelineOnly && !album.photos.isEmpty {
             guard let page = map.albumPages[path]?.first else { continue }
             let dates = album.photos.map(\.metadata.captureDate)
             guard let newest = dates.max(by: { $0.instant < $1.instant }),

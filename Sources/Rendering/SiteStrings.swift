@@ -253,7 +253,7 @@ public struct SiteStrings: Sendable {
     /// when known: "23:30 (UTC+02:00)".
     public func time(_ date: CaptureDate) -> String {
         var text = dates.formatTime(date.wallClock.hour, date.wallClock.minute)
-        if let offset = date.utcOffsetSeconds, date.source != .fileTime {
+        if date.offsetIsRecorded, let offset = date.utcOffsetSeconds {
             let sign = offset < 0 ? "−" : "+"
             let value = abs(offset)
             text += " (UTC\(sign)\(HumanDate.pad(value / 3600)):\(HumanDate.pad(value % 3600 / 60)))"

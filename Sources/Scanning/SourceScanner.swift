@@ -17,6 +17,17 @@ public enum ScanEvent: Sendable {
     /// A RAW file left out because a JPEG/HEIC of the same name beside it
     /// stands for the same shot (`ScanOptions.pairRaw`).
     case pairedRaw(path: String)
+    /// A folder of a Google Takeout export was listed: how its media and
+    /// JSON files matched (emitted after its media).
+    case takeoutFolder(TakeoutTally)
+    /// A Takeout album: the folder holds the album's own JSON (`metadata.json`
+    /// or a translation), with its title and description. Emitted in
+    /// folders-only walks too, after the folder's listing.
+    case takeoutAlbum(AlbumPath, metadata: URL)
+    /// A Takeout year folder (`Photos from 2019` holding JSON sidecars):
+    /// not an album, its photos are on the timeline. Emitted in
+    /// folders-only walks too, after the folder's listing.
+    case takeoutYearFolder(AlbumPath)
 }
 
 /// How a walk goes.
@@ -137,9 +148,16 @@ public struct SourceScanner: Sendable {
             return
         }
         var entries: [(name: String, raw: [UInt8])] = []
+        // A Takeout folder's signs, seen in folders-only walks too: JSON files, and the album's own.
+        var holdsJSON = false, takeoutAlbumFile: String?
         while let entry = readdir(directory) {
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
             if bytes == [46] || bytes == [46, 46] { continue }
+            if bytes.count > 5, bytes.last == 110, bytes.suffix(5).elementsEqual(".json".utf8), bytes.first != 46 {
+                holdsJSON = true
+                let name = String(decoding: bytes, as: UTF8.self)
+                if TakeoutFolderNames.isAlbumFile(name) { takeoutAlbumFile = name }
+            }
             // Listing folders only: an entry the directory says is a plain file needs no stat.
             if foldersOnly, entry.pointee.d_type == UInt8(DT_REG) { continue }
             entries.append((String(decoding: bytes, as: UTF8.self), bytes))
@@ -161,6 +179,8 @@ public struct SourceScanner: Sendable {
         var files: [SourceFile] = []
         // Possible sidecars, matched to media once the listing is read.
         var sidecarCandidates: [SourceFile] = []
+        // Google Takeout's JSON, each photo's (the album's own is read with the album sidecars).
+        var takeoutJSON: [SourceFile] = []
         let rawFolder = RawFolder(raw, components: components)
         for entry in visible.sorted(by: { NaturalOrder.less($0.name, $1.name) }) {
             let childRaw = raw + [47] + entry.raw
@@ -196,6 +216,8 @@ public struct SourceScanner: Sendable {
                 if SourceLayout.isToolFile(entry.name, inRoot: components.isEmpty) { continue }
                 if ext.map(SourceFileTypes.sidecarExtensions.contains) == true {
                     sidecarCandidates.append(file)
+                } else if ext == "json" {
+                    if !TakeoutFolderNames.isAlbumFile(entry.name) { takeoutJSON.append(file) }
                 } else {
                     emit(.ignored(path: relative))
                 }
@@ -236,6 +258,14 @@ public struct SourceScanner: Sendable {
             for (_, clip) in liveClips { claimed.formUnion(byBaseName[SourceFileTypes.pairingName(clip.fileName)]?.map(\.fileName) ?? []) }
             for sidecar in sidecarCandidates where !claimed.contains(sidecar.fileName) { emit(.ignored(path: sidecar.relativePath)) }
         }
+        let isYearFolder = holdsJSON && components.last.map(TakeoutFolderNames.isYearFolder) == true
+        if let takeoutAlbumFile {
+            emit(.takeoutAlbum(AlbumPath(components: components), metadata: url.appendingPathComponent(takeoutAlbumFile)))
+        } else if isYearFolder {
+            emit(.takeoutYearFolder(AlbumPath(components: components)))
+        }
+        let takeout = foldersOnly ? nil : matchTakeoutJSON(takeoutJSON, to: &files, clips: liveClips,
+                                                           isTakeoutFolder: takeoutAlbumFile != nil || isYearFolder, emit: emit)
         // Emitted after the listing so a still meets its clip whatever their order.
         for var file in files {
             if !liveClips.isEmpty, SourceFileTypes.isPairingStill(file.fileName),
@@ -247,10 +277,38 @@ public struct SourceScanner: Sendable {
         // A clip whose still turned out to be something else (a second still
         // of the same name took it already): published on its own.
         for clip in liveClips.values.sorted(by: { NaturalOrder.less($0.fileName, $1.fileName) }) { emit(.media(clip)) }
+        if let takeout { emit(.takeoutFolder(takeout)) }
         if let recorded, let id, let memory { memory.record(raw, ScanMemory.Folder(id: id, events: recorded, subfolders: folders)) }
         for folder in folders {
             walk(raw: folder.raw, url: folder.url, components: components + [folder.name], excluded: excluded, follow: root,
                  options: options, memory: memory, visited: &visited, emit: emitOut)
         }
+    }
+}
+
+extension SourceScanner {
+    /// Gives each media file of a folder its Takeout JSON (a sidecar, so an
+    /// edit of it re-reads the photo) and reports the JSON no file takes as
+    /// ignored. A Live Photo's clip takes its own JSON, which goes unread:
+    /// the still's speaks for both. Returns the folder's tally when it is a
+    /// Takeout folder (a JSON matched, an album's JSON or a year folder).
+    static func matchTakeoutJSON(_ json: [SourceFile], to files: inout [SourceFile], clips: [String: SourceFile],
+                                 isTakeoutFolder: Bool, emit: (ScanEvent) -> Void) -> TakeoutTally? {
+        guard !json.isEmpty || isTakeoutFolder else { return nil }
+        let matching = TakeoutSidecarNames.match(media: files.map(\.fileName) + clips.values.map(\.fileName), json: json.map(\.fileName))
+        let byName = Dictionary(json.map { ($0.fileName, $0) }, uniquingKeysWith: { first, _ in first })
+        var tally = TakeoutTally(jsonWithoutMedia: matching.unmatchedJSON.count, ambiguousJSON: matching.ambiguousJSON.count)
+        for index in files.indices {
+            if let name = matching.jsonByMedia[files[index].fileName], let sidecar = byName[name] {
+                files[index].sidecars.append(sidecar)
+                tally.matched += 1
+            } else {
+                tally.mediaWithoutJSON += 1
+            }
+        }
+        for name in matching.unmatchedJSON + matching.ambiguousJSON {
+            if let file = byName[name] { emit(.ignored(path: file.relativePath)) }
+        }
+        return tally.matched > 0 || isTakeoutFolder ? tally : nil
     }
 }

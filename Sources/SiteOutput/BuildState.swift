@@ -144,7 +144,7 @@ public struct BuildState: Sendable, Equatable {
     }
 
     /// Format version; bump when the layout or meaning changes.
-    public static let currentVersion = 10
+    public static let currentVersion = 11
     /// The folder in OUT that held the build state before it moved out of
     /// OUT (OUT is published whole): migrated once, then removed.
     public static let legacyFolderName = ".gallerygen"

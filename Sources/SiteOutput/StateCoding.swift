@@ -133,7 +133,8 @@ struct StateReader {
 extension CachedPhoto {
     /// Stable codes for the formats (never reorder).
     private static let formats: [SourceFormat] = [.jpeg, .png, .gif, .webp, .heif, .tiff, .raw, .video, .jxl]
-    private static let dateSources: [CaptureDateSource] = [.original, .digitized, .modified, .fileTime]
+    private static let dateSources: [CaptureDateSource] = [.original, .digitized, .modified, .fileTime, .exportRecord]
+    private static let serviceStatuses: [ServiceStatus] = [.trashed, .archived, .hidden, .recentlyDeleted]
 
     func write(to writer: inout StateWriter) {
         writer.int(size)
@@ -188,6 +189,7 @@ extension CachedPhoto {
             writer.double(face.area.width)
             writer.double(face.area.height)
         }
+        writer.optional(words.serviceStatus) { $0.byte(UInt8(Self.serviceStatuses.firstIndex(of: $1)!)) }
         writer.optional(m.place) { w, place in
             w.string(place.name)
             w.string(place.region)
@@ -313,6 +315,11 @@ extension CachedPhoto {
             let area = NormalizedRect(x: try reader.double(), y: try reader.double(), width: try reader.double(), height: try reader.double())
             guard area.flaw == nil else { throw StateFormatError(reason: "bad face region") }
             words.faces.append(FaceRegion(name: name, area: area))
+        }
+        words.serviceStatus = try reader.optional { (r: inout StateReader) throws(StateFormatError) -> ServiceStatus in
+            let code = Int(try r.byte())
+            guard code < Self.serviceStatuses.count else { throw StateFormatError(reason: "bad service status") }
+            return Self.serviceStatuses[code]
         }
         metadata.words = words
         metadata.place = try reader.optional { (r: inout StateReader) throws(StateFormatError) -> Place in

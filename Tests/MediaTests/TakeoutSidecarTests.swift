@@ -76,20 +76,20 @@ import Testing
         #expect(album.title == "Summer in Brittany")
         #expect(album.description == nil)
         #expect(try TakeoutAlbum(Array(#"{"title": ["x"]}"#.utf8)).title == nil)
-        #expect(TakeoutAlbum.isAlbumFile("métadonnées.json"))
-        #expect(TakeoutAlbum.isAlbumFile("me\u{0301}tadonne\u{0301}es.json"), "decomposed, as macOS writes names")
-        #expect(TakeoutAlbum.isAlbumFile("Metadaten.json"))
-        #expect(!TakeoutAlbum.isAlbumFile("IMG_1.jpg.json"))
+        #expect(TakeoutFolderNames.isAlbumFile("métadonnées.json"))
+        #expect(TakeoutFolderNames.isAlbumFile("me\u{0301}tadonne\u{0301}es.json"), "decomposed, as macOS writes names")
+        #expect(TakeoutFolderNames.isAlbumFile("Metadaten.json"))
+        #expect(!TakeoutFolderNames.isAlbumFile("IMG_1.jpg.json"))
     }
 
     @Test func yearFoldersAreNotAlbums() {
-        #expect(TakeoutAlbum.isYearFolder("Photos from 2019"))
-        #expect(TakeoutAlbum.isYearFolder("Fotos von 2007"))
-        #expect(TakeoutAlbum.isYearFolder("2020 年の写真"))
-        #expect(TakeoutAlbum.isYearFolder("2023년의 사진"))
-        #expect(!TakeoutAlbum.isYearFolder("Photos from Rome"))
-        #expect(!TakeoutAlbum.isYearFolder("Photos from 0019"))
-        #expect(!TakeoutAlbum.isYearFolder("2019"))
-        #expect(!TakeoutAlbum.isYearFolder("Holiday 2019"))
+        #expect(TakeoutFolderNames.isYearFolder("Photos from 2019"))
+        #expect(TakeoutFolderNames.isYearFolder("Fotos von 2007"))
+        #expect(TakeoutFolderNames.isYearFolder("2020 年の写真"))
+        #expect(TakeoutFolderNames.isYearFolder("2023년의 사진"))
+        #expect(!TakeoutFolderNames.isYearFolder("Photos from Rome"))
+        #expect(!TakeoutFolderNames.isYearFolder("Photos from 0019"))
+        #expect(!TakeoutFolderNames.isYearFolder("2019"))
+        #expect(!TakeoutFolderNames.isYearFolder("Holiday 2019"))
     }
 }

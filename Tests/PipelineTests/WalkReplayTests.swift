@@ -31,6 +31,9 @@ import GalleryTestSupport
             case .unreadable(let path, let reason): found.append("unreadable \(path) \(reason)")
             case .ignored(let path): found.append("ignored \(path)")
             case .pairedRaw(let path): found.append("raw \(path)")
+            case .takeoutFolder(let tally): found.append("takeout \(tally)")
+            case .takeoutAlbum(let path, let file): found.append("takeout album \(path) \(file.path)")
+            case .takeoutYearFolder(let path): found.append("takeout year \(path)")
             }
         }
         return found
@@ -82,7 +85,7 @@ import GalleryTestSupport
                 // A sidecar, a Live Photo clip or a RAW twin of a photo there, or an ignored file.
                 if let photo = names.first(where: { $0.hasSuffix(".jpg") }) {
                     let base = String(photo.dropLast(4))
-                    let ext = ["xmp", "mov", "CR2", "txt", "pdf"].randomElement(using: &generator)!
+                    let ext = ["xmp", "mov", "CR2", "txt", "pdf", "jpg.json", "jpg.supplemental-metadata.json"].randomElement(using: &generator)!
                     try Data("twin \(counter)".utf8).write(to: url(album, "\(base).\(ext)"))
                 }
             case 6: try fm.createDirectory(at: url(album, "F\(counter)"), withIntermediateDirectories: false)

@@ -253,7 +253,7 @@ import GalleryTestSupport
         let report = try await GalleryBuilder().build(settings: settings, quiet: true)
         #expect(report.published == 6 && report.leftOut.map(\.path) == ["e.jpg"], "\(report.summary)")
         #expect(report.ignored == ["notes.txt"], "sidecars are not 'ignored files'; a stray text file is")
-        #expect(report.summary.contains("left out 1 rejected or low-rated"))
+        #expect(report.summary.contains("left out 1 rejected, low-rated, trashed or hidden"))
 
         let out = settings.output
         func page(_ name: String) throws -> String { try String(contentsOf: out.appendingPathComponent("albums/\(name).html"), encoding: .utf8) }

@@ -42,6 +42,7 @@ struct PublishingRules: Sendable {
     let includeRejected: Bool
     let minRating: Int
     let publishPeople: Bool
+    let publishArchived: Bool
 
     init(settings: BuildSettings, places: PlaceFinder?) {
         self.settings = settings
@@ -49,10 +50,18 @@ struct PublishingRules: Sendable {
         includeRejected = settings.includeRejected
         minRating = settings.minRating
         publishPeople = settings.publishPeople
+        publishArchived = settings.publishArchived
     }
 
     /// Why an item with these words is not published, or nil.
     func leftOutReason(_ words: PhotoWords) -> String? {
+        switch words.serviceStatus {
+        case .trashed?: return "in Google Photos' trash"
+        case .hidden?: return "hidden in iCloud Photos"
+        case .recentlyDeleted?: return "recently deleted in iCloud Photos"
+        case .archived? where !publishArchived: return "archived in Google Photos (publish_archived: true publishes it)"
+        case .archived?, nil: break
+        }
         if words.isRejected && !includeRejected { return "rejected (rating -1; include_rejected: true publishes it)" }
         if minRating > 0, (words.rating ?? 0) < minRating {
             return "rated \(max(0, words.rating ?? 0)) stars, below min_rating: \(minRating)"

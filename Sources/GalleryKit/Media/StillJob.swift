@@ -32,7 +32,7 @@ struct StillJob: Sendable {
             metadata = try MetadataReader.read(bytes, fileName: file.relativePath, modificationDate: file.modificationDate)
             // Named by what decides the pixels: words written into the file keep the name.
             contentHash = ContentIdentity.hash(bytes, format: metadata.format, orientation: metadata.orientation)
-            metadata.words = SidecarWords.read(file).filled(from: metadata.words)
+            notes += SidecarWords.apply(file, to: &metadata)
             if metadata.words.droppedRegions.total > 0 {
                 notes.append("face regions left out: \(metadata.words.droppedRegions.summary)")
             }

@@ -15,6 +15,7 @@ struct VideoJob: Sendable {
     func run(_ file: SourceFile, known: (CachedPhoto, RenditionPlan)?) throws -> MediaOutcome {
         _ = try video.requireTools()
         let contentHash: String, metadata: PhotoMetadata, plan: RenditionPlan
+        var notes: [String] = []
         if let (cached, knownPlan) = known {
             (contentHash, metadata, plan) = (cached.contentHash, cached.metadata, knownPlan)
         } else {
@@ -22,7 +23,7 @@ struct VideoJob: Sendable {
             let facts = try video.facts(of: file.url)
             contentHash = try SourceFileReader.contentHash(of: file)
             var read = VideoWork.metadata(of: facts, file: file)
-            read.words = SidecarWords.read(file)
+            notes = SidecarWords.apply(file, to: &read)
             read.place = rules.place(near: read.gps)
             metadata = read
             if let reason = rules.leftOutReason(metadata.words) {
@@ -49,6 +50,7 @@ struct VideoJob: Sendable {
         guard now.matches(file) else { throw SourceChangedError(path: file.displayPath, removed: false) }
         let cached = rules.cacheEntry(file, contentHash: contentHash, metadata: metadata, shardKey: SourceFileReader.shardKey(of: file))
         let item = cached.item(file, renditions: plan.renditions)
-        return .published(item, made: plan.missingStills + (plan.videoPath == nil ? 0 : 1), reused: plan.reused, cache: cached, note: nil)
+        return .published(item, made: plan.missingStills + (plan.videoPath == nil ? 0 : 1), reused: plan.reused, cache: cached,
+                          note: notes.isEmpty ? nil : notes.joined(separator: "; "))
     }
 }
