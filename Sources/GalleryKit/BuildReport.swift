@@ -25,6 +25,8 @@ public struct BuildReport: Sendable {
     public var leftOut: [SkippedPhoto] = []
     /// How the media of Google Takeout folders matched their JSON (nil: no Takeout export in SOURCE).
     public var takeout: TakeoutTally?
+    /// The media in folders of an iCloud Photos download and their Photo Details tables (nil: none in SOURCE).
+    public var iCloud: (media: Int, tables: Int)?
     /// Copies in Takeout year folders of photos in albums, shown once, through the album.
     public var takeoutCopiesFolded = 0
     /// RAW files left out for the JPEG/HEIC of the same name (raw_pairs: prefer_jpeg).
@@ -99,6 +101,10 @@ public struct BuildReport: Sendable {
         if let takeout {
             text += "\n" + takeout.summary
             if takeoutCopiesFolded > 0 { text += "; \(Self.count(takeoutCopiesFolded, "photo")) of albums also in year folders shown once" }
+        }
+        if let iCloud {
+            text += "\niCloud Photos download: \(Self.count(iCloud.media, "photo or video", "photos and videos")) read with "
+                + "\(iCloud.tables == 1 ? "its Photo Details table" : "\(iCloud.tables) Photo Details tables")"
         }
         if let line = pairedRawSummary { text += "\n" + line }
         if let line = ignoredSummary { text += "\n" + line }

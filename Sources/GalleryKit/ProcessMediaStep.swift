@@ -2,7 +2,6 @@ import SiteOutput
 import Foundation
 import GalleryCore
 import Metadata
-import Planning
 import Scanning
 
 /// Scans SOURCE and processes media while the scan is still running, with at
@@ -19,8 +18,9 @@ struct ProcessMediaStep: BuildStep {
         // The place table (3 MB) is read only when places are wanted.
         let places = settings.momentPlaces ? try PlaceFinder.load() : nil
         let faces = FacesStep.startFaceWork(&context, output: output)
+        let yearCopies = TakeoutYearCopies(yearFolders: Set(context.sidecars.filter(\.value.timelineOnly).keys))
         let processor = MediaProcessor(settings: settings, output: output, video: video, places: places,
-                                       vaults: context.albumKeys.mapValues(\.vault), faces: faces)
+                                       vaults: context.albumKeys.mapValues(\.vault), faces: faces, yearCopies: yearCopies)
         let shard = context.shard
         let feed = SourceFeed.start(settings: settings, shard: shard, progress: progress, skipping: context.passphraseFiles,
                                     memory: context.scanMemory)
@@ -31,8 +31,14 @@ struct ProcessMediaStep: BuildStep {
         // Each outcome travels with its file's cache key, made once per file.
         await withTaskGroup(of: (String, MediaOutcome).self) { group in
             var inFlight = 0
+            // Takeout year folders' files, held until every other item is known (which of them fold).
+            var held: [SourceFile] = []
             func schedule(_ file: SourceFile) async {
                 guard tally.fault == nil else { return }
+                if yearCopies.mustWait(file) {
+                    held.append(file)
+                    return
+                }
                 // An unchanged photo with every rendition in place costs a
                 // plan and a few existence checks: cheaper than a task.
                 let key = BuildState.key(for: file.relativePath)
@@ -62,10 +68,19 @@ struct ProcessMediaStep: BuildStep {
             for await batch in feed.batches {
                 for file in batch { await schedule(file) }
             }
-            while true {
-                while !tally.detachedClips.isEmpty { await schedule(tally.detachedClips.removeFirst()) }
-                guard let (key, outcome) = await group.next() else { break }
-                tally.record(outcome, key: key)
+            func finish() async {
+                while true {
+                    while !tally.detachedClips.isEmpty { await schedule(tally.detachedClips.removeFirst()) }
+                    guard let (key, outcome) = await group.next() else { break }
+                    tally.record(outcome, key: key)
+                }
+                inFlight = 0
+            }
+            await finish()
+            if !yearCopies.yearFolders.isEmpty {
+                yearCopies.hold(tally.items)
+                for file in held { await schedule(file) }
+                await finish()
             }
         }
         progress.finish()
@@ -87,18 +102,11 @@ struct ProcessMediaStep: BuildStep {
         }
         // Scan order depends on job timing; the site must not.
         context.items = Self.sortedByPath(tally.items)
-        let yearFolders = Set(context.sidecars.filter(\.value.timelineOnly).keys)
-        let (kept, folded) = TakeoutYearCopies.folded(context.items, yearFolders: yearFolders)
-        if !folded.isEmpty {
-            context.items = kept
-            tally.report.takeoutCopiesFolded = folded.count
-            tally.report.published -= folded.count
-            tally.report.videos -= folded.filter { $0.kind == MediaKind.video }.count
-        }
         tally.report.inOtherParts = feed.otherParts.value
         tally.report.ignored = feed.ignored.paths
         tally.report.pairedRaw = feed.ignored.pairedRaw
         tally.report.takeout = feed.ignored.takeout
+        tally.report.iCloud = feed.ignored.iCloud
         context.report = tally.report
         // A page part claims its pages only: the media are the media parts'.
         if shard?.phase != .pages {
@@ -157,6 +165,8 @@ struct SourceFeed {
                     feed.ignored.addPairedRaw(path)
                 case .takeoutFolder(let tally):
                     feed.ignored.addTakeout(tally)
+                case .iCloudFolder(let media, let tables):
+                    feed.ignored.addICloud(media: media, tables: tables)
                 case .album, .takeoutAlbum, .takeoutYearFolder:
                     break  // sidecars were read before any image work
                 }
@@ -187,6 +197,8 @@ struct MediaTally {
     private var entriesRecorded = 0
     var report: BuildReport
     let progress: ProgressReporter
+    /// Takeout year folders' copies of album items (cached, not published).
+    var foldedCopies: [String] = []
     /// Clips named like a still that were not its Live Photo motion.
     var detachedClips: [SourceFile] = []
     /// The first fault of OUT (full, read-only, …): nothing more is
@@ -209,6 +221,7 @@ struct MediaTally {
         var seen = Set<String>(minimumCapacity: entriesRecorded)
         for item in items { seen.insert(BuildState.key(for: item.source.relativePath)) }
         for skipped in report.leftOut { seen.insert(BuildState.key(for: skipped.path)) }
+        for path in foldedCopies { seen.insert(BuildState.key(for: path)) }
         // Gathered first: removing while iterating the keys would copy the dictionary.
         let unseen = cache.keys.filter { !seen.contains($0) }
         for key in unseen { cache.removeValue(forKey: key) }
@@ -246,6 +259,10 @@ struct MediaTally {
         case .leftOut(let file, let reason, let entry):
             store(entry, for: key)
             report.leftOut.append(SkippedPhoto(path: file.relativePath, reason: reason))
+        case .folded(let file, let entry):
+            store(entry, for: key)
+            foldedCopies.append(file.relativePath)
+            report.takeoutCopiesFolded += 1
         case .skipped(let file, let reason):
             report.skipped.append(SkippedPhoto(path: file.relativePath, reason: reason))
             progress.message("skipped \(file.displayPath): \(reason)")
@@ -277,6 +294,12 @@ final class IgnoredFiles: @unchecked Sendable {
     func add(_ path: String) { lock.withLock { found.append(path) } }
     func addPairedRaw(_ path: String) { lock.withLock { paired.append(path) } }
     func addTakeout(_ tally: TakeoutTally) { lock.withLock { takeoutFolders = (takeoutFolders ?? TakeoutTally()).adding(tally) } }
+    private var iCloudFolders: (media: Int, tables: Int)?
+    func addICloud(media: Int, tables: Int) {
+        lock.withLock { iCloudFolders = ((iCloudFolders?.media ?? 0) + media, (iCloudFolders?.tables ?? 0) + tables) }
+    }
+    /// The iCloud download's folders' media and tables summed (nil: none in SOURCE).
+    var iCloud: (media: Int, tables: Int)? { lock.withLock { iCloudFolders } }
 
     var paths: [String] { lock.withLock { found } }
     var pairedRaw: [String] { lock.withLock { paired } }

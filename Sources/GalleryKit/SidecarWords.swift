@@ -25,10 +25,20 @@ enum SidecarWords {
         var problems: [String] = []
     }
 
-    static func read(_ file: SourceFile) -> Reading {
+    static func read(_ file: SourceFile, tables: ExportTables) -> Reading {
         var text = PhotoWords(), xmp = PhotoWords(), export = PhotoWords()
         var reading = Reading()
         for sidecar in file.sidecars {
+            if SourceFileTypes.fileExtension(of: sidecar.fileName) == "csv" {
+                switch tables.photoDetails(sidecar) {
+                case .success(let details):
+                    guard let row = details.photos[file.fileName] else { continue }
+                    export = export.filled(from: words(of: row))
+                    reading.takenAt = reading.takenAt ?? row.created
+                case .failure(let error): reading.problems.append("\(sidecar.fileName) not read: \(error)")
+                }
+                continue
+            }
             guard sidecar.byteCount <= maximumBytes else {
                 reading.problems.append("\(sidecar.fileName): larger than \(maximumBytes >> 20) MB, not read")
                 continue
@@ -64,12 +74,19 @@ enum SidecarWords {
         return words
     }
 
+    /// A Photo Details row's words: a favourite as five stars, hidden and recently deleted.
+    static func words(of row: ICloudPhotoDetails.Photo) -> PhotoWords {
+        var words = PhotoWords(rating: row.favorite ? 5 : nil)
+        words.serviceStatus = row.deleted ? .recentlyDeleted : row.hidden ? .hidden : nil
+        return words
+    }
+
     /// Applies what the sidecars say to what the file said: their words
     /// first, the export's date where the file has none of its own, its
     /// place where the file has none. Returns what could not be read.
-    static func apply(_ file: SourceFile, to metadata: inout PhotoMetadata) -> [String] {
+    static func apply(_ file: SourceFile, to metadata: inout PhotoMetadata, tables: ExportTables) -> [String] {
         guard !file.sidecars.isEmpty else { return [] }
-        let reading = read(file)
+        let reading = read(file, tables: tables)
         metadata.words = reading.words.filled(from: metadata.words)
         if metadata.captureDate.source == .fileTime, let taken = reading.takenAt {
             metadata.captureDate = CaptureDate(exportRecord: taken)
@@ -121,3 +138,49 @@ enum SidecarWords {
         return words
     }
 }
+
+/// The export tables a build reads (iCloud's `Photo Details.csv`): each
+/// parsed once, however many photos it describes, and kept for the build.
+final class ExportTables: @unchecked Sendable {
+    /// A table of a million photos is about 100 MB; a larger file is not one.
+    static let maximumBytes: Int64 = 256 << 20
+    private let lock = NSLock()
+    private var parsed: [String: Result<ICloudPhotoDetails, ExportTableError>] = [:]
+
+    /// The table `file` holds, parsed by the first photo that asks (the
+    /// others wait for it); keyed by path, size and time, as the scan saw it.
+    func photoDetails(_ file: SourceFile) -> Result<ICloudPhotoDetails, ExportTableError> {
+        let key = "\(file.relativePath)\u{0}\(file.byteCount)\u{0}\(file.modifiedNanoseconds)"
+        return lock.withLock {
+            if let known = parsed[key] { return known }
+            let result: Result<ICloudPhotoDetails, ExportTableError>
+            if file.byteCount > Self.maximumBytes {
+                result = .failure(.tooLarge(file.byteCount))
+            } else {
+                do {
+                    result = .success(try ICloudPhotoDetails(try SourceFileReader.read(file)))
+                } catch let error as CSVError {
+                    result = .failure(.unreadable(error.description))
+                } catch {
+                    result = .failure(.unreadable("\(error)"))
+                }
+            }
+            parsed[key] = result
+            return result
+        }
+    }
+}
+
+/// Why an export table was not read (its photos are published without it).
+enum ExportTableError: Error, CustomStringConvertible {
+    case tooLarge(Int64)
+    case unreadable(String)
+
+    var description: String {
+        switch self {
+        case .tooLarge(let size): return "\(size) bytes, more than a table of photos holds"
+        case .unreadable(let reason): return reason
+        }
+    }
+}
+

@@ -27,6 +27,14 @@ public struct ICloudPhotoDetails: Equatable, Sendable {
     public init(_ bytes: [UInt8]) throws(CSVError) {
         let table = try CSVTable(bytes)
         guard table.header.contains(where: { $0.lowercased() == Self.nameColumn.lowercased() }) else { throw .empty }
+        // Made once for the table: a formatter is costly to make, and a table has a row per photo.
+        let formatters = Self.dateFormats.map { format in
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = format
+            return formatter
+        }
         for row in table.rows {
             guard let name = table.value(Self.nameColumn, in: row)?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
                   !name.contains("/"), !name.contains("\\"), name != ".", name != "..", photos[name] == nil else {
@@ -34,7 +42,7 @@ public struct ICloudPhotoDetails: Equatable, Sendable {
                 continue
             }
             var photo = Photo()
-            photo.created = table.value(Self.createdColumn, in: row).flatMap(Self.date)
+            photo.created = table.value(Self.createdColumn, in: row).flatMap { Self.date($0, formatters) }
             photo.favorite = Self.yes(table.value("favorite", in: row))
             photo.hidden = Self.yes(table.value("hidden", in: row))
             photo.deleted = Self.yes(table.value("deleted", in: row))
@@ -48,16 +56,14 @@ public struct ICloudPhotoDetails: Equatable, Sendable {
     }
 
     /// `Friday October 06,2023 12:11 PM GMT`: English, whatever the account's language.
-    static func date(_ text: String) -> Date? {
+    static func date(_ text: String, _ formatters: [DateFormatter]) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed.count < 64 else { return nil }
-        for format in ["EEEE MMMM dd,yyyy hh:mm a zzz", "EEEE MMMM d,yyyy h:mm a zzz", "EEEE MMMM dd, yyyy hh:mm a zzz"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = format
+        for formatter in formatters {
             if let date = formatter.date(from: trimmed) { return date }
         }
         return nil
     }
+
+    static let dateFormats = ["EEEE MMMM dd,yyyy hh:mm a zzz", "EEEE MMMM d,yyyy h:mm a zzz", "EEEE MMMM dd, yyyy hh:mm a zzz"]
 }

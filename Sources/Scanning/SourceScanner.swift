@@ -28,6 +28,9 @@ public enum ScanEvent: Sendable {
     /// not an album, its photos are on the timeline. Emitted in
     /// folders-only walks too, after the folder's listing.
     case takeoutYearFolder(AlbumPath)
+    /// A folder of an iCloud Photos download was listed: its media files
+    /// (each given the folder's `Photo Details*.csv` as a sidecar) and tables.
+    case iCloudFolder(media: Int, tables: Int)
 }
 
 /// How a walk goes.
@@ -181,6 +184,8 @@ public struct SourceScanner: Sendable {
         var sidecarCandidates: [SourceFile] = []
         // Google Takeout's JSON, each photo's (the album's own is read with the album sidecars).
         var takeoutJSON: [SourceFile] = []
+        // An iCloud download's tables of the folder's photos.
+        var photoDetails: [SourceFile] = []
         let rawFolder = RawFolder(raw, components: components)
         for entry in visible.sorted(by: { NaturalOrder.less($0.name, $1.name) }) {
             let childRaw = raw + [47] + entry.raw
@@ -218,6 +223,8 @@ public struct SourceScanner: Sendable {
                     sidecarCandidates.append(file)
                 } else if ext == "json" {
                     if !TakeoutFolderNames.isAlbumFile(entry.name) { takeoutJSON.append(file) }
+                } else if ext == "csv", ICloudExportNames.isPhotoDetails(entry.name) {
+                    photoDetails.append(file)
                 } else {
                     emit(.ignored(path: relative))
                 }
@@ -266,6 +273,8 @@ public struct SourceScanner: Sendable {
         }
         let takeout = foldersOnly ? nil : matchTakeoutJSON(takeoutJSON, to: &files, clips: liveClips,
                                                            isTakeoutFolder: takeoutAlbumFile != nil || isYearFolder, emit: emit)
+        // Every photo of the folder reads its row of the tables (a build parses each table once).
+        if !photoDetails.isEmpty { for index in files.indices { files[index].sidecars += photoDetails } }
         // Emitted after the listing so a still meets its clip whatever their order.
         for var file in files {
             if !liveClips.isEmpty, SourceFileTypes.isPairingStill(file.fileName),
@@ -278,6 +287,7 @@ public struct SourceScanner: Sendable {
         // of the same name took it already): published on its own.
         for clip in liveClips.values.sorted(by: { NaturalOrder.less($0.fileName, $1.fileName) }) { emit(.media(clip)) }
         if let takeout { emit(.takeoutFolder(takeout)) }
+        if !photoDetails.isEmpty { emit(.iCloudFolder(media: files.count, tables: photoDetails.count)) }
         if let recorded, let id, let memory { memory.record(raw, ScanMemory.Folder(id: id, events: recorded, subfolders: folders)) }
         for folder in folders {
             walk(raw: folder.raw, url: folder.url, components: components + [folder.name], excluded: excluded, follow: root,

@@ -122,4 +122,46 @@ public enum ExportLibraries {
         try put("src/Mine/data.json", Array(#"{"not": "a sidecar"}"#.utf8))
         return Takeout(source: source, recorded: recorded)
     }
+
+    /// What the iCloud library holds, for the tests to check against.
+    public struct ICloud {
+        public let source: URL
+        /// The Photos folder, below SOURCE.
+        public let photos: String
+    }
+
+    /// `Friday October 06,2023 12:11 PM GMT` (1696594260) and `Sunday March 03,2019 09:20 AM GMT` (1551604800).
+    public static let october6: Int64 = 1_696_594_260, march3Morning: Int64 = 1_551_604_800
+
+    /// Writes an iCloud Photos download into `folder`/src: `iCloud Photos
+    /// Part 1 of 1/Photos/` with a camera photo (EXIF date), a screenshot
+    /// without one (its date from the table), a favourite, a hidden and a
+    /// recently deleted photo, a photo the table does not name; `Photo
+    /// Details.csv` with Apple's columns and hostile rows (a path, a second
+    /// row for a name, quotes and a line break in a field); `Albums/Trip.csv`.
+    public static func iCloud(in folder: TemporaryFolder) throws -> ICloud {
+        let photos = "iCloud Photos Part 1 of 1/Photos"
+        func put(_ path: String, _ bytes: [UInt8]) throws { try folder.write("src/\(path)", bytes) }
+        try put("\(photos)/IMG_0001.JPG", try photo(seed: 21, date: "2023:10:06 14:11:00"))
+        try put("\(photos)/IMG_0002.PNG", Fixtures.png(Fixtures.gradient(width: 30, height: 20)))
+        try put("\(photos)/IMG_0003.JPG", try photo(seed: 23))
+        try put("\(photos)/IMG_0004.JPG", try photo(seed: 24))
+        try put("\(photos)/IMG_0005.JPG", try photo(seed: 25, date: "2019:03:03 10:20:00"))
+        try put("\(photos)/IMG_0006.JPG", try photo(seed: 26, date: "2019:03:04 10:20:00"))
+        let table = """
+            imgName,fileChecksum,favorite,hidden,deleted,originalCreationDate,viewCount,importDate\r
+            IMG_0001.JPG,AbC1,no,no,no,"Friday October 06,2023 12:11 PM GMT",3,"Friday October 06,2023 12:15 PM GMT"\r
+            IMG_0002.PNG,AbC2,no,no,no,"Sunday March 03,2019 09:20 AM GMT",0,\r
+            IMG_0003.JPG,AbC3,no,yes,no,"Sunday March 03,2019 09:20 AM GMT",0,\r
+            IMG_0004.JPG,AbC4,no,no,yes,"Sunday March 03,2019 09:20 AM GMT",0,\r
+            IMG_0005.JPG,"Ab,""C5""
+            with a line break",yes,no,no,"not a date",0,\r
+            ../../etc/passwd,x,yes,no,no,,0,\r
+            IMG_0003.JPG,again,no,no,no,,0,\r
+
+            """
+        try put("\(photos)/Photo Details.csv", Array(table.utf8))
+        try put("iCloud Photos Part 1 of 1/Albums/Trip.csv", Array("imgName\nIMG_0005.JPG\nIMG_0006.JPG\n".utf8))
+        return ICloud(source: folder.url.appendingPathComponent("src"), photos: photos)
+    }
 }

@@ -119,4 +119,30 @@ import GalleryTestSupport
         #expect(try String(contentsOf: settings.output.appendingPathComponent("albums/takeout/google-photos/summer-at-grandma-s/index.html"),
                            encoding: .utf8).contains("Grandma&#39;s summer") )
     }
+
+    /// A year folder's copy of a photo in an album made private is folded
+    /// before anything of it is made: none of its pixels is public, not even
+    /// for the length of one build.
+    @Test func aCopyOfAPrivateAlbumsPhotoIsNeverPublic() async throws {
+        let folder = try TemporaryFolder()
+        let library = try ExportLibraries.takeout(in: folder)
+        let settings = Self.settings(folder, library)
+        _ = try await GalleryBuilder().build(settings: settings, quiet: true)
+        let album = "albums/takeout/google-photos/summer-at-grandma-s"
+        let page = try String(contentsOf: settings.output.appendingPathComponent("\(album)/img-20190704-181512.html"), encoding: .utf8)
+        let publicFiles = page.components(separatedBy: "src=\"../../../../").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(!publicFiles.isEmpty && publicFiles.allSatisfy { $0.hasPrefix("media/") }, "\(publicFiles)")
+
+        try folder.write("src/Takeout/Google Photos/Summer at Grandma's/album.yml", Array("private: true\npassphrase_file: ../../../../key.txt\n".utf8))
+        try folder.write("key.txt", Array("grandma's garden gate".utf8))
+        try? FileManager.default.removeItem(at: settings.output)
+        let report = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(report.takeoutCopiesFolded == 2, "\(report.summary)")
+        for file in publicFiles {
+            #expect(!FileManager.default.fileExists(atPath: settings.output.appendingPathComponent(file).path), "\(file) is public")
+        }
+        let again = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(again.renditionsMade == 0 && again.filesWritten.isEmpty, "\(again.summary)")
+    }
 }
+

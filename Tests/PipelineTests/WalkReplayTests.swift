@@ -34,6 +34,7 @@ import GalleryTestSupport
             case .takeoutFolder(let tally): found.append("takeout \(tally)")
             case .takeoutAlbum(let path, let file): found.append("takeout album \(path) \(file.path)")
             case .takeoutYearFolder(let path): found.append("takeout year \(path)")
+            case .iCloudFolder(let media, let tables): found.append("icloud \(media) \(tables)")
             }
         }
         return found

@@ -17,6 +17,9 @@ enum MediaOutcome: Sendable {
     /// Readable, but not to be published (rejected, or rated below
     /// `min_rating`); cached so the next build decides without reading it.
     case leftOut(SourceFile, reason: String, cache: CachedPhoto)
+    /// A Takeout year folder's copy of an item in an album: shown through
+    /// the album's; cached, with nothing made.
+    case folded(SourceFile, cache: CachedPhoto)
     /// OUT could not be written (full, read-only, …): not the file's fault,
     /// so it is not skipped; the build stops with this error.
     case stopped(OutputError)
@@ -43,8 +46,13 @@ struct PublishingRules: Sendable {
     let minRating: Int
     let publishPeople: Bool
     let publishArchived: Bool
+    /// Which Takeout year-folder copies fold into an album's item.
+    let yearCopies: TakeoutYearCopies
+    /// The export tables (iCloud's Photo Details) read in this build, each once.
+    let exportTables = ExportTables()
 
-    init(settings: BuildSettings, places: PlaceFinder?) {
+    init(settings: BuildSettings, places: PlaceFinder?, yearCopies: TakeoutYearCopies = TakeoutYearCopies(yearFolders: [])) {
+        self.yearCopies = yearCopies
         self.settings = settings
         self.places = places
         includeRejected = settings.includeRejected

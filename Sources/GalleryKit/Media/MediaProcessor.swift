@@ -19,8 +19,8 @@ struct MediaProcessor: Sendable {
     let faces: FaceWork?
 
     init(settings: BuildSettings, output: OutputFolder, video: VideoWork, places: PlaceFinder? = nil, vaults: [AlbumPath: Vault] = [:],
-         faces: FaceWork? = nil) {
-        rules = PublishingRules(settings: settings, places: places)
+         faces: FaceWork? = nil, yearCopies: TakeoutYearCopies = TakeoutYearCopies(yearFolders: [])) {
+        rules = PublishingRules(settings: settings, places: places, yearCopies: yearCopies)
         planner = RenditionPlanner(settings: settings, output: output, vaults: vaults)
         self.faces = faces
         stills = StillJob(rules: rules, planner: planner, motion: MotionJob(video: video, rules: rules), output: output, faces: faces)
@@ -56,6 +56,7 @@ struct MediaProcessor: Sendable {
         if rules.publishPeople && !cached.peopleKept { return .unknown }
         // Places are wanted now and were not looked up: read the GPS again (no re-encode).
         if rules.places != nil && !cached.placeKept { return .unknown }
+        if rules.yearCopies.isFolded(file, contentHash: cached.contentHash) { return .unchanged(.folded(file, cache: cached)) }
         if let reason = rules.leftOutReason(cached.metadata.words) { return .unchanged(.leftOut(file, reason: reason, cache: cached)) }
         // A video needs ffmpeg for anything missing: without it, it is read (and skipped) again.
         let plan = planner.plan(contentHash: cached.contentHash, metadata: cached.metadata, clipHash: cached.clip?.contentHash, album: file.albumPath)

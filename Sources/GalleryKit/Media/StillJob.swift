@@ -32,7 +32,7 @@ struct StillJob: Sendable {
             metadata = try MetadataReader.read(bytes, fileName: file.relativePath, modificationDate: file.modificationDate)
             // Named by what decides the pixels: words written into the file keep the name.
             contentHash = ContentIdentity.hash(bytes, format: metadata.format, orientation: metadata.orientation)
-            notes += SidecarWords.apply(file, to: &metadata)
+            notes += SidecarWords.apply(file, to: &metadata, tables: rules.exportTables)
             if metadata.words.droppedRegions.total > 0 {
                 notes.append("face regions left out: \(metadata.words.droppedRegions.summary)")
             }
@@ -44,6 +44,10 @@ struct StillJob: Sendable {
             }
             clip = try motion.examine(file, still: bytes, metadata: &metadata, notes: &notes)
             plan = planner.plan(contentHash: contentHash, metadata: metadata, clipHash: clip?.contentHash, album: file.albumPath)
+        }
+        if rules.yearCopies.isFolded(file, contentHash: contentHash) {
+            return .folded(file, cache: rules.cacheEntry(file, contentHash: contentHash, metadata: metadata, clip: clip,
+                                                         shardKey: SourceFileReader.shardKey(of: bytes)))
         }
         // Before the original is copied: a file over the limit publishes nothing.
         try RenditionMaker.checkPixelLimit(metadata.storedSize, maximumPixels: settings.maximumPixels)

@@ -23,7 +23,7 @@ struct VideoJob: Sendable {
             let facts = try video.facts(of: file.url)
             contentHash = try SourceFileReader.contentHash(of: file)
             var read = VideoWork.metadata(of: facts, file: file)
-            notes = SidecarWords.apply(file, to: &read)
+            notes = SidecarWords.apply(file, to: &read, tables: rules.exportTables)
             read.place = rules.place(near: read.gps)
             metadata = read
             if let reason = rules.leftOutReason(metadata.words) {
@@ -31,6 +31,9 @@ struct VideoJob: Sendable {
                                                                               shardKey: SourceFileReader.shardKey(of: file)))
             }
             plan = planner.plan(contentHash: contentHash, metadata: metadata, album: file.albumPath)
+        }
+        if rules.yearCopies.isFolded(file, contentHash: contentHash) {
+            return .folded(file, cache: rules.cacheEntry(file, contentHash: contentHash, metadata: metadata, shardKey: SourceFileReader.shardKey(of: file)))
         }
         guard let facts = metadata.motion else { throw VideoWorkError.notAVideo }
         if plan.missingStills > 0 {

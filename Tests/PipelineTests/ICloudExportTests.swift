@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import GalleryTestSupport
+@testable import GalleryCore
+@testable import GalleryKit
+
+/// An iCloud Photos download inside SOURCE: dates, favourites, hidden and
+/// recently deleted photos from its `Photo Details.csv`.
+@Suite struct ICloudExportTests {
+    static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+
+    @Test func photoDetailsAreReadAsTheOwnerMeantThem() async throws {
+        let folder = try TemporaryFolder()
+        let library = try ExportLibraries.iCloud(in: folder)
+        var settings = BuildSettings(source: library.source, output: folder.url.appendingPathComponent("out"))
+        settings.thumbnailBoxes = [PixelSize(width: 32, height: 24)]
+        settings.previewBoxes = [PixelSize(width: 64, height: 48)]
+        settings.includeRejected = true  // hidden and deleted are not "rejected": no setting publishes them
+        let report = try await GalleryBuilder().build(settings: settings, quiet: true)
+        let out = settings.output
+        let pages = "albums/icloud-photos-part-1-of-1/photos"
+        func page(_ name: String) throws -> String { try String(contentsOf: out.appendingPathComponent("\(pages)/\(name).html"), encoding: .utf8) }
+
+        #expect(report.summary.contains("iCloud Photos download: 6 photos and videos read with its Photo Details table"), "\(report.summary)")
+        #expect(report.published == 4, "\(report.summary)")
+        #expect(Set(report.leftOut.map(\.reason)) == ["hidden in iCloud Photos", "recently deleted in iCloud Photos"])
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("\(pages)/img-0003.html").path))
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("\(pages)/img-0004.html").path))
+
+        // The table's date where the file has none; the file's own EXIF date where it has one.
+        let day = CaptureDate(exportRecord: Date(timeIntervalSince1970: TimeInterval(ExportLibraries.march3Morning))).localDay
+        let screenshot = try page("img-0002")
+        #expect(screenshot.contains("<dt>Taken</dt>") && screenshot.contains("\(Self.months[day.month - 1]) \(day.day), \(day.year)"))
+        #expect(try page("img-0001").contains("October 6, 2023"))
+        // The favourite (a hostile row's quotes and line break read as one field) is in Favourites, nothing else is.
+        let favourites = try String(contentsOf: out.appendingPathComponent("favourites/index.html"), encoding: .utf8)
+        #expect(favourites.contains("img-0005.html") && !favourites.contains("img-0001.html") && !favourites.contains("img-0006.html"))
+        // The table is an input: un-hiding a photo publishes it, and no image of the others is made again.
+        let table = library.source.appendingPathComponent("\(library.photos)/Photo Details.csv")
+        let text = try String(contentsOf: table, encoding: .utf8).replacingOccurrences(of: "IMG_0003.JPG,AbC3,no,yes", with: "IMG_0003.JPG,AbC3,no,no")
+        try Data(text.utf8).write(to: table)
+        let again = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(again.published == 5 && again.leftOut.map(\.reason) == ["recently deleted in iCloud Photos"], "\(again.summary)")
+        #expect(again.renditionsMade == 2, "IMG_0003's two renditions only: \(again.summary)")
+        // Nothing of the hidden or deleted photos, and no table, under OUT.
+        for path in FileManager.default.enumerator(atPath: out.path)!.compactMap({ $0 as? String }) {
+            #expect(!path.hasSuffix(".csv") && !path.contains("img-0004"), "\(path)")
+        }
+    }
+}

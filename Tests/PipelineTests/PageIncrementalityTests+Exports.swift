@@ -1,0 +1,33 @@
+import Foundation
+import GalleryTestSupport
+
+extension PageIncrementalityTests.Library {
+    /// A Takeout JSON beside a photo written, changed or removed (a date the
+    /// file's EXIF overrides, a description, a favourite, trash or archive),
+    /// or the photo and its JSON copied into a year folder, as Takeout
+    /// copies every album photo.
+    func takeoutSidecar(_ random: inout PageIncrementalityTests.Random) throws {
+        guard !photos.isEmpty else { return }
+        let path = random.pick(photos)
+        let json = source.appendingPathComponent(path + ".json")
+        let fm = FileManager.default
+        switch random.below(5) {
+        case 0:
+            try? fm.removeItem(at: json)
+        case 1:
+            let copy = "Photos from 2024/" + (path as NSString).lastPathComponent
+            guard !photos.contains(copy) else { return }
+            try fm.createDirectory(at: source.appendingPathComponent("Photos from 2024"), withIntermediateDirectories: true)
+            try fm.copyItem(at: source.appendingPathComponent(path), to: source.appendingPathComponent(copy))
+            try Data(ExportLibraries.takeoutJSON(title: copy, description: "A copy")).write(to: source.appendingPathComponent(copy + ".json"))
+            photos.append(copy)
+        default:
+            let bytes = ExportLibraries.takeoutJSON(
+                title: (path as NSString).lastPathComponent, taken: 1_704_067_200 + Int64(random.below(86_400 * 60)),
+                description: random.pick(["", "From Google Photos", "Ünïcode & <b>markup</b>"]), favorited: random.below(3) == 0,
+                trashed: random.below(6) == 0, archived: random.below(6) == 0,
+                people: random.below(3) == 0 ? [random.pick(["Ada", "Grace", "Alan"])] : [])
+            try Data(bytes).write(to: json)
+        }
+    }
+}
