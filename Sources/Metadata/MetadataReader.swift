@@ -41,20 +41,21 @@ public enum MetadataReader {
             frames = structure.frameCount
             facts = structure.exif.flatMap { exif in exif.withUnsafeBytes { ExifReader.read($0) } }
             if let xmp = structure.xmp { words = WordsReader.xmp(xmp) }
-        case .heif:
-            let structure = try HEIFStructure(bytes)
-            size = structure.size
-            facts = structure.exif.flatMap { exif in exif.withUnsafeBytes { ExifReader.read($0) } }
-            if let xmp = structure.xmp { words = WordsReader.xmp(xmp) }
-            // Upright already: libheif applies irot/imir/clap, and the EXIF tag
-            // in a HEIF only repeats them (see HEIFStructure).
-            orientation = .up
-        case .jxl:
-            let structure = try JXLStructure(bytes)
-            size = structure.size
-            facts = structure.exif.flatMap { exif in exif.withUnsafeBytes { ExifReader.read($0) } }
-            if let xmp = structure.xmp { words = WordsReader.xmp(xmp) }
-            // Upright already: libjxl applies the codestream's orientation.
+        case .heif, .jxl:
+            let found: (size: PixelSize, exif: [UInt8]?, xmp: [UInt8]?)
+            if format == .heif {
+                let structure = try HEIFStructure(bytes)
+                found = (structure.size, structure.exif, structure.xmp)
+            } else {
+                let structure = try JXLStructure(bytes)
+                found = (structure.size, structure.exif, structure.xmp)
+            }
+            size = found.size
+            facts = found.exif.flatMap { exif in exif.withUnsafeBytes { ExifReader.read($0) } }
+            if let xmp = found.xmp { words = WordsReader.xmp(xmp) }
+            // Upright already: libheif applies irot/imir/clap (the EXIF tag in
+            // a HEIF only repeats them, see HEIFStructure), libjxl the
+            // codestream's orientation.
             orientation = .up
         case .tiff:
             let directory = try TIFFDirectory(bytes)

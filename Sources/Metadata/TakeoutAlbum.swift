@@ -8,14 +8,7 @@ public struct TakeoutAlbum: Equatable, Sendable {
 
     /// Reads the album's JSON (untrusted: at most a megabyte, fields of the wrong type left out).
     public init(_ bytes: [UInt8]) throws(TakeoutSidecarError) {
-        guard bytes.count <= TakeoutSidecar.largestSize else { throw .tooLarge(bytes.count) }
-        let parsed: Any
-        do {
-            parsed = try JSONSerialization.jsonObject(with: Data(bytes))
-        } catch {
-            throw .notJSON
-        }
-        guard let object = parsed as? [String: Any] else { throw .notAnObject }
+        let object = try TakeoutSidecar.object(bytes)
         func text(_ key: String) -> String? {
             guard let value = (object[key] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
             return String(value.prefix(TakeoutSidecar.longestText))

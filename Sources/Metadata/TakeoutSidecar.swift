@@ -37,14 +37,7 @@ public struct TakeoutSidecar: Equatable, Sendable {
 
     /// Reads a sidecar's bytes.
     public init(_ bytes: [UInt8]) throws(TakeoutSidecarError) {
-        guard bytes.count <= Self.largestSize else { throw .tooLarge(bytes.count) }
-        let parsed: Any
-        do {
-            parsed = try JSONSerialization.jsonObject(with: Data(bytes))
-        } catch {
-            throw .notJSON
-        }
-        guard let object = parsed as? [String: Any] else { throw .notAnObject }
+        let object = try Self.object(bytes)
         title = text(object, "title", longest: Self.longestText)
         caption = text(object, "description", longest: Self.longestText)
         takenAt = instant(object, "photoTakenTime")
@@ -117,6 +110,20 @@ public struct TakeoutSidecar: Equatable, Sendable {
     }
 
     /// Control characters (a newline in a name) as spaces.
+    /// An untrusted Takeout JSON's top object: at most `largestSize` bytes,
+    /// parsed by Foundation (nesting bounded), an object or refused.
+    static func object(_ bytes: [UInt8]) throws(TakeoutSidecarError) -> [String: Any] {
+        guard bytes.count <= largestSize else { throw .tooLarge(bytes.count) }
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: Data(bytes))
+        } catch {
+            throw .notJSON
+        }
+        guard let object = parsed as? [String: Any] else { throw .notAnObject }
+        return object
+    }
+
     static func oneLine(_ text: String) -> String {
         String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
             .trimmingCharacters(in: .whitespaces)
