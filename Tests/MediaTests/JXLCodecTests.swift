@@ -135,3 +135,43 @@ extension JXLCodecTests {
         #expect(neutral)
     }
 }
+
+extension JXLCodecTests {
+    /// `file` as libjxl's own tool decodes it (8-bit PNG, upright).
+    static func djxl(_ file: [UInt8]) throws -> RGBAImage {
+        let folder = try TemporaryFolder()
+        let input = folder.url.appendingPathComponent("in.jxl"), output = folder.url.appendingPathComponent("out.png")
+        try Data(file).write(to: input)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/djxl")
+        process.arguments = [input.path, output.path, "--bits_per_sample=8"]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw JXLTestError.encoderFailed(["djxl"]) }
+        return try Fixtures.contents(of: output).withUnsafeBytes { try PNGCodec.decode($0, maximumPixels: 1 << 24).image }
+    }
+
+    /// Lossy files as cameras and tools write them (an 8-bit sRGB photo with
+    /// an EXIF orientation; one with transparency) come out as djxl shows them.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/djxl"), "needs djxl (libjxl-tools)"))
+    func lossyFilesComeOutAsLibjxlsOwnToolShowsThem() throws {
+        var withAlpha = Fixtures.quadrants(width: 40, height: 30)
+        for i in stride(from: 3, to: withAlpha.pixels.count, by: 4) { withAlpha.pixels[i] = UInt8(truncatingIfNeeded: i / 4 * 2) }
+        let turned = try Fixtures.jpeg(Fixtures.gradient(width: 64, height: 48), exif: Fixtures.cameraExif(orientation: 6), quality: 95)
+        for (input, name) in [(turned, "in.jpg"), (Fixtures.png(withAlpha), "in.png")] {
+            let file = try Self.encode(input, name: name, ["-d", "1.5", "-j", "0"])
+            let (ours, _) = try Self.decode(file)
+            let theirs = try Self.djxl(file)
+            #expect(ours.width == theirs.width && ours.height == theirs.height, "\(name): \(ours.width)×\(ours.height)")
+            #expect(name != "in.jpg" || (ours.width == 48 && ours.height == 64), "upright")
+            // Straight (not premultiplied) alpha, as PNG holds it; colour within rounding where the pixel is not transparent.
+            var largest = 0
+            for index in stride(from: 0, to: min(ours.pixels.count, theirs.pixels.count), by: 4) where theirs.pixels[index + 3] > 8 {
+                for channel in 0..<4 { largest = max(largest, abs(Int(ours.pixels[index + channel]) - Int(theirs.pixels[index + channel]))) }
+            }
+            #expect(largest <= 2, "\(name): largest difference \(largest)")
+        }
+    }
+}
