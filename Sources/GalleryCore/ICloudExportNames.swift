@@ -9,4 +9,15 @@ public enum ICloudExportNames {
         let name = fileName.precomposedStringWithCanonicalMapping.lowercased()
         return name.hasPrefix("photo details") && name.hasSuffix(".csv")
     }
+
+    /// The download's album tables live in `Albums/`, one `<album>.csv` each,
+    /// beside the `Photos/` folder that holds their photos.
+    public static let albumsFolder = "albums", photosFolder = "photos"
+
+    /// Whether a folder of this name is the download's folder of photos.
+    public static func isPhotosFolder(_ name: String) -> Bool { name.lowercased() == photosFolder }
+
+    /// Whether a folder of this name holds album tables.
+    public static func isAlbumsFolder(_ name: String) -> Bool { name.lowercased() == albumsFolder }
+
 }

@@ -20,6 +20,11 @@ public struct BuildContext: Sendable {
     public var items: [MediaItem] = []
     /// Album sidecars, read and checked before any image work.
     public var sidecars: [AlbumPath: AlbumSettings] = [:]
+    /// Google Takeout's year folders: their copies of album photos fold into the albums'.
+    var takeoutYearFolders: Set<AlbumPath> = []
+    /// Albums that list photos living in other folders (an iCloud download's
+    /// `Albums/*.csv`): the photos' paths below SOURCE, by album.
+    var albumReferences: [AlbumPath: [String]] = [:]
     /// people.yml (read with `publish_people`): who is who, who is hidden.
     public var people = PeopleList()
     /// The private albums' passphrases, by the album that says `private: true`

@@ -23,6 +23,7 @@ struct CheckSourceStep: BuildStep {
         var sidecars: [AlbumPath: AlbumSettings] = [:]
         var failure: ConfigError?
         var takeoutAlbums: [(AlbumPath, URL)] = [], yearFolders: [AlbumPath] = []
+        var iCloudLibraries: Set<AlbumPath> = [], iCloudAlbums: [(AlbumPath, URL)] = []
         scanner.walk(ScanOptions(followSymlinks: settings.followSymlinks, foldersOnly: true)) { event in
             switch event {
             case .album(let path, let url?) where failure == nil:
@@ -36,6 +37,8 @@ struct CheckSourceStep: BuildStep {
                 }
             case .takeoutAlbum(let path, let file): takeoutAlbums.append((path, file))
             case .takeoutYearFolder(let path): yearFolders.append(path)
+            case .iCloudLibraryFolder(let path): iCloudLibraries.insert(path)
+            case .iCloudAlbum(let path, let table): iCloudAlbums.append((path, table))
             default: break
             }
         }
@@ -53,6 +56,22 @@ struct CheckSourceStep: BuildStep {
             }
         }
         for path in yearFolders { sidecars[path, default: AlbumSettings()].timelineOnly = true }
+        context.takeoutYearFolders = Set(yearFolders)
+        // An iCloud download's Photos/ is its library, not an album; each table of Albums/ beside it is an album of its photos.
+        for path in iCloudLibraries { sidecars[path, default: AlbumSettings()].timelineOnly = true }
+        for (path, table) in iCloudAlbums {
+            guard let albums = path.parent, let download = albums.parent,
+                  let library = iCloudLibraries.first(where: { $0.parent == download && ICloudExportNames.isPhotosFolder($0.name) }) else { continue }
+            do {
+                let handle = try FileHandle(forReadingFrom: table)
+                defer { try? handle.close() }
+                let album = try ICloudAlbumTable(Array(try handle.read(upToCount: ICloudAlbumTable.largestSize + 1) ?? Data()))
+                let folder = library.components.joined(separator: "/")
+                context.albumReferences[path] = album.names.map { folder.isEmpty ? $0 : folder + "/" + $0 }
+            } catch {
+                context.report.warnings.append("\(DisplayText.oneLine((albums.components + [table.lastPathComponent]).joined(separator: "/"))): \(error)")
+            }
+        }
         context.sidecars = sidecars
         // people.yml, like an album.yml, is checked before any image work.
         context.people = try PeopleFile.load(source: settings.source)

@@ -18,7 +18,7 @@ struct ProcessMediaStep: BuildStep {
         // The place table (3 MB) is read only when places are wanted.
         let places = settings.momentPlaces ? try PlaceFinder.load() : nil
         let faces = FacesStep.startFaceWork(&context, output: output)
-        let yearCopies = TakeoutYearCopies(yearFolders: Set(context.sidecars.filter(\.value.timelineOnly).keys))
+        let yearCopies = TakeoutYearCopies(yearFolders: context.takeoutYearFolders)
         let processor = MediaProcessor(settings: settings, output: output, video: video, places: places,
                                        vaults: context.albumKeys.mapValues(\.vault), faces: faces, yearCopies: yearCopies)
         let shard = context.shard
@@ -167,7 +167,7 @@ struct SourceFeed {
                     feed.ignored.addTakeout(tally)
                 case .iCloudFolder(let media, let tables):
                     feed.ignored.addICloud(media: media, tables: tables)
-                case .album, .takeoutAlbum, .takeoutYearFolder:
+                case .album, .takeoutAlbum, .takeoutYearFolder, .iCloudLibraryFolder, .iCloudAlbum:
                     break  // sidecars were read before any image work
                 }
             }

@@ -57,7 +57,7 @@ struct RenderPagesStep: BuildStep {
 
         let gallery = Gallery.assemble(title: context.settings.title, photos: context.items,
                                        sidecars: context.sidecars, options: context.settings.values,
-                                       vaults: context.albumKeys.mapValues(\.vault))
+                                       vaults: context.albumKeys.mapValues(\.vault), references: context.albumReferences)
         let options = context.settings.values
         let map = SiteMap(gallery: gallery, options: options, people: context.people)
         // The search index's words made while the pages are fingerprinted
@@ -337,6 +337,11 @@ struct RenderPagesStep: BuildStep {
         for (path, settings) in context.sidecars.sorted(by: { $0.key < $1.key }) {
             hasher.add(path.description)
             hasher.add(String(describing: settings))
+        }
+        for (path, members) in context.albumReferences.sorted(by: { $0.key < $1.key }) {
+            hasher.add(path.description)
+            hasher.add(members.count)
+            for member in members { hasher.add(member) }
         }
         // people.yml: who is published under which name (the pages that show them say).
         hasher.add(String(describing: context.people))

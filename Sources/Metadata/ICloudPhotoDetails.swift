@@ -67,3 +67,30 @@ public struct ICloudPhotoDetails: Equatable, Sendable {
 
     static let dateFormats = ["EEEE MMMM dd,yyyy hh:mm a zzz", "EEEE MMMM d,yyyy h:mm a zzz", "EEEE MMMM dd, yyyy hh:mm a zzz"]
 }
+
+/// One table of an iCloud download's `Albums/` folder: the album's photos,
+/// by their names in `Photos/` (column `imgName`), in the table's order.
+/// Untrusted: a name with a folder in it, or a second time, is left out.
+public struct ICloudAlbumTable: Equatable, Sendable {
+    public var names: [String] = []
+    public var refusedRows = 0
+
+    /// An album of a million photos is about 20 MB; a larger file is not one.
+    public static let largestSize = 64 << 20
+
+    public init(_ bytes: [UInt8]) throws(CSVError) {
+        guard bytes.count <= Self.largestSize else { throw .tooManyRows }
+        let table = try CSVTable(bytes)
+        guard table.header.contains(where: { $0.lowercased() == ICloudPhotoDetails.nameColumn.lowercased() }) else { throw .empty }
+        var seen = Set<String>()
+        for row in table.rows {
+            guard let name = table.value(ICloudPhotoDetails.nameColumn, in: row)?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
+                  !name.contains("/"), !name.contains("\\"), name != ".", name != "..", seen.insert(name).inserted else {
+                refusedRows += 1
+                continue
+            }
+            names.append(name)
+        }
+    }
+}
+

@@ -19,6 +19,10 @@ public struct Album: Sendable {
     /// Not an album (a Takeout's year folder): left out of listings, its
     /// photos on the timeline.
     public var timelineOnly = false
+    /// Its photos live in other folders (an iCloud album lists photos of
+    /// the download's `Photos/`): their pages are their own folders', and
+    /// they are on the timeline from there, not from here.
+    public var listsOthers = false
     /// File name of the cover photo chosen by the sidecar.
     public var coverFileName: String?
     /// Where it publishes when it is private or below a private album: its
@@ -61,8 +65,11 @@ public struct Gallery: Sendable {
     /// site default), applies sidecar titles, covers and hidden flags, and links
     /// every album that has photos below it to its parent.
     /// `vaults` are the private albums' (by the album that says `private: true`).
+    /// `references`: albums that list photos of other folders, by the photos'
+    /// paths below SOURCE (a folder with photos of its own keeps its own).
     public static func assemble(title: String, photos: [MediaItem], sidecars: [AlbumPath: AlbumSettings] = [:],
-                                options: Settings = Settings(), vaults: [AlbumPath: Vault] = [:]) -> Gallery {
+                                options: Settings = Settings(), vaults: [AlbumPath: Vault] = [:],
+                                references: [AlbumPath: [String]] = [:]) -> Gallery {
         var albums: [AlbumPath: Album] = [.root: Album(path: .root, title: title)]
         func make(_ path: AlbumPath) -> Album {
             Album(path: path, title: path.isRoot ? title : path.name)
@@ -92,6 +99,7 @@ public struct Gallery: Sendable {
             run.append(photo)
         }
         addRun()
+        let listing = listed(references, from: photos, into: &albums)
         // Each album's photos sorted on every core (a thousand albums of a hundred: a tenth of a second on one).
         let keys = Array(albums.keys), unsorted = albums
         let ordered = parallelMap(keys, minimumCount: 8) { key in
@@ -105,6 +113,7 @@ public struct Gallery: Sendable {
             album.description = sidecar.description
             album.hidden = sidecar.hidden && !key.isRoot
             album.timelineOnly = sidecar.timelineOnly && !key.isRoot
+            album.listsOthers = listing.contains(key)
             album.coverFileName = sidecar.cover
             album.children = Array(Set(album.children)).sorted()
             album.photos = photos
@@ -112,6 +121,33 @@ public struct Gallery: Sendable {
             albums[key] = album
         }
         return Gallery(title: title, albums: albums)
+    }
+
+    /// Fills the albums that list photos of other folders (each photo once,
+    /// in the list's order until sorted) and links them to their parents;
+    /// returns those albums. A listed photo not published (left out, or not
+    /// found) is passed over.
+    static func listed(_ references: [AlbumPath: [String]], from photos: [MediaItem], into albums: inout [AlbumPath: Album]) -> Set<AlbumPath> {
+        guard !references.isEmpty else { return [] }
+        let wanted = Set(references.values.joined())
+        var byPath: [String: MediaItem] = [:]
+        for photo in photos where wanted.contains(photo.source.relativePath) { byPath[photo.source.relativePath] = photo }
+        var filled = Set<AlbumPath>()
+        for (path, members) in references.sorted(by: { $0.key < $1.key }) where !path.isRoot && (albums[path]?.photos.isEmpty ?? true) {
+            var seen = Set<String>()
+            let items = members.compactMap { member in seen.insert(member).inserted ? byPath[member] : nil }
+            guard !items.isEmpty else { continue }
+            albums[path, default: Album(path: path, title: path.name)].photos = items
+            filled.insert(path)
+            var child = path
+            while let parent = child.parent {
+                let isNew = albums[parent] == nil
+                albums[parent, default: Album(path: parent, title: parent.isRoot ? "" : parent.name)].children.append(child)
+                if !isNew { break }
+                child = parent
+            }
+        }
+        return filled
     }
 
     static func sorted(_ photos: [MediaItem], by key: PhotoSortKey, _ direction: SortDirection) -> [MediaItem] {
@@ -181,7 +217,7 @@ public struct Gallery: Sendable {
 
     /// Every photo that appears in the moments timeline: from listed albums only.
     public var timelinePhotos: [MediaItem] {
-        albums.values.filter { !isHidden($0.path) }.flatMap(\.photos)
+        albums.values.filter { !$0.listsOthers && !isHidden($0.path) }.flatMap(\.photos)
     }
 }
 

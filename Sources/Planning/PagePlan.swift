@@ -329,7 +329,8 @@ struct Fingerprinter: Sendable {
             h.add(planner.gallery.title(of: path))
             h.add(planner.crumbs[path] ?? .zero)
             let albumDigest = h.digest()
-            for index in album.photos.indices {
+            // The photos an album lists from other folders have their pages there.
+            for index in album.photos.indices where !album.listsOthers {
                 guard let page = rows.pages[index] else { continue }
                 pages.append(planner.itemPage(album, rows: rows, albumDigest: albumDigest, paths: paths, index: index, page: page))
             }

@@ -414,7 +414,8 @@ struct Placement: Sendable {
         albumPages[path] = ranges.indices.map { placed(SiteMap.albumPage(folder: folder, number: $0)) }
         let photoFolder = path.isRoot ? "albums/" : folder
         var photoSlugs = Slug.Uniquer()
-        for (index, photo) in album.photos.enumerated() {
+        // The photos an album lists from other folders have their pages there.
+        for (index, photo) in album.photos.enumerated() where !album.listsOthers {
             let source = photo.source  // copied once, not at each use
             var slug = Slug.make(source.fileStem, fallback: "photo")
             // Album pages own index.html and index-N.html.

@@ -31,6 +31,14 @@ public enum ScanEvent: Sendable {
     /// A folder of an iCloud Photos download was listed: its media files
     /// (each given the folder's `Photo Details*.csv` as a sidecar) and tables.
     case iCloudFolder(media: Int, tables: Int)
+    /// An iCloud download's `Photos/` folder (it holds `Photo Details*.csv`):
+    /// not an album, its photos on the timeline and in the albums that list
+    /// them. Emitted in folders-only walks too.
+    case iCloudLibraryFolder(AlbumPath)
+    /// A table of an iCloud download's `Albums/` folder: an album (named by
+    /// the table) listing photos of the `Photos/` beside it. Emitted in
+    /// folders-only walks too.
+    case iCloudAlbum(AlbumPath, table: URL)
 }
 
 /// How a walk goes.
@@ -153,6 +161,9 @@ public struct SourceScanner: Sendable {
         var entries: [(name: String, raw: [UInt8])] = []
         // A Takeout folder's signs, seen in folders-only walks too: JSON files, and the album's own.
         var holdsJSON = false, takeoutAlbumFile: String?
+        // An iCloud download's signs: its table of photos, or album tables.
+        var holdsPhotoDetails = false, albumTables: [String] = []
+        let inAlbumsFolder = components.last.map(ICloudExportNames.isAlbumsFolder) == true
         while let entry = readdir(directory) {
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
             if bytes == [46] || bytes == [46, 46] { continue }
@@ -160,6 +171,9 @@ public struct SourceScanner: Sendable {
                 holdsJSON = true
                 let name = String(decoding: bytes, as: UTF8.self)
                 if TakeoutFolderNames.isAlbumFile(name) { takeoutAlbumFile = name }
+            } else if bytes.count > 4, bytes.suffix(4).elementsEqual(".csv".utf8), bytes.first != 46 {
+                let name = String(decoding: bytes, as: UTF8.self)
+                if ICloudExportNames.isPhotoDetails(name) { holdsPhotoDetails = true } else if inAlbumsFolder { albumTables.append(name) }
             }
             // Listing folders only: an entry the directory says is a plain file needs no stat.
             if foldersOnly, entry.pointee.d_type == UInt8(DT_REG) { continue }
@@ -225,6 +239,8 @@ public struct SourceScanner: Sendable {
                     if !TakeoutFolderNames.isAlbumFile(entry.name) { takeoutJSON.append(file) }
                 } else if ext == "csv", ICloudExportNames.isPhotoDetails(entry.name) {
                     photoDetails.append(file)
+                } else if ext == "csv", inAlbumsFolder {
+                    continue  // an album's table, read with the album sidecars
                 } else {
                     emit(.ignored(path: relative))
                 }
@@ -264,6 +280,11 @@ public struct SourceScanner: Sendable {
             }
             for (_, clip) in liveClips { claimed.formUnion(byBaseName[SourceFileTypes.pairingName(clip.fileName)]?.map(\.fileName) ?? []) }
             for sidecar in sidecarCandidates where !claimed.contains(sidecar.fileName) { emit(.ignored(path: sidecar.relativePath)) }
+        }
+        if holdsPhotoDetails { emit(.iCloudLibraryFolder(AlbumPath(components: components))) }
+        for table in albumTables.sorted() {
+            let stem = table.lowercased().hasSuffix(".csv") ? String(table.dropLast(4)) : table
+            emit(.iCloudAlbum(AlbumPath(components: components + [stem]), table: url.appendingPathComponent(table)))
         }
         let isYearFolder = holdsJSON && components.last.map(TakeoutFolderNames.isYearFolder) == true
         if let takeoutAlbumFile {

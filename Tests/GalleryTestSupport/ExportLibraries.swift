@@ -138,7 +138,9 @@ public enum ExportLibraries {
     /// without one (its date from the table), a favourite, a hidden and a
     /// recently deleted photo, a photo the table does not name; `Photo
     /// Details.csv` with Apple's columns and hostile rows (a path, a second
-    /// row for a name, quotes and a line break in a field); `Albums/Trip.csv`.
+    /// row for a name, quotes and a line break in a field); `Albums/Trip.csv`
+    /// and `Albums/Friends & family.csv` (one photo in both, a hidden photo,
+    /// a path and a missing name listed).
     public static func iCloud(in folder: TemporaryFolder) throws -> ICloud {
         let photos = "iCloud Photos Part 1 of 1/Photos"
         func put(_ path: String, _ bytes: [UInt8]) throws { try folder.write("src/\(path)", bytes) }
@@ -162,6 +164,9 @@ public enum ExportLibraries {
             """
         try put("\(photos)/Photo Details.csv", Array(table.utf8))
         try put("iCloud Photos Part 1 of 1/Albums/Trip.csv", Array("imgName\nIMG_0005.JPG\nIMG_0006.JPG\n".utf8))
+        // One photo in two albums; a hidden one, a path and a name the download lacks listed too.
+        try put("iCloud Photos Part 1 of 1/Albums/Friends & family.csv",
+                Array("imgName\r\nIMG_0005.JPG\r\nIMG_0003.JPG\r\n../../Mine/own.jpg\r\nmissing.jpg\r\nIMG_0005.JPG\r\n".utf8))
         return ICloud(source: folder.url.appendingPathComponent("src"), photos: photos)
     }
 }

@@ -35,6 +35,18 @@ import GalleryTestSupport
         // The favourite (a hostile row's quotes and line break read as one field) is in Favourites, nothing else is.
         let favourites = try String(contentsOf: out.appendingPathComponent("favourites/index.html"), encoding: .utf8)
         #expect(favourites.contains("img-0005.html") && !favourites.contains("img-0001.html") && !favourites.contains("img-0006.html"))
+        // Albums: each table an album listing photos of Photos/, their pages there; Photos/ is no album; each photo once on the timeline.
+        let albums = "albums/icloud-photos-part-1-of-1/albums"
+        let trip = try String(contentsOf: out.appendingPathComponent("\(albums)/trip/index.html"), encoding: .utf8)
+        #expect(trip.contains("../../photos/img-0005.html") && trip.contains("../../photos/img-0006.html"), "\(trip)")
+        let friends = try String(contentsOf: out.appendingPathComponent("\(albums)/friends-family/index.html"), encoding: .utf8)
+        #expect(friends.contains("Friends &amp; family") && friends.contains("../../photos/img-0005.html"))
+        #expect(!friends.contains("img-0003") && !friends.contains("own.html"), "hidden, and a path out of Photos/: not listed")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("\(albums)/trip/img-0005.html").path), "no second page")
+        let download = try String(contentsOf: out.appendingPathComponent("albums/icloud-photos-part-1-of-1/index.html"), encoding: .utf8)
+        #expect(download.contains("albums/index.html") && !download.contains("photos/index.html"), "Photos/ is not listed as an album")
+        let moments = try String(contentsOf: out.appendingPathComponent("moments/index.html"), encoding: .utf8)
+        #expect(moments.components(separatedBy: "img-0005.html\"").count == 2, "once on the timeline")
         // The table is an input: un-hiding a photo publishes it, and no image of the others is made again.
         let table = library.source.appendingPathComponent("\(library.photos)/Photo Details.csv")
         let text = try String(contentsOf: table, encoding: .utf8).replacingOccurrences(of: "IMG_0003.JPG,AbC3,no,yes", with: "IMG_0003.JPG,AbC3,no,no")

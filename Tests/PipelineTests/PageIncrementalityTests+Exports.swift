@@ -4,16 +4,27 @@ import GalleryTestSupport
 extension PageIncrementalityTests.Library {
     /// A Takeout JSON beside a photo written, changed or removed (a date the
     /// file's EXIF overrides, a description, a favourite, trash or archive),
-    /// or the photo and its JSON copied into a year folder, as Takeout
-    /// copies every album photo.
-    func takeoutSidecar(_ random: inout PageIncrementalityTests.Random) throws {
+    /// the photo and its JSON copied into a year folder, as Takeout copies
+    /// every album photo, or an iCloud `Photo Details.csv` written into the
+    /// photo's folder (favourites, hidden, deleted).
+    /// `kind` (taken modulo 4): a JSON written, the copy, the table, the JSON removed.
+    func exportSidecar(_ random: inout PageIncrementalityTests.Random, kind: Int) throws {
         guard !photos.isEmpty else { return }
         let path = random.pick(photos)
         let json = source.appendingPathComponent(path + ".json")
         let fm = FileManager.default
-        switch random.below(5) {
-        case 0:
+        switch kind % 4 {
+        case 3:
             try? fm.removeItem(at: json)
+        case 2:
+            let folder = source.appendingPathComponent(path).deletingLastPathComponent()
+            let names = (try? fm.contentsOfDirectory(atPath: folder.path))?.filter { $0.hasSuffix(".jpg") }.sorted() ?? []
+            var table = "imgName,fileChecksum,favorite,hidden,deleted,originalCreationDate,viewCount,importDate\n"
+            for name in names where random.below(2) == 0 {
+                let flags = [random.below(3) == 0, random.below(6) == 0, random.below(8) == 0].map { $0 ? "yes" : "no" }
+                table += "\(name),x,\(flags.joined(separator: ",")),\"Sunday March 03,2024 09:20 AM GMT\",0,\n"
+            }
+            try Data(table.utf8).write(to: folder.appendingPathComponent("Photo Details.csv"))
         case 1:
             let copy = "Photos from 2024/" + (path as NSString).lastPathComponent
             guard !photos.contains(copy) else { return }

@@ -265,11 +265,12 @@ import GalleryTestSupport
         try library.albumSidecar(&random, album: "Trips/Coast", private: true)
         _ = try await build(library.settings)
         var sealedSteps = 0, peopleSteps = 0
-        // Takeout JSON edits beside every third step, drawn apart (the seeds' other draws stay as they were).
+        // Export sidecar edits (Takeout JSON, a year folder's copy, iCloud's table) beside every third step,
+        // drawn apart (the seeds' other draws stay as they were).
         var exportRandom = Random(state: seed &+ 1_000)
         for step in 0..<12 {
             let operation = random.below(8)
-            if step % 3 == 1 { try library.takeoutSidecar(&exportRandom) }
+            if step % 3 == 1 { try library.exportSidecar(&exportRandom, kind: step / 3) }
             switch operation {
             case 0, 1: try library.add(&random)
             case 2: try library.remove(&random)

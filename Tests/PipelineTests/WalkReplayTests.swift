@@ -35,6 +35,8 @@ import GalleryTestSupport
             case .takeoutAlbum(let path, let file): found.append("takeout album \(path) \(file.path)")
             case .takeoutYearFolder(let path): found.append("takeout year \(path)")
             case .iCloudFolder(let media, let tables): found.append("icloud \(media) \(tables)")
+            case .iCloudLibraryFolder(let path): found.append("icloud library \(path)")
+            case .iCloudAlbum(let path, let table): found.append("icloud album \(path) \(table.path)")
             }
         }
         return found
