@@ -27,6 +27,8 @@ public struct BuildReport: Sendable {
     public var takeout: TakeoutTally?
     /// The media in folders of an iCloud Photos download and their Photo Details tables (nil: none in SOURCE).
     public var iCloud: (media: Int, tables: Int)?
+    /// Albums read from an iCloud download's `Albums/` tables.
+    public var iCloudAlbums = 0
     /// Copies in Takeout year folders of photos in albums, shown once, through the album.
     public var takeoutCopiesFolded = 0
     /// RAW files left out for the JPEG/HEIC of the same name (raw_pairs: prefer_jpeg).
@@ -105,6 +107,7 @@ public struct BuildReport: Sendable {
         if let iCloud {
             text += "\niCloud Photos download: \(Self.count(iCloud.media, "photo or video", "photos and videos")) read with "
                 + "\(iCloud.tables == 1 ? "its Photo Details table" : "\(iCloud.tables) Photo Details tables")"
+                + (iCloudAlbums > 0 ? "; \(Self.count(iCloudAlbums, "album")) from its Albums folder" : "")
         }
         if let line = pairedRawSummary { text += "\n" + line }
         if let line = ignoredSummary { text += "\n" + line }

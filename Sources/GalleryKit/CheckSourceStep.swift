@@ -1,7 +1,6 @@
 import Configuration
 import Foundation
 import GalleryCore
-import Metadata
 import Scanning
 
 /// Checks SOURCE, then reads and checks every album sidecar (`album.yml`)
@@ -22,8 +21,7 @@ struct CheckSourceStep: BuildStep {
         let scanner = SourceScanner(root: settings.source, excluding: [settings.output])
         var sidecars: [AlbumPath: AlbumSettings] = [:]
         var failure: ConfigError?
-        var takeoutAlbums: [(AlbumPath, URL)] = [], yearFolders: [AlbumPath] = []
-        var iCloudLibraries: Set<AlbumPath> = [], iCloudAlbums: [(AlbumPath, URL)] = []
+        var exports = ExportFolders()
         scanner.walk(ScanOptions(followSymlinks: settings.followSymlinks, foldersOnly: true)) { event in
             switch event {
             case .album(let path, let url?) where failure == nil:
@@ -35,43 +33,11 @@ struct CheckSourceStep: BuildStep {
                     // album its owner meant to hide.
                     failure = error
                 }
-            case .takeoutAlbum(let path, let file): takeoutAlbums.append((path, file))
-            case .takeoutYearFolder(let path): yearFolders.append(path)
-            case .iCloudLibraryFolder(let path): iCloudLibraries.insert(path)
-            case .iCloudAlbum(let path, let table): iCloudAlbums.append((path, table))
-            default: break
+            default: exports.note(event)
             }
         }
         if let failure { throw failure }
-        // A Takeout album's title and description as typed in Google Photos; album.yml's win.
-        for (path, file) in takeoutAlbums {
-            do {
-                let album = try Self.readTakeoutAlbum(file)
-                var merged = sidecars[path] ?? AlbumSettings()
-                merged.title = merged.title ?? album.title
-                merged.description = merged.description ?? album.description.map(Self.markdownEscaped)
-                sidecars[path] = merged
-            } catch {
-                context.report.warnings.append("\(DisplayText.oneLine((path.components + [file.lastPathComponent]).joined(separator: "/"))): \(error)")
-            }
-        }
-        for path in yearFolders { sidecars[path, default: AlbumSettings()].timelineOnly = true }
-        context.takeoutYearFolders = Set(yearFolders)
-        // An iCloud download's Photos/ is its library, not an album; each table of Albums/ beside it is an album of its photos.
-        for path in iCloudLibraries { sidecars[path, default: AlbumSettings()].timelineOnly = true }
-        for (path, table) in iCloudAlbums {
-            guard let albums = path.parent, let download = albums.parent,
-                  let library = iCloudLibraries.first(where: { $0.parent == download && ICloudExportNames.isPhotosFolder($0.name) }) else { continue }
-            do {
-                let handle = try FileHandle(forReadingFrom: table)
-                defer { try? handle.close() }
-                let album = try ICloudAlbumTable(Array(try handle.read(upToCount: ICloudAlbumTable.largestSize + 1) ?? Data()))
-                let folder = library.components.joined(separator: "/")
-                context.albumReferences[path] = album.names.map { folder.isEmpty ? $0 : folder + "/" + $0 }
-            } catch {
-                context.report.warnings.append("\(DisplayText.oneLine((albums.components + [table.lastPathComponent]).joined(separator: "/"))): \(error)")
-            }
-        }
+        exports.apply(to: &sidecars, &context)
         context.sidecars = sidecars
         // people.yml, like an album.yml, is checked before any image work.
         context.people = try PeopleFile.load(source: settings.source)
@@ -80,26 +46,6 @@ struct CheckSourceStep: BuildStep {
             context.passphrases[path] = passphrase
             if let inSource { context.passphraseFiles.insert(inSource) }
         }
-    }
-
-    /// A Takeout album's JSON, read whole when it is small enough to be one.
-    static func readTakeoutAlbum(_ file: URL) throws -> TakeoutAlbum {
-        let handle = try FileHandle(forReadingFrom: file)
-        defer { try? handle.close() }
-        let bytes = Array(try handle.read(upToCount: TakeoutSidecar.largestSize + 1) ?? Data())
-        return try TakeoutAlbum(bytes)
-    }
-
-    /// Plain text made safe to show through the Markdown an album
-    /// description is: every mark the renderer reads escaped (the ones its
-    /// backslash escapes), line breaks kept.
-    static func markdownEscaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            if "\\`*_[]()#+-.!<>".contains(character) { result.append("\\") }
-            result.append(character)
-        }
-        return result
     }
 
     /// Reads a private album's passphrase from its `passphrase_file` (relative

@@ -21,7 +21,7 @@ import GalleryTestSupport
         let pages = "albums/icloud-photos-part-1-of-1/photos"
         func page(_ name: String) throws -> String { try String(contentsOf: out.appendingPathComponent("\(pages)/\(name).html"), encoding: .utf8) }
 
-        #expect(report.summary.contains("iCloud Photos download: 6 photos and videos read with its Photo Details table"), "\(report.summary)")
+        #expect(report.summary.contains("iCloud Photos download: 6 photos and videos read with its Photo Details table; 2 albums from its Albums folder"), "\(report.summary)")
         #expect(report.published == 4, "\(report.summary)")
         #expect(Set(report.leftOut.map(\.reason)) == ["hidden in iCloud Photos", "recently deleted in iCloud Photos"])
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("\(pages)/img-0003.html").path))
