@@ -30,13 +30,10 @@ enum SidecarWords {
         var reading = Reading()
         for sidecar in file.sidecars {
             if SourceFileTypes.fileExtension(of: sidecar.fileName) == "csv" {
-                switch tables.photoDetails(sidecar) {
-                case .success(let details):
-                    guard let row = details.photos[file.fileName] else { continue }
-                    export = export.filled(from: words(of: row))
-                    reading.takenAt = reading.takenAt ?? row.created
-                case .failure(let error): reading.problems.append("\(sidecar.fileName) not read: \(error)")
-                }
+                // A table that cannot be read is said once, for the folder (`ExportTables.problems`).
+                guard let row = tables.photoDetails(sidecar)?.photos[file.fileName] else { continue }
+                export = export.filled(from: words(of: row))
+                reading.takenAt = reading.takenAt ?? row.created
                 continue
             }
             guard sidecar.byteCount <= maximumBytes else {
@@ -145,41 +142,39 @@ final class ExportTables: @unchecked Sendable {
     /// A table of a million photos is about 100 MB; a larger file is not one.
     static let maximumBytes: Int64 = 256 << 20
     private let lock = NSLock()
-    private var parsed: [String: Result<ICloudPhotoDetails, ExportTableError>] = [:]
+    private var parsed: [String: ICloudPhotoDetails?] = [:]
+    private var unread: [String] = []
 
-    /// The table `file` holds, parsed by the first photo that asks (the
-    /// others wait for it); keyed by path, size and time, as the scan saw it.
-    func photoDetails(_ file: SourceFile) -> Result<ICloudPhotoDetails, ExportTableError> {
+    /// The table `file` holds (nil: it cannot be read), parsed by the first
+    /// photo that asks (the others wait for it); keyed by path, size and
+    /// time, as the scan saw it.
+    func photoDetails(_ file: SourceFile) -> ICloudPhotoDetails? {
         let key = "\(file.relativePath)\u{0}\(file.byteCount)\u{0}\(file.modifiedNanoseconds)"
         return lock.withLock {
             if let known = parsed[key] { return known }
-            let result: Result<ICloudPhotoDetails, ExportTableError>
-            if file.byteCount > Self.maximumBytes {
-                result = .failure(.tooLarge(file.byteCount))
-            } else {
-                do {
-                    result = .success(try ICloudPhotoDetails(try SourceFileReader.read(file)))
-                } catch let error as CSVError {
-                    result = .failure(.unreadable(error.description))
-                } catch {
-                    result = .failure(.unreadable("\(error)"))
-                }
+            var table: ICloudPhotoDetails?
+            do {
+                guard file.byteCount <= Self.maximumBytes else { throw ExportTableError.tooLarge(file.byteCount) }
+                table = try ICloudPhotoDetails(try SourceFileReader.read(file))
+            } catch {
+                unread.append("\(file.displayPath): not read (\(error)); its photos are published without it")
             }
-            parsed[key] = result
-            return result
+            parsed[key] = table
+            return table
         }
     }
+
+    /// The tables that could not be read, one line each, for the build's warnings.
+    var problems: [String] { lock.withLock { unread } }
 }
 
 /// Why an export table was not read (its photos are published without it).
 enum ExportTableError: Error, CustomStringConvertible {
     case tooLarge(Int64)
-    case unreadable(String)
 
     var description: String {
         switch self {
         case .tooLarge(let size): return "\(size) bytes, more than a table of photos holds"
-        case .unreadable(let reason): return reason
         }
     }
 }

@@ -59,4 +59,18 @@ import GalleryTestSupport
             #expect(!path.hasSuffix(".csv") && !path.contains("img-0004"), "\(path)")
         }
     }
+
+    /// A table that cannot be read is said once, not once per photo, and its photos are published without it.
+    @Test func anUnreadableTableIsOneWarning() async throws {
+        let folder = try TemporaryFolder()
+        for seed in 1...3 { try folder.write("src/Photos/IMG_\(seed).JPG", try ExportLibraries.photo(seed: seed, date: "2020:01:0\(seed) 10:00:00")) }
+        try folder.write("src/Photos/Photo Details.csv", Array("imgName,favorite\nIMG_1.JPG,\"yes\nIMG_2.JPG,no\n".utf8))
+        var settings = BuildSettings(source: folder.url.appendingPathComponent("src"), output: folder.url.appendingPathComponent("out"))
+        settings.thumbnailBoxes = [PixelSize(width: 32, height: 24)]
+        settings.previewBoxes = [PixelSize(width: 64, height: 48)]
+        let report = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(report.published == 3)
+        #expect(report.warnings.filter { $0.contains("Photo Details.csv") } == [
+            "Photos/Photo Details.csv: not read (a quote opened on line 2 is never closed); its photos are published without it"])
+    }
 }
