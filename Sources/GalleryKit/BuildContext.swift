@@ -22,6 +22,8 @@ public struct BuildContext: Sendable {
     public var sidecars: [AlbumPath: AlbumSettings] = [:]
     /// Google Takeout's year folders: their copies of album photos fold into the albums'.
     var takeoutYearFolders: Set<AlbumPath> = []
+    /// Google Takeout's album folders (those with an album JSON).
+    var takeoutAlbumFolders: Set<AlbumPath> = []
     /// Albums that list photos living in other folders (an iCloud download's
     /// `Albums/*.csv`): the photos' paths below SOURCE, by album.
     var albumReferences: [AlbumPath: [String]] = [:]

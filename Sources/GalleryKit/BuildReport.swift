@@ -31,6 +31,8 @@ public struct BuildReport: Sendable {
     public var iCloudAlbums = 0
     /// Copies in Takeout year folders of photos in albums, shown once, through the album.
     public var takeoutCopiesFolded = 0
+    /// Copies of one photo in several Takeout albums, shown as one item listed by each album.
+    public var takeoutAlbumCopiesFolded = 0
     /// RAW files left out for the JPEG/HEIC of the same name (raw_pairs: prefer_jpeg).
     public var pairedRaw: [String] = []
     /// Renditions encoded in this build.
@@ -103,6 +105,7 @@ public struct BuildReport: Sendable {
         if let takeout {
             text += "\n" + takeout.summary
             if takeoutCopiesFolded > 0 { text += "; \(Self.count(takeoutCopiesFolded, "photo")) of albums also in year folders shown once" }
+            if takeoutAlbumCopiesFolded > 0 { text += "; \(Self.count(takeoutAlbumCopiesFolded, "copy", "copies")) of photos in several albums shown once" }
         }
         if let iCloud {
             text += "\niCloud Photos download: \(Self.count(iCloud.media, "photo or video", "photos and videos")) read with "

@@ -42,6 +42,7 @@ struct ExportFolders {
         }
         for path in yearFolders { sidecars[path, default: AlbumSettings()].timelineOnly = true }
         context.takeoutYearFolders = Set(yearFolders)
+        context.takeoutAlbumFolders = Set(takeoutAlbums.map(\.0))
         for path in iCloudLibraries { sidecars[path, default: AlbumSettings()].timelineOnly = true }
         for (path, table) in iCloudAlbums {
             guard let albums = path.parent, let download = albums.parent,

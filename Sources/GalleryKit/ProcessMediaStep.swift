@@ -2,6 +2,7 @@ import SiteOutput
 import Foundation
 import GalleryCore
 import Metadata
+import Planning
 import Scanning
 
 /// Scans SOURCE and processes media while the scan is still running, with at
@@ -102,6 +103,18 @@ struct ProcessMediaStep: BuildStep {
         }
         // Scan order depends on job timing; the site must not.
         context.items = Self.sortedByPath(tally.items)
+        // A photo in several public Takeout albums: one item, listed by each (a private album keeps its own copy).
+        let vaults = context.albumKeys.mapValues(\.vault)
+        let publicAlbums = context.takeoutAlbumFolders.filter { vaults.nearest(to: $0) == nil }
+        let (kept, listed, folded) = TakeoutAlbumCopies.folded(context.items, albums: publicAlbums)
+        if folded > 0 {
+            let videos = { (items: [MediaItem]) in items.count { $0.kind == MediaKind.video } }
+            tally.report.videos -= videos(context.items) - videos(kept)
+            context.items = kept
+            context.albumReferences.merge(listed) { $0 + $1 }
+            tally.report.takeoutAlbumCopiesFolded = folded
+            tally.report.published -= folded
+        }
         tally.report.inOtherParts = feed.otherParts.value
         tally.report.ignored = feed.ignored.paths
         tally.report.pairedRaw = feed.ignored.pairedRaw

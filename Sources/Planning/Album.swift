@@ -19,10 +19,15 @@ public struct Album: Sendable {
     /// Not an album (a Takeout's year folder): left out of listings, its
     /// photos on the timeline.
     public var timelineOnly = false
-    /// Its photos live in other folders (an iCloud album lists photos of
-    /// the download's `Photos/`): their pages are their own folders', and
-    /// they are on the timeline from there, not from here.
+    /// Some of its photos live in other folders (an iCloud album lists
+    /// photos of the download's `Photos/`; a Takeout album, a photo another
+    /// album holds too): their pages are their own folders', and they are on
+    /// the timeline from there, not from here.
     public var listsOthers = false
+
+    /// Whether `photo` lives in this album's folder (its page is here).
+    @inline(__always)
+    public func isHome(of photo: MediaItem) -> Bool { !listsOthers || photo.source.albumPath == path }
     /// File name of the cover photo chosen by the sidecar.
     public var coverFileName: String?
     /// Where it publishes when it is private or below a private album: its
@@ -123,8 +128,8 @@ public struct Gallery: Sendable {
         return Gallery(title: title, albums: albums)
     }
 
-    /// Fills the albums that list photos of other folders (each photo once,
-    /// in the list's order until sorted) and links them to their parents;
+    /// Adds to albums the photos they list from other folders (each photo
+    /// once, after their own until sorted) and links them to their parents;
     /// returns those albums. A listed photo not published (left out, or not
     /// found) is passed over.
     static func listed(_ references: [AlbumPath: [String]], from photos: [MediaItem], into albums: inout [AlbumPath: Album]) -> Set<AlbumPath> {
@@ -133,11 +138,11 @@ public struct Gallery: Sendable {
         var byPath: [String: MediaItem] = [:]
         for photo in photos where wanted.contains(photo.source.relativePath) { byPath[photo.source.relativePath] = photo }
         var filled = Set<AlbumPath>()
-        for (path, members) in references.sorted(by: { $0.key < $1.key }) where !path.isRoot && (albums[path]?.photos.isEmpty ?? true) {
-            var seen = Set<String>()
+        for (path, members) in references.sorted(by: { $0.key < $1.key }) where !path.isRoot {
+            var seen = Set((albums[path]?.photos ?? []).map(\.source.relativePath))
             let items = members.compactMap { member in seen.insert(member).inserted ? byPath[member] : nil }
             guard !items.isEmpty else { continue }
-            albums[path, default: Album(path: path, title: path.name)].photos = items
+            albums[path, default: Album(path: path, title: path.name)].photos += items
             filled.insert(path)
             var child = path
             while let parent = child.parent {
@@ -217,7 +222,7 @@ public struct Gallery: Sendable {
 
     /// Every photo that appears in the moments timeline: from listed albums only.
     public var timelinePhotos: [MediaItem] {
-        albums.values.filter { !$0.listsOthers && !isHidden($0.path) }.flatMap(\.photos)
+        albums.values.filter { !isHidden($0.path) }.flatMap { album in album.listsOthers ? album.photos.filter(album.isHome) : album.photos }
     }
 }
 

@@ -330,7 +330,7 @@ struct Fingerprinter: Sendable {
             h.add(planner.crumbs[path] ?? .zero)
             let albumDigest = h.digest()
             // The photos an album lists from other folders have their pages there.
-            for index in album.photos.indices where !album.listsOthers {
+            for index in album.photos.indices where album.isHome(of: album.photos[index]) {
                 guard let page = rows.pages[index] else { continue }
                 pages.append(planner.itemPage(album, rows: rows, albumDigest: albumDigest, paths: paths, index: index, page: page))
             }

@@ -415,7 +415,7 @@ struct Placement: Sendable {
         let photoFolder = path.isRoot ? "albums/" : folder
         var photoSlugs = Slug.Uniquer()
         // The photos an album lists from other folders have their pages there.
-        for (index, photo) in album.photos.enumerated() where !album.listsOthers {
+        for (index, photo) in album.photos.enumerated() where album.isHome(of: photo) {
             let source = photo.source  // copied once, not at each use
             var slug = Slug.make(source.fileStem, fallback: "photo")
             // Album pages own index.html and index-N.html.

@@ -15,7 +15,7 @@ struct SitemapWriter: PageBuilding {
         for path in gallery.albums.keys.sorted() where !gallery.isHidden(path) {
             guard let album = gallery.albums[path], let pages = map.albumPages[path] else { continue }
             for page in pages { entries.append((page, largestPreview(gallery.cover(of: path)))) }
-            for item in album.photos where !album.listsOthers {
+            for item in album.photos where album.isHome(of: item) {
                 if let page = map.photoPlaces[item.source.relativePath]?.page { entries.append((page, largestPreview(item))) }
             }
         }

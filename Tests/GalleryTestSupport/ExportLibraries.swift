@@ -54,8 +54,8 @@ public enum ExportLibraries {
     ///   `IMG_1234-edited.jpg` sharing its original's JSON, a trashed and an
     ///   archived photo, a JSON without a photo, a photo without a JSON, a
     ///   hostile JSON (not an object), one with wrong types, a GPS of 0,0.
-    /// - `Takeout/Google Photos/Summer at Grandma's/`: an album (its
-    ///   `metadata.json`) holding a copy of the camera photo.
+    /// - `Takeout/Google Photos/Summer at Grandma's/` and `Zoo and garden/`:
+    ///   albums (their `metadata.json`) each holding a copy of the camera photo.
     /// - `Takeout/Google Fotos/Urlaub/` with `Metadaten.json`, and `Fotos von 2020/`.
     /// - `Mine/`: the user's own folder, with a stray `data.json`.
     public static func takeout(in folder: TemporaryFolder) throws -> Takeout {
@@ -109,6 +109,14 @@ public enum ExportLibraries {
         try put("\(album)/metadata.json", Array(#"{"title": "Summer at Grandma’s", "description": "Two weeks <b>in July</b>", "access": "protected"}"#.utf8))
         try put("\(album)/IMG_20190704_181512.jpg", camera)
         try put("\(album)/IMG_20190704_181512.jpg.json",
+                takeoutJSON(title: "IMG_20190704_181512.jpg", taken: july4, description: "  Grandma's garden, July  ", favorited: true,
+                            people: ["Ada Lovelace", "Charles Babbage"]))
+
+        // The same photo in a second album: Takeout writes it there too.
+        let second = "src/Takeout/Google Photos/Zoo and garden"
+        try put("\(second)/metadata.json", Array(#"{"title": "Zoo and garden"}"#.utf8))
+        try put("\(second)/IMG_20190704_181512.jpg", camera)
+        try put("\(second)/IMG_20190704_181512.jpg.json",
                 takeoutJSON(title: "IMG_20190704_181512.jpg", taken: july4, description: "  Grandma's garden, July  ", favorited: true,
                             people: ["Ada Lovelace", "Charles Babbage"]))
 

@@ -7,15 +7,29 @@ extension PageIncrementalityTests.Library {
     /// the photo and its JSON copied into a year folder, as Takeout copies
     /// every album photo, or an iCloud `Photo Details.csv` written into the
     /// photo's folder (favourites, hidden, deleted).
-    /// `kind` (taken modulo 4): a JSON written, the copy, the table, the JSON removed.
+    /// `kind` (taken modulo 5): a JSON written, the year copy, the table,
+    /// the JSON removed, the photo copied into a second Takeout album.
     func exportSidecar(_ random: inout PageIncrementalityTests.Random, kind: Int) throws {
         guard !photos.isEmpty else { return }
         let path = random.pick(photos)
         let json = source.appendingPathComponent(path + ".json")
         let fm = FileManager.default
-        switch kind % 4 {
+        switch kind % 5 {
         case 3:
             try? fm.removeItem(at: json)
+        case 4:
+            // Both folders Takeout albums (their JSON), the photo in each: one item, listed by both.
+            let here = (path as NSString).deletingLastPathComponent
+            let there = random.pick(PageIncrementalityTests.albums.filter { $0 != here })
+            let copy = (there.isEmpty ? "" : there + "/") + (path as NSString).lastPathComponent
+            guard !photos.contains(copy) else { return }
+            for album in [here, there] {
+                let folder = source.appendingPathComponent(album)
+                try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+                try Data(#"{"title": "\#(album.isEmpty ? "Top" : album) (Google Photos)"}"#.utf8).write(to: folder.appendingPathComponent("metadata.json"))
+            }
+            try fm.copyItem(at: source.appendingPathComponent(path), to: source.appendingPathComponent(copy))
+            photos.append(copy)
         case 2:
             let folder = source.appendingPathComponent(path).deletingLastPathComponent()
             let names = (try? fm.contentsOfDirectory(atPath: folder.path))?.filter { $0.hasSuffix(".jpg") }.sorted() ?? []

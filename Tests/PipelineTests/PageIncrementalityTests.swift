@@ -270,7 +270,7 @@ import GalleryTestSupport
         var exportRandom = Random(state: seed &+ 1_000)
         for step in 0..<12 {
             let operation = random.below(8)
-            if step % 3 == 1 { try library.exportSidecar(&exportRandom, kind: step / 3) }
+            if step % 3 == 1 { try library.exportSidecar(&exportRandom, kind: step / 3 + Int(seed)) }
             switch operation {
             case 0, 1: try library.add(&random)
             case 2: try library.remove(&random)
