@@ -27,6 +27,8 @@ public struct BuildReport: Sendable {
     public var takeout: TakeoutTally?
     /// The media in folders of an iCloud Photos download and their Photo Details tables (nil: none in SOURCE).
     public var iCloud: (media: Int, tables: Int)?
+    /// Takeout JSON refused whole or in part in this build, counted by why (one line; nil: none).
+    public var exportSidecarProblems: String?
     /// Albums read from an iCloud download's `Albums/` tables.
     public var iCloudAlbums = 0
     /// Copies in Takeout year folders of photos in albums, shown once, through the album.
@@ -106,6 +108,7 @@ public struct BuildReport: Sendable {
             text += "\n" + takeout.summary
             if takeoutCopiesFolded > 0 { text += "; \(Self.count(takeoutCopiesFolded, "photo")) of albums also in year folders shown once" }
             if takeoutAlbumCopiesFolded > 0 { text += "; \(Self.count(takeoutAlbumCopiesFolded, "copy", "copies")) of photos in several albums shown once" }
+            if let exportSidecarProblems { text += "\n" + exportSidecarProblems }
         }
         if let iCloud {
             text += "\niCloud Photos download: \(Self.count(iCloud.media, "photo or video", "photos and videos")) read with "

@@ -121,6 +121,7 @@ struct ProcessMediaStep: BuildStep {
         tally.report.takeout = feed.ignored.takeout
         tally.report.iCloud = feed.ignored.iCloud
         tally.report.warnings += processor.rules.exportTables.problems
+        tally.report.exportSidecarProblems = processor.rules.exportTables.sidecarSummary
         context.report = tally.report
         // A page part claims its pages only: the media are the media parts'.
         if shard?.phase != .pages {

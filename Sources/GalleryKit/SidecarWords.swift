@@ -51,9 +51,17 @@ enum SidecarWords {
                     export = words(of: json)
                     reading.takenAt = json.takenAt
                     reading.location = json.location
-                    if !json.refused.isEmpty { reading.problems.append("Takeout JSON fields left out: \(json.refused.joined(separator: ", "))") }
+                    if !json.refused.isEmpty {
+                        reading.problems.append("Takeout JSON fields left out: \(json.refused.joined(separator: ", "))")
+                        tables.countSidecarProblem("with fields left out")
+                    }
                 } catch {
                     reading.problems.append("Takeout JSON not read: \(error)")
+                    switch error {
+                    case .tooLarge: tables.countSidecarProblem("too large")
+                    case .notJSON: tables.countSidecarProblem("not JSON")
+                    case .notAnObject: tables.countSidecarProblem("not a JSON object")
+                    }
                 }
             default: break
             }
@@ -166,6 +174,20 @@ final class ExportTables: @unchecked Sendable {
 
     /// The tables that could not be read, one line each, for the build's warnings.
     var problems: [String] { lock.withLock { unread } }
+
+    private var sidecarProblems: [String: Int] = [:]
+
+    /// A Takeout JSON read in this build was refused, whole or in part, for this reason.
+    func countSidecarProblem(_ kind: String) { lock.withLock { sidecarProblems[kind, default: 0] += 1 } }
+
+    /// "Takeout JSON read with problems: 2 not JSON, 1 with fields left out (…)", or nil.
+    var sidecarSummary: String? {
+        let counts = lock.withLock { sidecarProblems }
+        guard !counts.isEmpty else { return nil }
+        let parts = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+        return "Takeout JSON read with problems: \(parts.joined(separator: ", ")) (their photos are published without what was left out; "
+            + "build --verbose names them)"
+    }
 }
 
 /// Why an export table was not read (its photos are published without it).
