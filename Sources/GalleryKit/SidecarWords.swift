@@ -185,8 +185,8 @@ final class ExportTables: @unchecked Sendable {
         let counts = lock.withLock { sidecarProblems }
         guard !counts.isEmpty else { return nil }
         let parts = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { "\($0.value) \($0.key)" }
-        return "Takeout JSON read with problems: \(parts.joined(separator: ", ")) (their photos are published without what was left out; "
-            + "build --verbose names them)"
+        return "Takeout JSON read with problems: \(parts.joined(separator: ", ")) (each named in a note above; "
+            + "their photos are published without what was left out)"
     }
 }
 
