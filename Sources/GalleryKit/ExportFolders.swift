@@ -48,9 +48,7 @@ struct ExportFolders {
             guard let albums = path.parent, let download = albums.parent,
                   let library = iCloudLibraries.first(where: { $0.parent == download && ICloudExportNames.isPhotosFolder($0.name) }) else { continue }
             do {
-                let handle = try FileHandle(forReadingFrom: table)
-                defer { try? handle.close() }
-                let album = try ICloudAlbumTable(Array(try handle.read(upToCount: ICloudAlbumTable.largestSize + 1) ?? Data()))
+                let album = try ICloudAlbumTable(try Self.prefix(of: table, upTo: ICloudAlbumTable.largestSize + 1))
                 let folder = library.components.joined(separator: "/")
                 context.albumReferences[path] = album.names.map { folder.isEmpty ? $0 : folder + "/" + $0 }
                 context.report.iCloudAlbums += 1
@@ -62,10 +60,15 @@ struct ExportFolders {
 
     /// A Takeout album's JSON, read whole when it is small enough to be one.
     static func readTakeoutAlbum(_ file: URL) throws -> TakeoutAlbum {
+        try TakeoutAlbum(try prefix(of: file, upTo: TakeoutSidecar.largestSize + 1))
+    }
+
+    /// At most `count` bytes from the start of `file` (the readers refuse a
+    /// file that fills them: it is larger than what they read).
+    static func prefix(of file: URL, upTo count: Int) throws -> [UInt8] {
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
-        let bytes = Array(try handle.read(upToCount: TakeoutSidecar.largestSize + 1) ?? Data())
-        return try TakeoutAlbum(bytes)
+        return Array(try handle.read(upToCount: count) ?? Data())
     }
 
     /// Plain text made safe to show through the Markdown an album

@@ -147,8 +147,8 @@ enum SidecarWords {
 /// The export tables a build reads (iCloud's `Photo Details.csv`): each
 /// parsed once, however many photos it describes, and kept for the build.
 final class ExportTables: @unchecked Sendable {
-    /// A table of a million photos is about 100 MB; a larger file is not one.
-    static let maximumBytes: Int64 = 256 << 20
+    /// Checked before the file is read (the parser checks it again).
+    static let maximumBytes = Int64(ICloudPhotoDetails.largestSize)
     private let lock = NSLock()
     private var parsed: [String: ICloudPhotoDetails?] = [:]
     private var unread: [String] = []

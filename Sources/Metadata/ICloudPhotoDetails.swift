@@ -24,7 +24,12 @@ public struct ICloudPhotoDetails: Equatable, Sendable {
     public init() {}
 
     /// Reads one `Photo Details.csv` (the download splits large libraries into several).
+    /// Apple splits a large library's table into several files: a file over
+    /// this is not one of them (and its rows' strings would be held in memory).
+    public static let largestSize = 64 << 20
+
     public init(_ bytes: [UInt8]) throws(CSVError) {
+        guard bytes.count <= Self.largestSize else { throw .tooManyRows }
         let table = try CSVTable(bytes)
         guard table.header.contains(where: { $0.lowercased() == Self.nameColumn.lowercased() }) else { throw .empty }
         // Made once for the table: a formatter is costly to make, and a table has a row per photo.
@@ -36,8 +41,7 @@ public struct ICloudPhotoDetails: Equatable, Sendable {
             return formatter
         }
         for row in table.rows {
-            guard let name = table.value(Self.nameColumn, in: row)?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
-                  !name.contains("/"), !name.contains("\\"), name != ".", name != "..", photos[name] == nil else {
+            guard let name = Self.photoName(in: row, of: table), photos[name] == nil else {
                 refusedRows += 1
                 continue
             }
@@ -48,6 +52,13 @@ public struct ICloudPhotoDetails: Equatable, Sendable {
             photo.deleted = Self.yes(table.value("deleted", in: row))
             photos[name] = photo
         }
+    }
+
+    /// A row's `imgName`, when it names a file (no folder, not `.` or `..`).
+    static func photoName(in row: [String], of table: CSVTable) -> String? {
+        guard let name = table.value(nameColumn, in: row)?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
+              !name.contains("/"), !name.contains("\\"), name != ".", name != ".." else { return nil }
+        return name
     }
 
     static func yes(_ text: String?) -> Bool {
@@ -75,8 +86,8 @@ public struct ICloudAlbumTable: Equatable, Sendable {
     public var names: [String] = []
     public var refusedRows = 0
 
-    /// An album of a million photos is about 20 MB; a larger file is not one.
-    public static let largestSize = 64 << 20
+    /// The tables' limit (an album of a million photos is about 20 MB).
+    public static let largestSize = ICloudPhotoDetails.largestSize
 
     public init(_ bytes: [UInt8]) throws(CSVError) {
         guard bytes.count <= Self.largestSize else { throw .tooManyRows }
@@ -84,8 +95,7 @@ public struct ICloudAlbumTable: Equatable, Sendable {
         guard table.header.contains(where: { $0.lowercased() == ICloudPhotoDetails.nameColumn.lowercased() }) else { throw .empty }
         var seen = Set<String>()
         for row in table.rows {
-            guard let name = table.value(ICloudPhotoDetails.nameColumn, in: row)?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
-                  !name.contains("/"), !name.contains("\\"), name != ".", name != "..", seen.insert(name).inserted else {
+            guard let name = ICloudPhotoDetails.photoName(in: row, of: table), seen.insert(name).inserted else {
                 refusedRows += 1
                 continue
             }

@@ -167,13 +167,17 @@ public struct SourceScanner: Sendable {
         while let entry = readdir(directory) {
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
             if bytes == [46] || bytes == [46, 46] { continue }
-            if bytes.count > 5, bytes.last == 110, bytes.suffix(5).elementsEqual(".json".utf8), bytes.first != 46 {
-                holdsJSON = true
+            // Only regular files: a FIFO, a device or a link named `metadata.json` is never opened.
+            if bytes.first != 46, let sign = Self.exportSign(bytes), Self.isRegularFile(entry.pointee.d_type, raw + [47] + bytes) {
                 let name = String(decoding: bytes, as: UTF8.self)
-                if TakeoutFolderNames.isAlbumFile(name) { takeoutAlbumFile = name }
-            } else if bytes.count > 4, bytes.suffix(4).elementsEqual(".csv".utf8), bytes.first != 46 {
-                let name = String(decoding: bytes, as: UTF8.self)
-                if ICloudExportNames.isPhotoDetails(name) { holdsPhotoDetails = true } else if inAlbumsFolder { albumTables.append(name) }
+                if sign == .json {
+                    holdsJSON = true
+                    if TakeoutFolderNames.isAlbumFile(name) { takeoutAlbumFile = name }
+                } else if ICloudExportNames.isPhotoDetails(name) {
+                    holdsPhotoDetails = true
+                } else if inAlbumsFolder {
+                    albumTables.append(name)
+                }
             }
             // Listing folders only: an entry the directory says is a plain file needs no stat.
             if foldersOnly, entry.pointee.d_type == UInt8(DT_REG) { continue }
@@ -343,3 +347,26 @@ extension SourceScanner {
         return tally.matched > 0 || isTakeoutFolder ? tally : nil
     }
 }
+
+extension SourceScanner {
+    /// The kinds of file that make a folder an export's.
+    enum ExportSign { case json, csv }
+
+    /// `.json` or `.csv` (any letter case) at the end of a name's bytes, else nil.
+    static func exportSign(_ name: [UInt8]) -> ExportSign? {
+        func ends(with suffix: String) -> Bool {
+            let tail = Array(suffix.utf8)
+            return name.count > tail.count && zip(name.suffix(tail.count), tail).allSatisfy { $0 | 0x20 == $1 }
+        }
+        return ends(with: ".json") ? .json : ends(with: ".csv") ? .csv : nil
+    }
+
+    /// Whether a directory entry is a regular file: its `d_type`, or an `lstat` where the file system does not say.
+    static func isRegularFile(_ type: UInt8, _ path: [UInt8]) -> Bool {
+        if type != UInt8(DT_UNKNOWN) { return type == UInt8(DT_REG) }
+        var info = stat()
+        let cPath = path.map { CChar(bitPattern: $0) } + [0]
+        return lstat(cPath, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+}
+

@@ -152,5 +152,29 @@ import GalleryTestSupport
         let again = try await GalleryBuilder().build(settings: settings, quiet: true)
         #expect(again.renditionsMade == 0 && again.filesWritten.isEmpty, "\(again.summary)")
     }
+
+    /// An export's file names on what is not a regular file: never opened (a
+    /// FIFO would block the build), and a link out of SOURCE never read.
+    @Test(.timeLimit(.minutes(1))) func exportNamesOnOtherKindsOfFileAreNeverOpened() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("src/Trip/a.jpg", try ExportLibraries.photo(seed: 1, date: "2020:01:01 10:00:00"))
+        try folder.write("src/Trip/a.jpg.json", ExportLibraries.takeoutJSON(title: "a.jpg", description: "From the JSON"))
+        try folder.write("outside.json", Array(#"{"title": "OUTSIDE-SECRET"}"#.utf8))
+        let source = folder.url.appendingPathComponent("src")
+        try FileManager.default.createSymbolicLink(atPath: source.appendingPathComponent("Trip/metadata.json").path,
+                                                   withDestinationPath: folder.url.appendingPathComponent("outside.json").path)
+        try folder.write("src/Phone/Photos/b.jpg", try ExportLibraries.photo(seed: 2, date: "2020:01:02 10:00:00"))
+        try FileManager.default.createDirectory(at: source.appendingPathComponent("Phone/Albums"), withIntermediateDirectories: true)
+        #expect(mkfifo(source.appendingPathComponent("Phone/Photos/Photo Details.csv").path, 0o644) == 0)
+        #expect(mkfifo(source.appendingPathComponent("Phone/Albums/Trip.csv").path, 0o644) == 0)
+        #expect(mkfifo(source.appendingPathComponent("Phone/metadata.json").path, 0o644) == 0)
+        var settings = BuildSettings(source: source, output: folder.url.appendingPathComponent("out"))
+        settings.thumbnailBoxes = [PixelSize(width: 32, height: 24)]
+        settings.previewBoxes = [PixelSize(width: 64, height: 48)]
+        let report = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(report.published == 2, "\(report.summary)")
+        let trip = try String(contentsOf: settings.output.appendingPathComponent("albums/trip/a.html"), encoding: .utf8)
+        #expect(trip.contains("From the JSON") && !trip.contains("OUTSIDE-SECRET"))
+    }
 }
 
