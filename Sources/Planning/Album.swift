@@ -71,28 +71,18 @@ public struct Gallery: Sendable {
     /// every album that has photos below it to its parent.
     /// `vaults` are the private albums' (by the album that says `private: true`).
     /// `references`: albums that list photos of other folders, by the photos'
-    /// paths below SOURCE (a folder with photos of its own keeps its own).
+    /// paths below SOURCE (beside a folder's own photos).
     public static func assemble(title: String, photos: [MediaItem], sidecars: [AlbumPath: AlbumSettings] = [:],
                                 options: Settings = Settings(), vaults: [AlbumPath: Vault] = [:],
                                 references: [AlbumPath: [String]] = [:]) -> Gallery {
         var albums: [AlbumPath: Album] = [.root: Album(path: .root, title: title)]
-        func make(_ path: AlbumPath) -> Album {
-            Album(path: path, title: path.isRoot ? title : path.name)
-        }
         // A folder's photos come in runs (the items are in path order): each
         // run is added to its album, and its album to the parents, once.
         var run: [MediaItem] = [], runPath = AlbumPath.root, runSidecar: AlbumSettings?
         func addRun() {
             guard !run.isEmpty else { return }
-            var path = runPath
-            albums[path, default: make(path)].photos.append(contentsOf: run)
+            add(run, to: runPath, in: &albums, title: title)
             run.removeAll(keepingCapacity: true)
-            while let parent = path.parent {
-                let isNew = albums[parent] == nil
-                albums[parent, default: make(parent)].children.append(path)
-                if !isNew { break }
-                path = parent
-            }
         }
         for var photo in photos {
             if run.isEmpty || photo.source.albumPath != runPath {
@@ -104,7 +94,7 @@ public struct Gallery: Sendable {
             run.append(photo)
         }
         addRun()
-        let listing = listed(references, from: photos, into: &albums)
+        let listing = listed(references, from: photos, into: &albums, title: title, vaults: vaults)
         // Each album's photos sorted on every core (a thousand albums of a hundred: a tenth of a second on one).
         let keys = Array(albums.keys), unsorted = albums
         let ordered = parallelMap(keys, minimumCount: 8) { key in
@@ -128,11 +118,28 @@ public struct Gallery: Sendable {
         return Gallery(title: title, albums: albums)
     }
 
+    /// Adds `photos` to the album at `path` (made if new) and links it to
+    /// its parents, up to the first that was already there.
+    static func add(_ photos: [MediaItem], to path: AlbumPath, in albums: inout [AlbumPath: Album], title: String) {
+        func make(_ path: AlbumPath) -> Album { Album(path: path, title: path.isRoot ? title : path.name) }
+        albums[path, default: make(path)].photos.append(contentsOf: photos)
+        var child = path
+        while let parent = child.parent {
+            let isNew = albums[parent] == nil
+            albums[parent, default: make(parent)].children.append(child)
+            if !isNew { break }
+            child = parent
+        }
+    }
+
     /// Adds to albums the photos they list from other folders (each photo
     /// once, after their own until sorted) and links them to their parents;
     /// returns those albums. A listed photo not published (left out, or not
-    /// found) is passed over.
-    static func listed(_ references: [AlbumPath: [String]], from photos: [MediaItem], into albums: inout [AlbumPath: Album]) -> Set<AlbumPath> {
+    /// found) is passed over, and so is one across a private album's line
+    /// (another vault's, or none): a public album never shows a private
+    /// album's photo, nor a private one a photo it would carry out of its vault.
+    static func listed(_ references: [AlbumPath: [String]], from photos: [MediaItem], into albums: inout [AlbumPath: Album],
+                       title: String, vaults: [AlbumPath: Vault]) -> Set<AlbumPath> {
         guard !references.isEmpty else { return [] }
         let wanted = Set(references.values.joined())
         var byPath: [String: MediaItem] = [:]
@@ -140,17 +147,14 @@ public struct Gallery: Sendable {
         var filled = Set<AlbumPath>()
         for (path, members) in references.sorted(by: { $0.key < $1.key }) where !path.isRoot {
             var seen = Set((albums[path]?.photos ?? []).map(\.source.relativePath))
-            let items = members.compactMap { member in seen.insert(member).inserted ? byPath[member] : nil }
-            guard !items.isEmpty else { continue }
-            albums[path, default: Album(path: path, title: path.name)].photos += items
-            filled.insert(path)
-            var child = path
-            while let parent = child.parent {
-                let isNew = albums[parent] == nil
-                albums[parent, default: Album(path: parent, title: parent.isRoot ? "" : parent.name)].children.append(child)
-                if !isNew { break }
-                child = parent
+            let vault = vaults.nearest(to: path)?.folder
+            let items = members.compactMap { member -> MediaItem? in
+                guard seen.insert(member).inserted, let item = byPath[member], vaults.nearest(to: item.source.albumPath)?.folder == vault else { return nil }
+                return item
             }
+            guard !items.isEmpty else { continue }
+            add(items, to: path, in: &albums, title: title)
+            filled.insert(path)
         }
         return filled
     }

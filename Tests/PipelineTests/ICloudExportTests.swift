@@ -73,4 +73,25 @@ import GalleryTestSupport
         #expect(report.warnings.filter { $0.contains("Photo Details.csv") } == [
             "Photos/Photo Details.csv: not read (a quote opened on line 2 is never closed); its photos are published without it"])
     }
+
+    /// An album never lists a photo across a private album's line: a public
+    /// album table naming photos of a private Photos/ shows none of them.
+    @Test func aPublicAlbumListsNoPrivatePhoto() async throws {
+        let folder = try TemporaryFolder()
+        let library = try ExportLibraries.iCloud(in: folder)
+        try folder.write("src/\(library.photos)/album.yml", Array("private: true\npassphrase_file: ../../../key.txt\n".utf8))
+        try folder.write("key.txt", Array("a long enough passphrase".utf8))
+        var settings = BuildSettings(source: library.source, output: folder.url.appendingPathComponent("out"))
+        settings.thumbnailBoxes = [PixelSize(width: 32, height: 24)]
+        settings.previewBoxes = [PixelSize(width: 64, height: 48)]
+        let report = try await GalleryBuilder().build(settings: settings, quiet: true)
+        #expect(report.published == 4, "\(report.summary)")
+        let albums = settings.output.appendingPathComponent("albums/icloud-photos-part-1-of-1/albums")
+        #expect(!FileManager.default.fileExists(atPath: albums.appendingPathComponent("trip/index.html").path), "no public album of private photos")
+        for path in FileManager.default.enumerator(atPath: settings.output.path)!.compactMap({ $0 as? String }) where path.hasSuffix(".html") {
+            let page = try String(contentsOf: settings.output.appendingPathComponent(path), encoding: .utf8)
+            #expect(path.hasPrefix("sealed/") || !page.contains("img-0005"), "\(path)")
+        }
+    }
 }
+
