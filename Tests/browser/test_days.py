@@ -98,9 +98,13 @@ def test_on_this_day_over_http_and_nothing_when_there_is_none(browser, days_serv
     try:
         with open(days_file(days_site), "w", encoding="utf-8") as f:
             f.write("gallerygenDays({});\n")
+        # The first visit's copy must not come from the cache, and the
+        # check waits for the script to have run (its onload removes it),
+        # not only for its fetch to end.
+        browser.execute_cdp_cmd("Network.clearBrowserCache", {})
         browser.get(days_server + "/index.html")
-        wait(browser, "return performance.getEntriesByType('resource').some(e => /days-\\d\\d\\.js$/.test(e.name))")
-        browser.execute_script("return 1")
+        wait(browser, "return performance.getEntriesByType('resource').some(e => /days-\\d\\d\\.js$/.test(e.name))"
+                      " && !document.querySelector('script[src*=\"days-\"]')")
         assert browser.execute_script("return document.querySelector('.on-this-day').hidden")
     finally:
         with open(days_file(days_site), "w", encoding="utf-8") as f:
