@@ -18,12 +18,17 @@ import GalleryCore
 ///     title: The summit
 ///     caption: We made it at noon.
 ///     keywords: [mountains, friends]
+///     stack: cover  # cover of its stack | alone: never stacked
+/// stacks:           # the site's stack rules, for this album
+///   bursts: false
+///   edits: true
 /// ```
 public enum AlbumSidecar {
     /// The sidecar's file name.
     public static let fileName = SourceLayout.albumSidecarName
-    static let knownKeys = ["title", "description", "cover", "sort", "order", "hidden", "private", "passphrase_file", "photos"]
-    static let knownPhotoKeys = ["title", "caption", "keywords"]
+    static let knownKeys = ["title", "description", "cover", "sort", "order", "hidden", "private", "passphrase_file", "photos", "stacks"]
+    static let knownPhotoKeys = ["title", "caption", "keywords", "stack"]
+    static let knownStackKeys = ["bursts", "edits"]
 
     /// Reads a sidecar file; `displayName` names it in errors (e.g. `Trips/album.yml`).
     public static func load(_ url: URL, displayName: String) throws(ConfigError) -> AlbumSettings {
@@ -65,8 +70,13 @@ public enum AlbumSidecar {
             case "photos":
                 for (name, entry, _) in try reader.entries(value, path: key) {
                     let fileName = String(name.dropFirst(key.count + 1))
-                    var words = PhotoWords()
+                    var words = PhotoWords(), hasWords = false
                     for (field, fieldValue, fieldLine) in try reader.entries(entry, path: name) {
+                        if field.dropFirst(name.count + 1) == "stack" {
+                            settings.stackChoices[fileName] = try reader.choice(field, fieldValue, [("cover", StackChoice.cover), ("alone", .alone)])
+                            continue
+                        }
+                        hasWords = true
                         switch String(field.dropFirst(name.count + 1)) {
                         case "title": words.title = PhotoWords.cleanText(try reader.string(field, fieldValue), maximumLength: 300, boilerplateAllowed: true)
                         case "caption": words.caption = PhotoWords.cleanText(try reader.string(field, fieldValue), boilerplateAllowed: true)
@@ -78,7 +88,15 @@ public enum AlbumSidecar {
                         default: throw reader.unknown(field, fieldLine, known: knownPhotoKeys)
                         }
                     }
-                    settings.photoWords[fileName] = words
+                    if hasWords { settings.photoWords[fileName] = words }
+                }
+            case "stacks":
+                for (field, fieldValue, fieldLine) in try reader.entries(value, path: key) {
+                    switch String(field.dropFirst(key.count + 1)) {
+                    case "bursts": settings.stackBursts = try reader.bool(field, fieldValue)
+                    case "edits": settings.stackEdits = try reader.bool(field, fieldValue)
+                    default: throw reader.unknown(field, fieldLine, known: knownStackKeys)
+                    }
                 }
             default: throw reader.unknown(key, line, known: knownKeys)
             }

@@ -75,5 +75,5 @@ public struct BurstName: Equatable, Sendable {
 
 extension Character {
     /// 0–9 only (not other scripts' digits, which no camera writes in a name).
-    var isASCIINumber: Bool { isASCII && isNumber }
+    public var isASCIINumber: Bool { isASCII && isNumber }
 }

@@ -33,6 +33,7 @@ public struct MediaItem: Hashable, Sendable {
         /// whole metadata out of its box each time (strings retained and
         /// released), even with the getter inlined (`MediaItem.kind`'s code).
         var kind: MediaKind
+        var stack: StackRole = .single
 
         init(source: SourceFile, contentHash: String, metadata: OutOfLine<PhotoMetadata>, renditions: [Rendition],
              metadataDigest: StableHash.Digest?) {
@@ -45,7 +46,9 @@ public struct MediaItem: Hashable, Sendable {
         }
 
         func copy() -> Storage {
-            Storage(source: source, contentHash: contentHash, metadata: metadata, renditions: renditions, metadataDigest: metadataDigest)
+            let copy = Storage(source: source, contentHash: contentHash, metadata: metadata, renditions: renditions, metadataDigest: metadataDigest)
+            copy.stack = stack
+            return copy
         }
     }
 
@@ -91,6 +94,12 @@ public struct MediaItem: Hashable, Sendable {
         set { unique().metadataDigest = newValue }
     }
 
+    /// Its part in a stack of its album (`.single` until the album is assembled).
+    public var stack: StackRole {
+        get { storage.stack }
+        set { unique().stack = newValue }
+    }
+
     /// Creates a photo record.
     public init(source: SourceFile, contentHash: String, metadata: PhotoMetadata, renditions: [Rendition]) {
         storage = Storage(source: source, contentHash: contentHash, metadata: OutOfLine(wrappedValue: metadata), renditions: renditions,
@@ -107,7 +116,7 @@ public struct MediaItem: Hashable, Sendable {
     public static func == (a: MediaItem, b: MediaItem) -> Bool {
         a.storage === b.storage
             || (a.source == b.source && a.contentHash == b.contentHash && a.storage.metadata == b.storage.metadata
-                && a.renditions == b.renditions && a.metadataDigest == b.metadataDigest)
+                && a.renditions == b.renditions && a.metadataDigest == b.metadataDigest && a.stack == b.stack)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -116,6 +125,7 @@ public struct MediaItem: Hashable, Sendable {
         hasher.combine(storage.metadata)
         hasher.combine(renditions)
         hasher.combine(metadataDigest)
+        hasher.combine(storage.stack)
     }
 
     /// What kind of item it is.

@@ -90,6 +90,10 @@ public struct SettingsSchema: Sendable {
                                         help: "Publish only photos rated at least this many stars (XMP, Windows or a sidecar); 0 publishes all.")
     public let favourites = Setting<Bool>("favourites", .boolean, default: true,
                                           help: "A Favourites page of the photos rated 4 stars or more (made only when some are).")
+    public let stackBursts = Setting<Bool>("stacks.bursts", .boolean, default: true,
+                                           help: "List a burst as one tile, its cover with a count, each frame keeping its page: frames the camera named as a burst (…_BURST001, …_BURST<time>_COVER, Samsung's 20231207_101605_001) and frames of one camera numbered in sequence in the same second. An album.yml can turn it off for its album (stacks: bursts: false).")
+    public let stackEdits = Setting<Bool>("stacks.edits", .boolean, default: true,
+                                          help: "List an edited copy and its original as one tile, the edit as its cover: IMG_E1234 beside IMG_1234, Google Takeout's -edited (in its languages), (edited), Lightroom's -Edit. An album.yml can turn it off for its album (stacks: edits: false).")
     public let publishPeople = Setting<Bool>("publish_people", .boolean, default: false,
                                              help: "Publish the people tagged in face regions (XMP from digiKam, Lightroom, Picasa…): a People page, a page per person with their face cut from a photo, names on photo pages, in alt text and search (people.yml merges spellings, picks faces, hides people); off: nothing of people is published.")
     public let faces = Setting<FaceFinding>("faces", .choice(["off": .off, "auto": .auto]), default: .off,

@@ -54,6 +54,12 @@ public struct AlbumSettings: Sendable, Equatable {
     /// Titles, captions and keywords of this folder's items, by file name
     /// (`photos:` in album.yml); they win over what the files say.
     public var photoWords: [String: PhotoWords] = [:]
+    /// `stacks:` of album.yml: the stack rules for this album's own items
+    /// (nil: the site's).
+    public var stackBursts: Bool?
+    public var stackEdits: Bool?
+    /// Single items' part in their stack, by file name (`photos: NAME: stack:`).
+    public var stackChoices: [String: StackChoice] = [:]
 
     /// No overrides.
     public init(title: String? = nil, description: String? = nil, cover: String? = nil,
@@ -65,4 +71,12 @@ public struct AlbumSettings: Sendable, Equatable {
         self.order = order
         self.hidden = hidden
     }
+}
+
+/// What album.yml says of one item's part in its stack (`photos: NAME: stack:`).
+public enum StackChoice: String, Sendable, Equatable {
+    /// The stack's cover, whatever the camera picked.
+    case cover
+    /// Never stacked: listed on its own.
+    case alone
 }

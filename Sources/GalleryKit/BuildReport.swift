@@ -35,6 +35,8 @@ public struct BuildReport: Sendable {
     public var takeoutCopiesFolded = 0
     /// Copies of one photo in several Takeout albums, shown as one item listed by each album.
     public var takeoutAlbumCopiesFolded = 0
+    /// Bursts and edits listed as one tile each (`stacks.*`), and the items they hold; nil when pages were not planned.
+    public var stacks: (stacks: Int, items: Int)?
     /// RAW files left out for the JPEG/HEIC of the same name (raw_pairs: prefer_jpeg).
     public var pairedRaw: [String] = []
     /// Renditions encoded in this build.
@@ -114,6 +116,9 @@ public struct BuildReport: Sendable {
             text += "\niCloud Photos download: \(Self.count(iCloud.media, "photo or video", "photos and videos")) read with "
                 + "\(iCloud.tables == 1 ? "its Photo Details table" : "\(iCloud.tables) Photo Details tables")"
                 + (iCloudAlbums > 0 ? "; \(Self.count(iCloudAlbums, "album")) from its Albums folder" : "")
+        }
+        if let stacks, stacks.stacks > 0 {
+            text += "\nStacked \(Self.count(stacks.items, "photo")) as \(Self.count(stacks.stacks, "tile")) (bursts and edits: each stack listed by its cover)"
         }
         if let line = pairedRawSummary { text += "\n" + line }
         if let line = ignoredSummary { text += "\n" + line }

@@ -58,6 +58,7 @@ struct RenderPagesStep: BuildStep {
         let gallery = Gallery.assemble(title: context.settings.title, photos: context.items,
                                        sidecars: context.sidecars, options: context.settings.values,
                                        vaults: context.albumKeys.mapValues(\.vault), references: context.albumReferences)
+        context.report.stacks = gallery.stackCounts
         let options = context.settings.values
         let map = SiteMap(gallery: gallery, options: options, people: context.people)
         // The search index's words made while the pages are fingerprinted

@@ -28,6 +28,44 @@ public struct Album: Sendable {
     /// Whether `photo` lives in this album's folder (its page is here).
     @inline(__always)
     public func isHome(of photo: MediaItem) -> Bool { !listsOthers || photo.source.albumPath == path }
+    /// The places of the stack the photo at `index` is in: its cover's, then
+    /// its other items' (just `index` for a photo in no stack).
+    public func stackRange(at index: Int) -> Range<Int> {
+        switch photos[index].stack {
+        case .single: return index..<index + 1
+        case .cover(let count): return index..<min(photos.count, index + count)
+        case .member(let offset):
+            let cover = max(0, index - offset)
+            return cover..<min(photos.count, cover + photos[cover].stack.tileCount)
+        }
+    }
+
+    /// The tile (a photo, or a stack's cover) listed before the one holding `index`.
+    public func previousTile(before index: Int) -> Int? {
+        let start = stackRange(at: index).lowerBound
+        return start > 0 ? stackRange(at: start - 1).lowerBound : nil
+    }
+
+    /// The tile listed after the one holding `index`.
+    public func nextTile(after index: Int) -> Int? {
+        let end = stackRange(at: index).upperBound
+        return end < photos.count ? end : nil
+    }
+
+    /// How many of a stack's items an item page's strip shows at most: a
+    /// burst of thousands shows the frames around the one on the page.
+    public static let stripLength = 15
+
+    /// The items the page of the photo at `index` shows in its stack's strip
+    /// (empty for a photo in no stack).
+    public func stackStrip(at index: Int) -> Range<Int> {
+        let stack = stackRange(at: index)
+        guard stack.count > 1 else { return index..<index }
+        guard stack.count > Self.stripLength else { return stack }
+        let start = min(max(stack.lowerBound, index - Self.stripLength / 2), stack.upperBound - Self.stripLength)
+        return start..<start + Self.stripLength
+    }
+
     /// File name of the cover photo chosen by the sidecar.
     public var coverFileName: String?
     /// Where it publishes when it is private or below a private album: its
@@ -97,9 +135,12 @@ public struct Gallery: Sendable {
         let listing = listed(references, from: photos, into: &albums, title: title, vaults: vaults)
         // Each album's photos sorted on every core (a thousand albums of a hundred: a tenth of a second on one).
         let keys = Array(albums.keys), unsorted = albums
+        // …and its stacks laid out (only its own photos are stacked).
         let ordered = parallelMap(keys, minimumCount: 8) { key in
             let sidecar = sidecars[key] ?? AlbumSettings()
-            return sorted(unsorted[key]!.photos, by: sidecar.sort ?? options.albumSort, sidecar.order ?? options.albumOrder)
+            let photos = sorted(unsorted[key]!.photos, by: sidecar.sort ?? options.albumSort, sidecar.order ?? options.albumOrder)
+            let isHome: (MediaItem) -> Bool = listing.contains(key) ? { $0.source.albumPath == key } : { _ in true }
+            return Stacks.arrange(photos, rules: StackRules(options: options, sidecar: sidecar), choices: sidecar.stackChoices, isHome: isHome)
         }
         for (key, photos) in zip(keys, ordered) {
             var album = albums[key]!
@@ -224,9 +265,21 @@ public struct Gallery: Sendable {
         return nil
     }
 
-    /// Every photo that appears in the moments timeline: from listed albums only.
+    /// How many stacks the albums hold, and how many items are in them.
+    public var stackCounts: (stacks: Int, items: Int) {
+        var counts = (stacks: 0, items: 0)
+        for album in albums.values {
+            for photo in album.photos { if case .cover(let count) = photo.stack { counts.stacks += 1; counts.items += count } }
+        }
+        return counts
+    }
+
+    /// Every photo that appears in the moments timeline: from listed albums
+    /// only, a stack by its cover.
     public var timelinePhotos: [MediaItem] {
-        albums.values.filter { !isHidden($0.path) }.flatMap { album in album.listsOthers ? album.photos.filter(album.isHome) : album.photos }
+        albums.values.filter { !isHidden($0.path) }.flatMap { album in
+            album.photos.filter { $0.stack.isListed && album.isHome(of: $0) }
+        }
     }
 }
 

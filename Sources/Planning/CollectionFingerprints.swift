@@ -10,6 +10,7 @@ extension Fingerprinter {
         var h = StableHash()
         h.add(map.timelineItems.count)
         h.add(map.timelineVideoCount)
+        h.add(map.timelineStackedCount)
         h.add(map.moments.contains { !$0.places.isEmpty })
         for year in map.timelineYears {
             h.add(year.year)

@@ -85,35 +85,6 @@ public struct SitePlan: Sendable {
     }
 }
 
-/// What a count line and a date range show: how many items and videos, the
-/// first and last local day. The planner fingerprints it and the renderer
-/// writes it, from the same value.
-public struct ItemSummary: Sendable, Equatable {
-    public var items = 0, videos = 0
-    public var first: LocalDay?, last: LocalDay?
-    public init() {}
-    public init(_ items: some Sequence<MediaItem>) { for item in items { add(item) } }
-    public mutating func add(_ item: MediaItem) {
-        items += 1
-        if item.kind == .video { videos += 1 }
-        let day = item.metadata.captureDate.localDay
-        first = first.map { min($0, day) } ?? day
-        last = last.map { max($0, day) } ?? day
-    }
-    public mutating func add(_ other: ItemSummary) {
-        items += other.items
-        videos += other.videos
-        if let f = other.first { first = first.map { min($0, f) } ?? f }
-        if let l = other.last { last = last.map { max($0, l) } ?? l }
-    }
-    func feed(_ h: inout StableHash) {
-        h.add(items)
-        h.add(videos)
-        h.add(first.map(\.description) ?? "-")
-        h.add(last.map(\.description) ?? "-")
-    }
-}
-
 /// Makes the fingerprints: per-item digests once, then a few hashes per page.
 struct Fingerprinter: Sendable {
     let gallery: Gallery
@@ -210,6 +181,8 @@ struct Fingerprinter: Sendable {
                 var h = StableHash()
                 h.add(Self.digest(item, options: planner.options))
                 h.add(page ?? "-")
+                // A cover shows its stack's count.
+                h.add(item.stack.isListed ? item.stack.tileCount : -1)
                 // Who it shows, as published (people.yml's names, hidden people left out): its alt text and facts.
                 for person in planner.map.people(in: item) {
                     h.add(person.name)
@@ -408,7 +381,7 @@ struct Fingerprinter: Sendable {
             pager(paths, &h)
             let range = map.albumPhotoRanges[path]?[number] ?? 0..<0
             h.add(range.count)
-            for index in range { h.add(rows.listed[index]) }
+            for index in range where album.photos[index].stack.isListed { h.add(rows.listed[index]) }
             if let download = downloads[path] {
                 h.add(download.path)
                 h.add(Int(download.bytes))
@@ -434,9 +407,20 @@ struct Fingerprinter: Sendable {
             h.add(paths[min(paths.count - 1, rows.albumPages[index])])
             for keyword in map.keywords(of: item) { h.add(map.tagPageByKey[SiteMap.tagKey(keyword)] ?? "-") }
             h.add(item.metadata.place.flatMap { map.placePageByKey[$0.key] } ?? "-")
-            // Previous and next are linked; next, previous and after-next preloaded.
-            for i in index - 1 ... index + 2 where i != index {
-                if rows.shown.indices.contains(i) { h.add(rows.shown[i]) } else { h.add("-") }
+            // Previous and next (tiles: a stack is stepped over) are linked; next, previous and after-next preloaded.
+            let next = album.nextTile(after: index)
+            for i in [album.previousTile(before: index), next, next.flatMap { album.nextTile(after: $0) }] {
+                if let i { h.add(rows.shown[i]) } else { h.add("-") }
+            }
+            // Its stack's strip.
+            let strip = album.stackStrip(at: index), stack = album.stackRange(at: index)
+            h.add(stack.count)
+            h.add(index - stack.lowerBound)
+            h.add(strip.lowerBound - stack.lowerBound)
+            h.add(strip.count)
+            for i in strip {
+                h.add(rows.shown[i])
+                h.add(rows.pages[i] ?? "-")
             }
         }
     }

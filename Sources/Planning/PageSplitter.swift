@@ -21,6 +21,25 @@ public enum PageSplitter {
         return stride(from: 0, to: count, by: size).map { $0..<min(count, $0 + size) }
     }
 
+    /// Page ranges of an album's `photos`, `budget` tiles per page: a stack
+    /// is one tile, and never split (its items follow its cover).
+    public static func pages(of photos: [MediaItem], budget: Int) -> [Range<Int>] {
+        guard photos.contains(where: { !$0.stack.isListed }) else { return pages(count: photos.count, budget: budget) }
+        let size = max(1, budget)
+        var ranges: [Range<Int>] = [], start = 0, tiles = 0, index = 0
+        while index < photos.count {
+            if tiles == size {
+                ranges.append(start..<index)
+                start = index
+                tiles = 0
+            }
+            index += photos[index].stack.tileCount
+            tiles += 1
+        }
+        ranges.append(start..<min(index, photos.count))
+        return ranges
+    }
+
     /// Pages of sections with `sizes[i]` photos each. A section that does not fit
     /// in what is left of a page is split (marked as continuing) unless only a
     /// sliver is left, in which case it starts on a fresh page. A section that

@@ -131,6 +131,8 @@ public struct SiteMap: Sendable {
     public let timelineItems: [MediaItem]
     /// How many of them are videos (the moments pages' count line).
     public let timelineVideoCount: Int
+    /// How many items their stacks' covers stand for, besides themselves.
+    public let timelineStackedCount: Int
     /// "On this day", a file per calendar month (January first).
     public private(set) var onThisDay: [OnThisDayMonth] = []
     /// The timeline's items by calendar month, for the search index's item
@@ -260,6 +262,7 @@ public struct SiteMap: Sendable {
         let personNames = self.personNames
         let peoplePages = Eventually { Self.people(timelineItems, names: personNames, directory: directory, options: options) }
         timelineVideoCount = timelineItems.count { $0.kind == .video }
+        timelineStackedCount = timelineItems.reduce(0) { $0 + $1.stack.tileCount - 1 }
         let favourite = timelineItems.filter { ($0.metadata.words.rating ?? 0) >= Self.favouriteRating }
         if options.favourites, !favourite.isEmpty {
             let ranges = PageSplitter.pages(count: favourite.count, budget: options.photosPerPage)
@@ -407,13 +410,17 @@ struct Placement: Sendable {
 
     private mutating func assign(_ path: AlbumPath, folder: String, gallery: Gallery, budget: Int) {
         guard let album = gallery.albums[path] else { return }
-        let ranges = PageSplitter.pages(count: album.photos.count, budget: budget)
+        let ranges = PageSplitter.pages(of: album.photos, budget: budget)
         albumPhotoRanges[path] = ranges
         // A private album's pages are named by its vault (the plain path, hashed with its key).
         let placed: (String) -> String = album.vault.map { vault in { vault.page($0) } } ?? { $0 }
         albumPages[path] = ranges.indices.map { placed(SiteMap.albumPage(folder: folder, number: $0)) }
         let photoFolder = path.isRoot ? "albums/" : folder
         var photoSlugs = Slug.Uniquer()
+        // Which of the album's pages lists each photo (a stack's items: its cover's).
+        var pageOf = [Int](repeating: 0, count: album.photos.count)
+        for (number, range) in ranges.enumerated() { for index in range { pageOf[index] = number } }
+        var anchor = ""
         // The photos an album lists from other folders have their pages there.
         for (index, photo) in album.photos.enumerated() where album.isHome(of: photo) {
             let source = photo.source  // copied once, not at each use
@@ -421,7 +428,9 @@ struct Placement: Sendable {
             // Album pages own index.html and index-N.html.
             if slug == "index" || slug.hasPrefix("index-") { slug = "photo-" + slug }
             slug = photoSlugs.claim(slug)
-            photoPlaces.set(PhotoPlace(page: placed(photoFolder + slug + ".html"), anchor: "p-" + slug, albumPage: index / max(1, budget)),
+            // A stack's items are listed through their cover: back to its tile.
+            if case .member = photo.stack {} else { anchor = "p-" + slug }
+            photoPlaces.set(PhotoPlace(page: placed(photoFolder + slug + ".html"), anchor: anchor, albumPage: pageOf[index]),
                             for: source.relativePath)
         }
         var childSlugs = Slug.Uniquer()

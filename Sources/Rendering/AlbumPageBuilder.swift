@@ -22,7 +22,10 @@ struct AlbumPageBuilder: PageBuilding {
         var model = AlbumPageModel(
             chrome: chrome, photoCountLabel: summary.count, dateRange: summary.dates,
             breadcrumbs: crumbs, hasBreadcrumbs: !crumbs.isEmpty,
-            photos: range.compactMap { thumbnail(album.photos[$0], from: pagePath, position: $0 - range.lowerBound, albumAnchor: true) },
+            // A stack by its cover.
+            photos: range.filter { album.photos[$0].stack.isListed }.enumerated().compactMap { position, index in
+                thumbnail(album.photos[index], from: pagePath, position: position, albumAnchor: true)
+            },
             hasPhotos: !range.isEmpty, pager: pager)
         if let download = downloads[path] {
             model.download = AlbumPageModel.Download(url: URLPath.relative(from: pagePath, to: download.path),

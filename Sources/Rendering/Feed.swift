@@ -71,7 +71,7 @@ struct FeedWriter: PageBuilding {
             // what a reader shows in its article view (HTML, escaped once more
             // as the element's text).
             var html = ""
-            let newest = items.sorted { $0.metadata.captureDate.instant > $1.metadata.captureDate.instant }.prefix(6)
+            let newest = items.filter(\.stack.isListed).sorted { $0.metadata.captureDate.instant > $1.metadata.captureDate.instant }.prefix(6)
             for item in newest {
                 guard let picture = Self.feedPicture(item), let itemPage = map.photoPlaces[item.source.relativePath]?.page else { continue }
                 html += "<a href=\"\(attribute(address(itemPage)))\"><img src=\"\(attribute(address(picture.path)))\" width=\"\(picture.size.width)\" height=\"\(picture.size.height)\" alt=\"\(attribute(alt(item)))\"></a> "

@@ -59,25 +59,51 @@ struct ItemPageBuilder: PageBuilding {
                                                      width: playback.size.width, height: playback.size.height)
             }
         }
-        func neighbour(_ i: Int) -> MediaItem? { album.photos.indices.contains(i) ? album.photos[i] : nil }
-        if let prev = neighbour(index - 1), let page = map.photoPlaces[prev.source.relativePath]?.page {
+        // Previous and next are tiles: a stack is stepped over (its strip steps through it).
+        let previousIndex = album.previousTile(before: index), nextIndex = album.nextTile(after: index)
+        let afterNextIndex = nextIndex.flatMap { album.nextTile(after: $0) }
+        func neighbour(_ i: Int?) -> MediaItem? { i.map { album.photos[$0] } }
+        if let prev = neighbour(previousIndex), let page = map.photoPlaces[prev.source.relativePath]?.page {
             model.prev = PlainLink(url: URLPath.relative(from: pagePath, to: page))
             chrome.relLinks.append(PageChrome.RelLink(rel: "prev", url: URLPath.relative(from: pagePath, to: page)))
         }
-        if let next = neighbour(index + 1), let page = map.photoPlaces[next.source.relativePath]?.page {
+        if let next = neighbour(nextIndex), let page = map.photoPlaces[next.source.relativePath]?.page {
             model.next = PlainLink(url: URLPath.relative(from: pagePath, to: page))
             chrome.relLinks.append(PageChrome.RelLink(rel: "next", url: URLPath.relative(from: pagePath, to: page)))
         }
         // Next first (the likely step), then previous, then the one after next.
-        for i in [index + 1, index - 1, index + 2] {
+        for i in [nextIndex, previousIndex, afterNextIndex] {
             guard let other = neighbour(i) else { continue }
             let renditions = other.renditions(.preview)
             guard let middle = renditions.dropFirst(renditions.count > 1 ? 1 : 0).first, let largest = renditions.last else { continue }
             chrome.preloads.append(PageChrome.Preload(href: URLPath.relative(from: pagePath, to: middle.path),
                                                       srcset: srcset(renditions, from: pagePath), sizes: previewSizes(largest.size)))
         }
+        model.stack = stackStrip(album, index: index, pagePath: pagePath)
         model.chrome = chrome
         return model
+    }
+
+    /// The strip of the stack the item at `index` is in (nil: none).
+    func stackStrip(_ album: Album, index: Int, pagePath: String) -> StackStrip? {
+        let stack = album.stackRange(at: index), strip = album.stackStrip(at: index)
+        guard stack.count > 1 else { return nil }
+        let count = strings.grouped(stack.count)
+        let link = URLPath.Relativizer(from: pagePath)
+        let frames = strip.compactMap { i -> StackStrip.Frame? in
+            let item = album.photos[i]
+            let thumbs = item.renditions(.thumbnail)
+            guard let first = thumbs.first else { return nil }
+            let height = 72, width = max(1, Int((Double(height) * Double(first.size.width) / Double(max(1, first.size.height))).rounded()))
+            let position = strings.text("stack.position", ["number": strings.grouped(i - stack.lowerBound + 1), "count": count])
+            return StackStrip.Frame(url: map.photoPlaces[item.source.relativePath].map { link.url(to: $0.page) },
+                                    image: ImageAttributes(src: link.url(to: first.path), srcset: srcset(thumbs, from: link), sizes: "\(width)px",
+                                                           width: width, height: height, alt: position + " · " + alt(item)),
+                                    current: i == index)
+        }
+        return StackStrip(label: strings.count("stack.strip", stack.count),
+                          position: strings.text("stack.position", ["number": strings.grouped(index - stack.lowerBound + 1), "count": count]),
+                          frames: frames, hiddenBefore: strip.lowerBound > stack.lowerBound, hiddenAfter: strip.upperBound < stack.upperBound)
     }
 
     /// The facts under the picture; the place links to its page.

@@ -200,6 +200,10 @@ extension PageBuilding {
                                        place: options.momentPlaces)
         )
         thumbnail.facesJSON = Self.facesJSON(people)
+        if case .cover(let count) = item.stack {
+            thumbnail.stackCount = strings.grouped(count)
+            thumbnail.stackLabel = strings.count("stack.tile", count)
+        }
         thumbnail.caption = Self.captionLine(item.metadata.words)
         let place = map.photoPlaces[key]
         thumbnail.href = place.map { link.url(to: $0.page) }
@@ -336,9 +340,24 @@ extension PageBuilding {
     func dateRange(_ items: [MediaItem]) -> String? { dateRange(ItemSummary(items)) }
 
     /// "12 photos", "1 video", "12 photos, 3 videos" (in the site's language).
-    func count(_ summary: ItemSummary) -> String { count(items: summary.items, videos: summary.videos) }
+    /// The label of a summary; when some of its items are stacked, with how
+    /// many tiles show them ("212 photos, 160 shown").
+    func count(_ summary: ItemSummary) -> String {
+        let label = count(items: summary.items, videos: summary.videos)
+        guard summary.stacked > 0 else { return label }
+        return strings.text("count.stacked", ["items": label, "shown": strings.grouped(summary.items - summary.stacked)])
+    }
 
     func count(_ items: [MediaItem]) -> String { count(ItemSummary(items)) }
+
+    /// The moments timeline's count line: its items, a stack's counted whole.
+    func timelineCount() -> String {
+        var summary = ItemSummary()
+        summary.items = map.timelineItems.count + map.timelineStackedCount
+        summary.videos = map.timelineVideoCount
+        summary.stacked = map.timelineStackedCount
+        return count(summary)
+    }
 
     /// The label of `items` items of which `videos` are videos.
     func count(items: Int, videos: Int) -> String {

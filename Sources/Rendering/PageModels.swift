@@ -175,6 +175,9 @@ public struct Thumbnail: Sendable, Encodable {
     public var caption: String?
     /// On moments pages, inside a run of quiet days: the day it begins.
     public var dayLabel: DayLabel?
+    /// A stack's cover: its count on the badge, and what it says to a screen reader.
+    public var stackCount: String?
+    public var stackLabel: String?
 }
 
 /// The pager of a paged album or timeline.
@@ -407,20 +410,8 @@ public struct PhotoPageModel: Sendable, Encodable {
     public var back: TitledLink
     public var prev: PlainLink?
     public var next: PlainLink?
-}
-
-/// A keyword, linked to its tag page when it has one (items of hidden
-/// albums are on no tag page).
-public struct KeywordLink: Sendable, Encodable {
-    public var name: String
-    public var url: String?
-}
-
-/// A person in a photo, linked to their page when they have one (people
-/// only in private or hidden albums have none).
-public struct PersonLink: Sendable, Encodable {
-    public var name: String
-    public var url: String?
+    /// The strip of its stack's items, when it is in one.
+    public var stack: StackStrip?
 }
 
 /// The list of tags (`tags`).

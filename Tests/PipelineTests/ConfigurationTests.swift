@@ -190,6 +190,13 @@ import GalleryTestSupport
         #expect(throws: ConfigError.self) { try AlbumSidecar.parse("hidden: yess\n") }
         #expect(throws: ConfigError.self) { try AlbumSidecar.parse("titel: x\n") }
         #expect(try AlbumSidecar.parse("") == AlbumSettings())
+        // Stacks: the rules for the album, and single items' part.
+        let stacks = try AlbumSidecar.parse("stacks:\n  bursts: false\nphotos:\n  a.jpg:\n    stack: alone\n  b.jpg:\n    stack: cover\n    title: B\n")
+        #expect(stacks.stackBursts == false && stacks.stackEdits == nil)
+        #expect(stacks.stackChoices == ["a.jpg": .alone, "b.jpg": .cover])
+        #expect(stacks.photoWords.keys.sorted() == ["b.jpg"], "a stack choice alone gives no words")
+        #expect(throws: ConfigError.self) { try AlbumSidecar.parse("stacks:\n  burst: false\n") }
+        #expect(throws: ConfigError.self) { try AlbumSidecar.parse("photos:\n  a.jpg:\n    stack: top\n") }
     }
 
     @Test func sidecarsShapeTheGallery() {

@@ -264,13 +264,15 @@ import GalleryTestSupport
         // An album with a sub-album starts private; edits may open it or close others.
         try library.albumSidecar(&random, album: "Trips/Coast", private: true)
         _ = try await build(library.settings)
-        var sealedSteps = 0, peopleSteps = 0
+        var sealedSteps = 0, peopleSteps = 0, stackSteps = 0
         // Export sidecar edits (Takeout JSON, a year folder's copy, iCloud's table) beside every third step,
         // drawn apart (the seeds' other draws stay as they were).
-        var exportRandom = Random(state: seed &+ 1_000)
+        var exportRandom = Random(state: seed &+ 1_000), stackRandom = Random(state: seed &+ 2_000)
         for step in 0..<12 {
             let operation = random.below(8)
             if step % 3 == 1 { try library.exportSidecar(&exportRandom, kind: step / 3 + Int(seed)) }
+            // Stacks (a burst frame, an edit, a member removed or re-rated, the rule switched) as often.
+            if step % 3 != 1 { try library.stackMember(&stackRandom, kind: [0, 5, 1, 0, 3, 2, 4, 0][(step - step / 3 + Int(seed)) % 8]) }
             switch operation {
             case 0, 1: try library.add(&random)
             case 2: try library.remove(&random)
@@ -286,6 +288,7 @@ import GalleryTestSupport
             let differing = Set(incremental.keys).union(clean.keys).filter { incremental[$0] != clean[$0] }.sorted()
             sealedSteps += incremental.keys.contains { $0.hasPrefix(Vault.root) } ? 1 : 0
             peopleSteps += incremental.keys.contains { $0.hasPrefix("people/") } ? 1 : 0
+            stackSteps += incremental.values.contains { $0.range(of: Data("badge-stack\"".utf8)) != nil } ? 1 : 0
             #expect(differing.isEmpty, "seed \(seed), step \(step) (operation \(operation)): \(differing.prefix(8))")
             // The state remembers what a clean build would: no entry of a removed or moved file.
             let state = try Self.state(library.settings)
@@ -298,6 +301,7 @@ import GalleryTestSupport
         }
         #expect(sealedSteps > 0, "seed \(seed): no step had a private album")
         #expect(peopleSteps > 0, "seed \(seed): no step had people pages")
+        #expect(stackSteps > 0, "seed \(seed): no step had a stack")
     }
 
     @Test func aCaptionEditRendersOnlyThePagesThatShowTheItem() async throws {
