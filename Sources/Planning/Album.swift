@@ -91,11 +91,20 @@ public struct Gallery: Sendable {
     public var title: String
     /// Every album that has photos in its subtree, the root always included.
     public var albums: [AlbumPath: Album]
+    /// Each stack's other items as its tile carries them for the viewer (at
+    /// most a strip's worth), by its cover's source path.
+    public private(set) var stackMembers: [String: ArraySlice<MediaItem>] = [:]
 
     /// Creates a gallery.
     public init(title: String, albums: [AlbumPath: Album]) {
         self.title = title
         self.albums = albums
+        for album in albums.values {
+            for (index, photo) in album.photos.enumerated() {
+                guard case .cover(let count) = photo.stack else { continue }
+                stackMembers[photo.source.relativePath] = album.photos[index + 1 ..< min(album.photos.count, index + min(count, Album.stripLength))]
+            }
+        }
     }
 
     /// The name an album goes by: the site's title for the root, else its

@@ -200,6 +200,19 @@ struct Fingerprinter: Sendable {
                 rows.shown.append(shown)
                 rows.listed.append(listed.digest())
             }
+            // A cover's tile carries its stack's first items (the viewer steps into them): they are part of how it shows.
+            for index in photos.indices {
+                guard case .cover(let count) = photos[index].stack else { continue }
+                var shown = StableHash(), listed = StableHash()
+                shown.add(rows.shown[index])
+                listed.add(rows.listed[index])
+                for member in index + 1 ..< min(photos.count, index + min(count, Album.stripLength)) {
+                    shown.add(rows.shown[member])
+                    listed.add(rows.shown[member])
+                }
+                rows.shown[index] = shown.digest()
+                rows.listed[index] = listed.digest()
+            }
             return (keys, rows)
         }
         shown.reserveCapacity(made.reduce(0) { $0 + $1.keys.count })

@@ -203,6 +203,9 @@ extension PageBuilding {
         if case .cover(let count) = item.stack {
             thumbnail.stackCount = strings.grouped(count)
             thumbnail.stackLabel = strings.count("stack.tile", count)
+            thumbnail.stackMembers = gallery.stackMembers[key].map { members in
+                members.compactMap { member in self.thumbnail(member, from: pagePath, position: position).map(StackMember.init) }
+            }
         }
         thumbnail.caption = Self.captionLine(item.metadata.words)
         let place = map.photoPlaces[key]

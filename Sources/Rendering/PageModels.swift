@@ -178,6 +178,7 @@ public struct Thumbnail: Sendable, Encodable {
     /// A stack's cover: its count on the badge, and what it says to a screen reader.
     public var stackCount: String?
     public var stackLabel: String?
+    public var stackMembers: [StackMember]?
 }
 
 /// The pager of a paged album or timeline.

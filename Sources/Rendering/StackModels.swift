@@ -32,3 +32,45 @@ public struct StackStrip: Sendable, Encodable {
     public var hiddenBefore: Bool
     public var hiddenAfter: Bool
 }
+
+/// One of a stack's other items as its cover's tile carries it, in a
+/// `<template>` (inert: nothing is fetched until the viewer steps into the
+/// stack), with the data the viewer reads from a grid link. Every field is
+/// present (empty for none): a missing one would be looked up on the cover.
+public struct StackMember: Sendable, Encodable {
+    public var memberHref: String
+    public var memberPreviewSrcset: String
+    public var memberPreviewWidth: Int
+    public var memberPreviewHeight: Int
+    public var memberFacts: String
+    public var memberFaces: String
+    public var memberOriginal: String
+    public var memberPoster: String
+    public var memberVideo: String
+    public var memberLive: Bool
+    public var memberCaption: String
+    public var memberThumbnail: String
+    public var memberThumbnailSrcset: String
+    public var memberThumbnailWidth: Int
+    public var memberThumbnailHeight: Int
+    public var memberAlt: String
+
+    init(_ tile: Thumbnail) {
+        memberHref = tile.href ?? ""
+        memberPreviewSrcset = tile.previewSrcset ?? ""
+        memberPreviewWidth = tile.previewWidth ?? 1
+        memberPreviewHeight = tile.previewHeight ?? 1
+        memberFacts = tile.factsJSON
+        memberFaces = tile.facesJSON ?? ""
+        memberOriginal = tile.original ?? ""
+        memberPoster = tile.posterLarge ?? ""
+        memberVideo = tile.video ?? ""
+        memberLive = tile.live
+        memberCaption = tile.caption ?? ""
+        memberThumbnail = tile.image.src
+        memberThumbnailSrcset = tile.image.srcset
+        memberThumbnailWidth = tile.image.width
+        memberThumbnailHeight = tile.image.height
+        memberAlt = tile.image.alt
+    }
+}

@@ -48,6 +48,11 @@ def make_library(library):
     Image.new("RGB", (640, 480), (40, 120, 200)).save(os.path.join(clips, "IMG_0001.JPG"), quality=90)
     ffmpeg("-f", "lavfi", "-i", "testsrc2=s=640x480:r=25:d=2", "-c:v", "libx264", "-pix_fmt", "yuv420p",
            os.path.join(clips, "IMG_0001.MOV"))
+    # A burst: one tile with a count, a strip on each frame's page and in the viewer.
+    burst = os.path.join(library, "Burst")
+    os.makedirs(burst)
+    for n in range(3):
+        Image.new("RGB", (640, 480), (200, 60 + 50 * n, 40)).save(os.path.join(burst, f"IMG_20240501_100000_BURST00{n + 1}.jpg"), quality=90)
 
 
 @pytest.fixture(scope="module")
@@ -94,6 +99,9 @@ def pages(out):
         ("search", "search/index.html?q=river", "search"),
         ("viewer on a photo", "albums/coolpix-walk/index.html", "viewer-photo"),
         ("viewer on a video", "albums/clips/index.html", "viewer-video"),
+        ("stacked album", "albums/burst/index.html", None),
+        ("stack item", "albums/burst/img-20240501-100000-burst002.html", None),
+        ("viewer in a stack", "albums/burst/index.html", "viewer-stack"),
     ]
 
 
@@ -104,6 +112,11 @@ def prepare(driver, action):
         driver.find_element(By.CSS_SELECTOR, ".photo-grid a:not([data-video])").click()
         wait(driver, "return !document.querySelector('.viewer').hidden")
         wait(driver, "return Array.from(document.querySelectorAll('.viewer img')).some(i => i.complete && i.naturalWidth > 0)")
+    elif action == "viewer-stack":
+        driver.find_element(By.CSS_SELECTOR, ".photo-grid a").click()
+        wait(driver, "return !document.querySelector('.viewer').hidden")
+        driver.execute_script("document.querySelectorAll('.viewer-strip button')[1].click()")
+        wait(driver, "return document.querySelectorAll('.viewer-strip button')[1].getAttribute('aria-current') === 'true'")
     elif action == "viewer-video":
         driver.find_element(By.CSS_SELECTOR, ".photo-grid a[data-video]").click()
         wait(driver, "return !document.querySelector('.viewer').hidden")

@@ -111,8 +111,9 @@
   var dynamic = !!document.querySelector(".search-results");
   if ((!grids.length && !dynamic) || !window.PointerEvent || !window.history.pushState) return;
 
-  var items = [];          // {link, id, srcset, w, h, alt, facts, page, original}
+  var items = [];          // {link, id, srcset, w, h, alt, facts, page, original, stack}
   var index = -1;          // the photo shown, or -1 when closed
+  var member = 0;          // in a stack (items[index].stack), the item shown: 0 its cover
   var nextPageURL = nextPage(document);
   var loadingMore = null;
   var opener = null;       // the link focused before opening
@@ -128,13 +129,33 @@
   function collect(links, base) {
     Array.prototype.forEach.call(links, function (a) {
       var li = a.closest("li");
+      var item = itemOf(a, base, li && li.id ? li.id : "");
+      item.link = base ? null : a;
+      // A stack's cover carries its first items in a <template> (nothing is fetched until shown).
+      var members = li && li.querySelector("template.stack-members");
+      if (members) {
+        var badge = a.querySelector(".badge-stack");
+        item.stack = [item].concat(Array.prototype.map.call(members.content.querySelectorAll("a"), function (m) {
+          return itemOf(m, base || location.href, item.id);
+        }));
+        item.stackTotal = Math.max(item.stack.length, parseInt((badge ? badge.textContent : "").replace(/\D/g, ""), 10) || 0);
+      }
+      items.push(item);
+    });
+  }
+
+  function itemOf(a, base, id) {
       var img = a.querySelector("img");
       var facts = [], faces = [];
       try { facts = JSON.parse(a.getAttribute("data-facts") || "[]"); } catch (e) { facts = []; }
       try { faces = JSON.parse(a.getAttribute("data-faces") || "[]"); } catch (e) { faces = []; }
-      items.push({
-        link: base ? null : a,
-        id: li && li.id ? li.id : "",
+      return {
+        link: null,
+        id: id,
+        thumb: img ? new URL(img.getAttribute("src"), base || location.href).href : "",
+        thumbSrcset: img ? absolutize(img.getAttribute("srcset") || "", base || location.href) : "",
+        thumbW: img ? img.width || +img.getAttribute("width") : 1,
+        thumbH: img ? img.height || +img.getAttribute("height") : 1,
         href: new URL(a.getAttribute("href"), base || location.href).href,
         srcset: absolutize(a.getAttribute("data-srcset"), base),
         w: +a.getAttribute("data-width") || 1,
@@ -147,8 +168,7 @@
         video: a.getAttribute("data-video") ? new URL(a.getAttribute("data-video"), base || location.href).href : null,
         live: a.getAttribute("data-live") === "true",
         caption: a.getAttribute("data-caption") || ""
-      });
-    });
+      };
   }
 
   function absolutize(srcset, base) {
@@ -220,7 +240,7 @@
   });
   slides.forEach(function (s) {
     s.img.addEventListener("pointerenter", function () {
-      var item = items[s.item];
+      var item = shown(s.item);
       if (s.still && item) { s.img.removeAttribute("src"); s.img.srcset = item.srcset; s.still = false; }
     });
   });
@@ -275,7 +295,11 @@
   more.hidden = true;
   var captionLine = element("p", "viewer-caption");   // the photographer's title and caption, as text
   captionLine.hidden = true;
-  [track, facesLayer, progress, prev, next, bar, captionLine, panel, more].forEach(function (n) { root.appendChild(n); });
+  // A stack's items under the photo: a button each (Up and Down step too, Escape goes back to the cover).
+  var strip = element("ol", "viewer-strip");
+  strip.setAttribute("aria-label", t("stack"));
+  strip.hidden = true;
+  [track, facesLayer, progress, prev, next, bar, captionLine, strip, panel, more].forEach(function (n) { root.appendChild(n); });
   document.body.appendChild(root);
 
   function element(tag, cls) { var n = document.createElement(tag); n.className = cls; return n; }
@@ -319,10 +343,11 @@
 
   function fill(slot, i) {
     var s = slides[slot];
-    if (s.item === i && s.sizes === (items[i] && sizesFor(items[i]))) return;
-    if (s.item !== i) stopMedia(s);
+    var item = shown(i), key = i === index ? member : 0;
+    if (s.item === i && s.member === key && s.sizes === (item && sizesFor(item))) return;
+    if (s.item !== i || s.member !== key) stopMedia(s);
     s.item = i;
-    var item = items[i];
+    s.member = key;
     var isVideo = !!(item && item.video && !item.live);
     s.img.hidden = isVideo;
     s.video.hidden = !isVideo;
@@ -361,7 +386,7 @@
     fill(1, i);
     fill(2, i + 1);
     layout(0, false);
-    var item = items[i];
+    var item = shown(i);
     // Only the photo shown may fetch video: its metadata now, its bytes when played.
     var s = slides[1];
     if (item.video && !item.live && s.video.getAttribute("src") !== item.video) {
@@ -375,9 +400,12 @@
       live = liveMotion(s.slide, s.motion, null, liveButton);
     }
     var total = items.length + (nextPageURL ? "+" : "");
-    counter.textContent = (i + 1) + " / " + total;
+    var stack = items[i].stack, inStack = stack ? t("stack_position").replace("{n}", String(member + 1))
+      .replace("{total}", String(items[i].stackTotal)) : "";
+    counter.textContent = (i + 1) + " / " + total + (stack ? " · " + (member + 1) + "/" + items[i].stackTotal : "");
     status.textContent = t("position").replace("{n}", String(i + 1)).replace("{total}", total)
-      .replace("{title}", item.alt || "");
+      .replace("{title}", (inStack ? inStack + ", " : "") + (item.alt || ""));
+    renderStrip();
     pageLink.href = item.href;
     download.hidden = !item.original;
     if (item.original) { download.href = item.original; download.setAttribute("download", ""); }
@@ -394,6 +422,54 @@
     slideshow.shown();
   }
 
+  /* The item a tile shows: a stack's chosen item while it is the one open, else the tile's own. */
+  function shown(i) {
+    var item = items[i];
+    return item && item.stack && i === index ? item.stack[member] : item;
+  }
+
+  function stepInStack(step) {
+    var stack = items[index] && items[index].stack;
+    if (!stack || member + step < 0 || member + step >= stack.length) return;
+    member += step;
+    resetZoom();
+    show(index);
+  }
+
+  function renderStrip() {
+    var stack = items[index].stack, focused = strip.contains(document.activeElement);
+    strip.textContent = "";
+    strip.hidden = !stack;
+    if (!stack) return;
+    stack.forEach(function (m, n) {
+      var li = document.createElement("li");
+      var b = button("viewer-strip-item", t("stack_position").replace("{n}", String(n + 1)).replace("{total}", String(items[index].stackTotal))
+        + (m.alt ? ": " + m.alt : ""), "");
+      if (n === member) b.setAttribute("aria-current", "true");
+      var img = element("img", "");
+      img.alt = "";
+      img.decoding = "async";
+      img.width = m.thumbW;
+      img.height = m.thumbH;
+      img.sizes = "64px";
+      img.srcset = m.thumbSrcset;
+      img.src = m.thumb;
+      b.appendChild(img);
+      b.addEventListener("click", function () { stepInStack(n - member); });
+      li.appendChild(b);
+      strip.appendChild(li);
+    });
+    // A long stack: the rest on the cover's page, whose strip reaches every item.
+    if (items[index].stackTotal > stack.length) {
+      var li = document.createElement("li"), rest = element("a", "viewer-strip-more");
+      rest.href = stack[0].href;
+      rest.textContent = "+" + (items[index].stackTotal - stack.length);
+      li.appendChild(rest);
+      strip.appendChild(li);
+    }
+    if (focused) strip.querySelector("[aria-current]").focus();
+  }
+
   function toggleFaces() {
     showFaces = !showFaces;
     facesButton.setAttribute("aria-pressed", String(showFaces));
@@ -406,7 +482,7 @@
      worked out from its size; hidden while zoomed or swiping. */
   function drawFaces() {
     facesLayer.textContent = "";
-    var item = items[index];
+    var item = shown(index);
     var on = showFaces && item && item.faces.length && zoom.scale === 1 && !slides[1].img.hidden;
     facesLayer.hidden = !on;
     if (!on) return;
@@ -445,8 +521,8 @@
      drop the requests for photos left behind so they stop using the connection. */
   function preloadAround(i) {
     var wanted = {};
-    [i + 1, i - 1, i + 2].forEach(function (j) {
-      var item = items[j];
+    var stack = items[i].stack;
+    [items[i + 1], items[i - 1], items[i + 2], stack && stack[member + 1]].forEach(function (item) {
       if (!item) return;
       var key = item.srcset;
       wanted[key] = true;
@@ -498,6 +574,8 @@
 
   function go(step) {
     var target = index + step;
+    // Any step to another tile leaves the stack at its cover (Escape or a new tile).
+    if (target >= 0 && target < items.length) member = 0;
     if (target < 0) return layout(0, true);
     if (target >= items.length) {
       if (nextPageURL && location.protocol === "file:") {
@@ -536,7 +614,7 @@
     var playing = false, remaining = interval, startedAt = 0, timer = null, held = {};
     function isHeld() { return Object.keys(held).some(function (k) { return held[k]; }); }
     function currentVideo() {
-      var item = items[index];
+      var item = shown(index);
       return item && item.video && !item.live ? slides[1].video : null;
     }
     function drawProgress(fraction, runFor) {
@@ -625,6 +703,7 @@
   /* ---- Opening and closing ---- */
   function open(i, push) {
     opener = document.activeElement;
+    member = 0;
     root.hidden = false;
     document.documentElement.classList.add("viewer-open");
     show(i);
@@ -638,6 +717,7 @@
     if (index < 0) return;
     var item = items[index];
     index = -1;
+    member = 0;
     root.hidden = true;
     panel.hidden = true;
     info.setAttribute("aria-expanded", "false");
@@ -677,13 +757,15 @@
   next.addEventListener("click", function () { go(1); });
   info.addEventListener("click", function () {
     panel.hidden = !panel.hidden;
-    captionLine.hidden = !panel.hidden || !(items[index] && items[index].caption);
+    captionLine.hidden = !panel.hidden || !(shown(index) && shown(index).caption);
     info.setAttribute("aria-expanded", String(!panel.hidden));
   });
 
   document.addEventListener("keydown", function (event) {
     if (index < 0) return;
-    if (event.key === "Escape") { event.preventDefault(); requestClose(); }
+    if (event.key === "Escape") { event.preventDefault(); if (member > 0) stepInStack(-member); else requestClose(); }
+    else if (event.key === "ArrowDown" && items[index].stack) { event.preventDefault(); stepInStack(1); }
+    else if (event.key === "ArrowUp" && items[index].stack) { event.preventDefault(); stepInStack(-1); }
     else if (event.key === "ArrowRight") { event.preventDefault(); go(1); }
     else if (event.key === "ArrowLeft") { event.preventDefault(); go(-1); }
     else if ((event.key === "p" || event.key === "P") && !event.ctrlKey && !event.metaKey && !event.altKey) { event.preventDefault(); slideshow.toggle(); }
@@ -723,7 +805,7 @@
   }
 
   function zoomAt(clientX, clientY, scale) {
-    var item = items[index];
+    var item = shown(index);
     // Ask the browser for the largest rendition while zoomed in.
     if (scale > 1 && item) current().sizes = Math.round(item.w) + "px";
     var rect = current().getBoundingClientRect();
@@ -781,9 +863,13 @@
       if (Object.keys(pointers).length === 0) gesture = null;
       return;
     }
-    var dx = event.clientX - gesture.x;
+    var dx = event.clientX - gesture.x, dy = event.clientY - gesture.y;
     var elapsed = Math.max(1, Date.now() - gesture.t);
-    if (gesture.kind === "swipe" && gesture.moved) {
+    if (gesture.kind === "swipe" && gesture.moved && items[index].stack && Math.abs(dy) > 40 && Math.abs(dy) > 2 * Math.abs(dx)) {
+      // Up and down step through a stack (up: on to its next item).
+      layout(0, true);
+      stepInStack(dy < 0 ? 1 : -1);
+    } else if (gesture.kind === "swipe" && gesture.moved) {
       var fast = Math.abs(dx) / elapsed > 0.5 && Math.abs(dx) > 30;
       if (Math.abs(dx) > window.innerWidth * 0.2 || fast) go(dx < 0 ? 1 : -1);
       else layout(0, true);
