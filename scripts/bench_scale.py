@@ -19,7 +19,11 @@ For each: wall and CPU seconds, peak RSS, the pages rendered (the build's
 of any no-op is listing the library (`find SOURCE -type f -printf '%s %T@ %p\\n'`),
 timed first; the no-op and add-one are given as multiples of it and of the no-op.
 
-usage: scripts/bench_scale.py [--count 100000] [--work DIR] [--binary PATH] [--jobs N] [--watch-trials 3]
+With --stacks off the stack rules are off (stacks.bursts, stacks.edits: the
+cost of stacking is the difference); --bursts names half of each album's
+photos as camera bursts of five frames (a library to stack, in its own --work).
+
+usage: scripts/bench_scale.py [--count 100000] [--work DIR] [--binary PATH] [--jobs N] [--watch-trials 3] [--stacks on|off] [--bursts]
 """
 import argparse
 import datetime
@@ -35,9 +39,18 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
 
 
-def make_library(library, count, per_album=100, photo=benchlib.tiny_jpeg, settings=True):
+def plain_name(i):
+    return f"IMG_{i:04d}.jpg"
+
+
+def burst_name(i):
+    """Half the photos as bursts of five frames (IMG_003_BURST002.jpg), the rest plain."""
+    return f"IMG_{i // 10:03d}_BURST{i % 10:03d}.jpg" if i % 10 < 5 else plain_name(i)
+
+
+def make_library(library, count, per_album=100, photo=benchlib.tiny_jpeg, settings=True, name=plain_name):
     """`count` tiny JPEGs in albums of `per_album`, dated over twelve years;
-    `photo(number, when)` makes each one's bytes."""
+    `photo(number, when)` makes each one's bytes, `name(i)` names the album's i-th."""
     start = datetime.datetime(2014, 1, 1, 8, 0, 0)
     span = 12 * 365 * 86400
     albums = max(1, (count + per_album - 1) // per_album)
@@ -49,7 +62,7 @@ def make_library(library, count, per_album=100, photo=benchlib.tiny_jpeg, settin
         os.makedirs(folder, exist_ok=True)
         for i in range(n):
             shot = when + datetime.timedelta(seconds=i * 613)
-            with open(os.path.join(folder, f"IMG_{i:04d}.jpg"), "wb") as f:
+            with open(os.path.join(folder, name(i)), "wb") as f:
                 f.write(photo(first + i, shot))
     if settings:
         with open(os.path.join(library, "gallery.yml"), "w") as f:
@@ -109,19 +122,26 @@ def main():
     parser.add_argument("--binary", default=None, help="gallerygen to measure (default: a release build of this checkout)")
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--watch-trials", type=int, default=3, help="photos added under build --watch (0: none)")
+    parser.add_argument("--stacks", choices=["on", "off"], default="on", help="the stack rules on (the default) or off")
+    parser.add_argument("--bursts", action="store_true", help="half of each album's photos named as bursts of five frames")
     args = parser.parse_args()
 
-    work = args.work or f"/tmp/gallerygen-scale-{args.count}"
+    work = args.work or f"/tmp/gallerygen-scale-{args.count}" + ("-bursts" if args.bursts else "")
     library, out = os.path.join(work, "library"), os.path.join(work, "site")
     if not os.path.exists(os.path.join(library, "gallery.yml")):
         print(f"making {args.count:,} tiny JPEGs in {library} …", flush=True)
         shutil.rmtree(library, ignore_errors=True)
-        make_library(library, args.count)
+        make_library(library, args.count, name=burst_name if args.bursts else plain_name)
     binary = args.binary or benchlib.build_binary()
     benchlib.remove_site(out)
     build = [binary, "build", library, "-o", out]
     if args.jobs:
         build += ["--jobs", str(args.jobs)]
+    if args.stacks == "off":
+        config = os.path.join(work, "stacks-off.yml")
+        with open(os.path.join(library, "gallery.yml")) as f, open(config, "w") as g:
+            g.write(f.read() + "stacks:\n  bursts: false\n  edits: false\n")
+        build += ["--config", config]
 
     listing = min((benchlib.run_timed(["find", library, "-type", "f", "-printf", "%s %T@ %p\\n"]) for _ in range(3)),
                   key=lambda r: r.wall)

@@ -127,6 +127,19 @@ struct StacksTests {
         #expect(listed.allSatisfy { $0.stack == .single })
     }
 
+    @Test func oneBurstsNamesInTwoAlbumsMakeTwoStacksAndAPrivateAlbumsOwn() {
+        let names = ["IMG_20240501_100000_BURST001.jpg", "IMG_20240501_100000_BURST002.jpg"]
+        let photos = names.map { Self.photo($0, album: "Public") } + names.map { Self.photo($0, album: "Secret") }
+        let gallery = Gallery.assemble(title: "T", photos: photos, options: Settings())
+        for album in ["Public", "Secret"] {
+            let items = gallery.albums[AlbumPath(components: [album])]!.photos
+            #expect(items.map(\.stack) == [.cover(count: 2), .member(offset: 1)], "\(album)")
+            #expect(items.allSatisfy { $0.source.albumPath == AlbumPath(components: [album]) })
+        }
+        #expect(gallery.stackCounts.stacks == 2 && gallery.stackCounts.items == 4)
+        #expect(gallery.timelinePhotos.count == 2)
+    }
+
     @Test func aBurstOfFiveThousandFramesIsOneStackAndItsStripAWindow() {
         let frames = (0..<5_000).map { Self.photo(String(format: "IMG_20240501_100000_BURST%04d.jpg", $0)) }
         let arranged = Stacks.arrange(frames.reversed(), rules: Self.both)

@@ -32,11 +32,12 @@ import GalleryTestSupport
         let searchWrites = try Self.matches(try Self.read("Themes/default/static/search.js"), #"setAttribute\("(data-[a-z-]+)""#)
         #expect(!searchWrites.isEmpty && searchWrites.isSubset(of: written), "search.js writes \(searchWrites.subtracting(written))")
         // Each data-* value comes from a Thumbnail property of the same model.
-        // (A run's day label is a Thumbnail property whose own keys the grid reads inside it.)
+        // (A run's day label is a Thumbnail property whose own keys the grid reads inside it; so are a stack's members.)
         let label = DayLabel(anchor: nil, datetime: "", text: "", title: "", month: "", span: "")
         let properties = Set((try #require(TemplateContext.make(Self.sampleThumbnail)?.fields)).keys)
             .union(Mirror(reflecting: Self.sampleThumbnail).children.compactMap(\.label))
             .union(Mirror(reflecting: label).children.compactMap(\.label))
+            .union(Mirror(reflecting: StackMember(Self.sampleThumbnail)).children.compactMap(\.label))
         // (`photos` is the list the grid walks, from the page's model.)
         let used = try Self.matches(grid, #"\{\{[#^/]?([A-Za-z]+)\}\}"#).subtracting(["photos"])
         #expect(used.isSubset(of: properties), "the grid uses \(used.subtracting(properties)), which Thumbnail does not have")
