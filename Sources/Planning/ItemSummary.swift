@@ -10,10 +10,14 @@ public struct ItemSummary: Sendable, Equatable {
     public var first: LocalDay?, last: LocalDay?
     public init() {}
     public init(_ items: some Sequence<MediaItem>) { for item in items { add(item) } }
+    /// Counts `item`; a stack is counted whole through its cover (so a list
+    /// of tiles and a list of every item give one count), its other items not again.
     public mutating func add(_ item: MediaItem) {
-        items += 1
+        guard item.stack.isListed else { return }
+        let count = item.stack.tileCount
+        items += count
+        stacked += count - 1
         if item.kind == .video { videos += 1 }
-        if !item.stack.isListed { stacked += 1 }
         let day = item.metadata.captureDate.localDay
         first = first.map { min($0, day) } ?? day
         last = last.map { max($0, day) } ?? day

@@ -347,7 +347,8 @@ public struct SiteMap: Sendable {
                 let y = yearAt[key.year]!
                 let m = key.month - 1
                 if years[y].months[m].items == 0 { years[y].months[m].firstSection = index }
-                years[y].months[m].items += 1
+                // A stack counts whole, as count lines count it.
+                years[y].months[m].items += photo.stack.tileCount
                 if photo.kind == .video { years[y].months[m].videos += 1 }
             }
             // The year's cover: its best-rated item, else the middle of its largest section.

@@ -134,12 +134,24 @@ public enum Stacks {
     }
 
     static func linkSequences(_ photos: [MediaItem], _ stackable: [Bool], _ groups: inout UnionFind) {
+        // Only a photo with another in its second can be a frame: most albums have none, and are passed over
+        // after one pass of integers (no names parsed, no strings made).
+        var seconds: [Int64] = []
+        for i in photos.indices where stackable[i] && photos[i].kind != .video {
+            let date = photos[i].metadata.captureDate
+            if date.source == .original || date.source == .digitized { seconds.append(date.wallClockSeconds) }
+        }
+        guard seconds.count > 1 else { return }
+        seconds.sort()
+        var shared = Set<Int64>()
+        for k in seconds.indices.dropFirst() where seconds[k] == seconds[k - 1] { shared.insert(seconds[k]) }
+        guard !shared.isEmpty else { return }
         var frames: [Frame] = []
         for i in photos.indices where stackable[i] && photos[i].kind != .video {
+            let date = photos[i].metadata.captureDate
+            guard shared.contains(date.wallClockSeconds), date.source == .original || date.source == .digitized,
+                  let model = photos[i].metadata.camera.model, let (prefix, number) = fileNumber(photos[i].source.fileName) else { continue }
             let metadata = photos[i].metadata
-            let date = metadata.captureDate
-            guard date.source == .original || date.source == .digitized, let model = metadata.camera.model,
-                  let (prefix, number) = fileNumber(photos[i].source.fileName) else { continue }
             frames.append(Frame(camera: (metadata.camera.make ?? "") + "\u{1}" + model, prefix: prefix, number: number,
                                 second: date.wallClockSeconds, index: i))
         }
@@ -174,6 +186,8 @@ public enum Stacks {
 
     /// Links each edit to its original; returns the edits linked.
     static func linkEdits(_ photos: [MediaItem], _ stackable: [Bool], _ groups: inout UnionFind) -> [Int] {
+        // Most albums hold no edit's name: passed over on their bytes, no name lowercased.
+        guard photos.indices.contains(where: { stackable[$0] && mayBeEditName(photos[$0].source.fileName) }) else { return [] }
         var originals: [String: Int] = [:], edits: [(Int, String)] = []
         for i in photos.indices where stackable[i] {
             let name = photos[i].source.fileName
@@ -191,6 +205,21 @@ public enum Stacks {
             linked.append(edit)
         }
         return linked
+    }
+}
+
+extension Stacks {
+    /// Whether `name` can be an edit's (`EditName`): it begins `IMG_E` or holds a dash or " (".
+    static func mayBeEditName(_ name: String) -> Bool {
+        let utf8 = name.utf8
+        // "img_e" in any letter case, as `EditName` reads it.
+        if utf8.count > 5, zip(utf8, "img_e".utf8).allSatisfy({ $0 == $1 || ($1 >= 0x61 && $1 <= 0x7A && $0 | 0x20 == $1) }) { return true }
+        var previous: UInt8 = 0
+        for byte in utf8 {
+            if byte == 0x2D || (previous == 0x20 && byte == 0x28) { return true }
+            previous = byte
+        }
+        return false
     }
 }
 

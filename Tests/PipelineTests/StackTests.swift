@@ -96,6 +96,9 @@ import GalleryTestSupport
         let allPhotos = tripPhotos + 4
         #expect(momentTiles.count == allPhotos - (stackedItems - (Library.stacked.count + 1)))
         #expect(try library.page("moments/index.html").contains("\(allPhotos) photos, \(momentTiles.count) shown"))
+        // A day's count line and the month index count a stack whole too (the burst's day: 3 photos, 1 shown).
+        #expect(try library.page("moments/index.html").contains("3 photos, 1 shown"))
+        #expect(try library.page("moments/years.html").contains("\(allPhotos) photos"))
 
         // Every item of a stack has its page with the strip, its own marked, in stack order.
         for stack in Library.stacked {
