@@ -62,14 +62,5 @@ public enum EditName {
         return nil
     }
 
-    /// The stem every file of one shot is known by (letter case folded): a
-    /// file's stem, or the one it is an edit of.
-    public static func shotStem(of fileName: String) -> String {
-        if let original = originalStem(of: fileName) { return original }
-        var stem = Substring(fileName.lowercased())
-        if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = stem[..<dot] }
-        return String(stem)
-    }
-
     private static func nonEmpty(_ stem: Substring) -> String? { stem.isEmpty ? nil : String(stem) }
 }

@@ -94,6 +94,8 @@ public struct Gallery: Sendable {
     /// Each stack's other items as its tile carries them for the viewer (at
     /// most a strip's worth), by its cover's source path.
     public private(set) var stackMembers: [String: ArraySlice<MediaItem>] = [:]
+    /// How many stacks the albums hold, and how many items are in them.
+    public private(set) var stackCounts = (stacks: 0, items: 0)
 
     /// Creates a gallery.
     public init(title: String, albums: [AlbumPath: Album]) {
@@ -102,6 +104,8 @@ public struct Gallery: Sendable {
         for album in albums.values {
             for (index, photo) in album.photos.enumerated() {
                 guard case .cover(let count) = photo.stack else { continue }
+                stackCounts.stacks += 1
+                stackCounts.items += count
                 stackMembers[photo.source.relativePath] = album.photos[index + 1 ..< min(album.photos.count, index + min(count, Album.stripLength))]
             }
         }
@@ -272,15 +276,6 @@ public struct Gallery: Sendable {
         if let first = album.photos.first { return first }
         for child in listedChildren(of: path) { if let photo = cover(of: child) { return photo } }
         return nil
-    }
-
-    /// How many stacks the albums hold, and how many items are in them.
-    public var stackCounts: (stacks: Int, items: Int) {
-        var counts = (stacks: 0, items: 0)
-        for album in albums.values {
-            for photo in album.photos { if case .cover(let count) = photo.stack { counts.stacks += 1; counts.items += count } }
-        }
-        return counts
     }
 
     /// Every photo that appears in the moments timeline: from listed albums

@@ -166,7 +166,7 @@ public enum Stacks {
             sameSecondBefore[k + 1] = true
             groups.union(frames[k].index, frames[k + 1].index)
         }
-        for k in frames.indices.dropLast() where follows(frames[k], frames[k + 1]) && frames[k + 1].second == frames[k].second + 1
+        for k in frames.indices.dropLast() where follows(frames[k], frames[k + 1]) && frames[k + 1].second &- frames[k].second == 1
             && sameSecondBefore[k] && sameSecondAfter[k + 1] {
             groups.union(frames[k].index, frames[k + 1].index)
         }
@@ -194,7 +194,7 @@ public enum Stacks {
             if let original = EditName.originalStem(of: name) {
                 edits.append((i, original))
             } else {
-                let stem = EditName.shotStem(of: name)
+                let stem = photos[i].source.fileStem.lowercased()
                 if originals[stem] == nil { originals[stem] = i }
             }
         }

@@ -178,7 +178,6 @@ struct StacksTests {
         #expect(EditName.originalStem(of: "-edited.jpg") == nil)
         #expect(EditName.originalStem(of: "credit.jpg") == nil)
         #expect(EditName.originalStem(of: "IMG_1-2.jpg") == nil)
-        #expect(EditName.shotStem(of: "IMG_1234.HEIC") == "img_1234")
         // The quick test passes over no name EditName reads as an edit's.
         for name in ["IMG_E1234.JPG", "Img_e1234.jpg", "a-edited.jpg", "a (edited).jpg", "b-Edit-2.tif", "c-modifié.jpg"] {
             #expect(Stacks.mayBeEditName(name), "\(name)")
