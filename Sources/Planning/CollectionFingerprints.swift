@@ -9,8 +9,7 @@ extension Fingerprinter {
     func timelineDigest() -> StableHash.Digest {
         var h = StableHash()
         h.add(map.timelineItems.count)
-        h.add(map.timelineVideoCount)
-        h.add(map.timelineStackedCount)
+        map.timelineSummary.feed(&h)
         h.add(map.moments.contains { !$0.places.isEmpty })
         for year in map.timelineYears {
             h.add(year.year)

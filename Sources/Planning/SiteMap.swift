@@ -129,10 +129,8 @@ public struct SiteMap: Sendable {
     /// Every item of the timeline (listed albums, each once), in timeline
     /// order: what tags, Favourites and search are made from.
     public let timelineItems: [MediaItem]
-    /// How many of them are videos (the moments pages' count line).
-    public let timelineVideoCount: Int
-    /// How many items their stacks' covers stand for, besides themselves.
-    public let timelineStackedCount: Int
+    /// Their count line (a stack counted whole): what the moments pages say.
+    public let timelineSummary: ItemSummary
     /// "On this day", a file per calendar month (January first).
     public private(set) var onThisDay: [OnThisDayMonth] = []
     /// The timeline's items by calendar month, for the search index's item
@@ -261,8 +259,7 @@ public struct SiteMap: Sendable {
         let months = Eventually { SearchMonth.months(timelineItems, order: order) }
         let personNames = self.personNames
         let peoplePages = Eventually { Self.people(timelineItems, names: personNames, directory: directory, options: options) }
-        timelineVideoCount = timelineItems.count { $0.kind == .video }
-        timelineStackedCount = timelineItems.reduce(0) { $0 + $1.stack.tileCount - 1 }
+        timelineSummary = ItemSummary(timelineItems)
         let favourite = timelineItems.filter { ($0.metadata.words.rating ?? 0) >= Self.favouriteRating }
         if options.favourites, !favourite.isEmpty {
             let ranges = PageSplitter.pages(count: favourite.count, budget: options.photosPerPage)

@@ -83,7 +83,7 @@ struct MomentsPageBuilder: PageBuilding {
         let here = slices.first.map { strings.heading(strings.month(map.moments[$0.section].photos[$0.range.lowerBound].metadata.captureDate.localDay)) } ?? ""
         // Only the first page counts the whole timeline: a photo added
         // anywhere changes it and the pages of its own year, no others.
-        let total = number == 0 || !map.momentsByYear ? timelineCount() : nil
+        let total = number == 0 || !map.momentsByYear ? count(map.timelineSummary) : nil
         chrome.share = shareCard(pagePath, headline: strings.text("moments.title"),
                                  summary: total.map { strings.text("moments.meta", ["photoCountLabel": $0]) } ?? here,
                                  item: slices.first.map { map.moments[$0.section].photos[$0.range.lowerBound] })
@@ -171,7 +171,7 @@ struct MomentsPageBuilder: PageBuilding {
         var chrome = chrome(pagePath, title: strings.text("years.title"), section: "moments")
         chrome.relLinks = []
         let years = map.timelineYears.count
-        let countLabel = strings.text("count.in_years", ["count": timelineCount(),
+        let countLabel = strings.text("count.in_years", ["count": count(map.timelineSummary),
                                                          "years": strings.count("count.years", years)])
         // Its link preview shows the first year's cover (which its fingerprint already holds).
         chrome.share = shareCard(pagePath, headline: strings.text("years.title"), summary: countLabel,

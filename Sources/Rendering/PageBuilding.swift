@@ -353,14 +353,6 @@ extension PageBuilding {
 
     func count(_ items: [MediaItem]) -> String { count(ItemSummary(items)) }
 
-    /// The moments timeline's count line: its items, a stack's counted whole.
-    func timelineCount() -> String {
-        var summary = ItemSummary()
-        summary.items = map.timelineItems.count + map.timelineStackedCount
-        summary.videos = map.timelineVideoCount
-        summary.stacked = map.timelineStackedCount
-        return count(summary)
-    }
 
     /// The label of `items` items of which `videos` are videos.
     func count(items: Int, videos: Int) -> String {
