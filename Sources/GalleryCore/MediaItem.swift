@@ -34,6 +34,7 @@ public struct MediaItem: Hashable, Sendable {
         /// released), even with the getter inlined (`MediaItem.kind`'s code).
         var kind: MediaKind
         var stack: StackRole = .single
+        var looks: PictureLooks?
 
         init(source: SourceFile, contentHash: String, metadata: OutOfLine<PhotoMetadata>, renditions: [Rendition],
              metadataDigest: StableHash.Digest?) {
@@ -48,6 +49,7 @@ public struct MediaItem: Hashable, Sendable {
         func copy() -> Storage {
             let copy = Storage(source: source, contentHash: contentHash, metadata: metadata, renditions: renditions, metadataDigest: metadataDigest)
             copy.stack = stack
+            copy.looks = looks
             return copy
         }
     }
@@ -100,6 +102,13 @@ public struct MediaItem: Hashable, Sendable {
         set { unique().stack = newValue }
     }
 
+    /// What its pixels look like (a still's, from the build that made its
+    /// renditions): what near-duplicates are found by.
+    public var looks: PictureLooks? {
+        get { storage.looks }
+        set { unique().looks = newValue }
+    }
+
     /// Creates a photo record.
     public init(source: SourceFile, contentHash: String, metadata: PhotoMetadata, renditions: [Rendition]) {
         storage = Storage(source: source, contentHash: contentHash, metadata: OutOfLine(wrappedValue: metadata), renditions: renditions,
@@ -116,7 +125,7 @@ public struct MediaItem: Hashable, Sendable {
     public static func == (a: MediaItem, b: MediaItem) -> Bool {
         a.storage === b.storage
             || (a.source == b.source && a.contentHash == b.contentHash && a.storage.metadata == b.storage.metadata
-                && a.renditions == b.renditions && a.metadataDigest == b.metadataDigest && a.stack == b.stack)
+                && a.renditions == b.renditions && a.metadataDigest == b.metadataDigest && a.stack == b.stack && a.looks == b.looks)
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -5,10 +5,14 @@ import GalleryCore
 public struct StackRules: Sendable, Equatable {
     public var bursts: Bool
     public var edits: Bool
+    /// Near-duplicates: one camera's photos at most this many seconds apart
+    /// that look alike (`PictureLooks`); nil: off.
+    public var nearDuplicateSeconds: Int?
 
-    public init(bursts: Bool, edits: Bool) {
+    public init(bursts: Bool, edits: Bool, nearDuplicateSeconds: Int? = nil) {
         self.bursts = bursts
         self.edits = edits
+        self.nearDuplicateSeconds = nearDuplicateSeconds
     }
 
     /// The rules of an album with `sidecar`, on a site with `options`.
@@ -17,7 +21,7 @@ public struct StackRules: Sendable, Equatable {
         edits = sidecar?.stackEdits ?? options.stackEdits
     }
 
-    public var any: Bool { bursts || edits }
+    public var any: Bool { bursts || edits || nearDuplicateSeconds != nil }
 }
 
 /// Finds an album's stacks and lays them out: each stack's cover at the
@@ -56,6 +60,7 @@ public enum Stacks {
         }
         var edits: [Int] = []
         if rules.edits { edits = linkEdits(photos, stackable, &groups) }
+        if let seconds = rules.nearDuplicateSeconds { linkNearDuplicates(photos, stackable, &groups, within: Int64(seconds)) }
         // The members of each stack, in album order.
         var members: [Int: [Int]] = [:]
         for i in photos.indices where stackable[i] { members[groups.root(i), default: []].append(i) }
@@ -97,7 +102,11 @@ public enum Stacks {
             best = i
             bestRating = photos[i].metadata.words.rating ?? 0
         }
-        return best
+        if bestRating > 0 { return best }
+        // The sharpest, when every item's pixels were measured (the first of equals).
+        let measured = stack.compactMap { i in photos[i].looks.map { (index: i, sharpness: $0.sharpness) } }
+        guard measured.count == stack.count, let sharpest = measured.max(by: { $0.sharpness < $1.sharpness }) else { return best }
+        return sharpest.index
     }
 
     static func linkBurstNames(_ photos: [MediaItem], _ stackable: [Bool], _ groups: inout UnionFind, covers: inout Set<Int>) {
@@ -209,6 +218,33 @@ public enum Stacks {
 }
 
 extension Stacks {
+    /// Each photo is compared with at most this many of the camera's photos before it in the window.
+    static let nearDuplicateComparisons = 32
+
+    /// Links photos of one camera (EXIF make and model and an EXIF time)
+    /// taken at most `window` seconds apart whose looks differ in at most
+    /// `PictureLooks.nearDuplicateDistance` bits. Photos without looks (not yet seen by
+    /// a build that makes them) are passed over.
+    static func linkNearDuplicates(_ photos: [MediaItem], _ stackable: [Bool], _ groups: inout UnionFind, within window: Int64) {
+        var shots: [(camera: String, second: Int64, looks: PictureLooks, index: Int)] = []
+        for i in photos.indices where stackable[i] && photos[i].kind != .video && photos[i].kind != .animation {
+            guard let looks = photos[i].looks else { continue }
+            let date = photos[i].metadata.captureDate
+            guard date.source == .original || date.source == .digitized, let model = photos[i].metadata.camera.model else { continue }
+            shots.append(((photos[i].metadata.camera.make ?? "") + "\u{1}" + model, date.wallClockSeconds, looks, i))
+        }
+        guard shots.count > 1 else { return }
+        shots.sort { ($0.camera, $0.second, $0.index) < ($1.camera, $1.second, $1.index) }
+        for k in shots.indices {
+            var j = k - 1, compared = 0
+            while j >= 0, compared < nearDuplicateComparisons, shots[j].camera == shots[k].camera, shots[k].second - shots[j].second <= window {
+                if shots[j].looks.distance(to: shots[k].looks) <= PictureLooks.nearDuplicateDistance { groups.union(shots[j].index, shots[k].index) }
+                j -= 1
+                compared += 1
+            }
+        }
+    }
+
     /// Whether `name` can be an edit's (`EditName`): it begins `IMG_E` or holds a dash or " (".
     static func mayBeEditName(_ name: String) -> Bool {
         let utf8 = name.utf8

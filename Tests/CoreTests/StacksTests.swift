@@ -167,6 +167,33 @@ struct StacksTests {
         #expect(summary.stacked == 4)
     }
 
+    @Test func nearDuplicatesStackWithinTheWindowAndTheSharpestIsTheCover() {
+        func shot(_ name: String, _ time: String, hash: UInt64?, sharpness: UInt32 = 100, camera: String = "ILCE-7") -> MediaItem {
+            var item = Self.photo(name, "2024:05:01 " + time, camera: camera)
+            item.looks = hash.map { PictureLooks(hash: $0, sharpness: sharpness) }
+            return item
+        }
+        let alike: UInt64 = 0xF0F0_F0F0_0F0F_0F0F, near = alike ^ 0b1011, far = ~alike
+        let items = [
+            // Three tries at one group photo, two seconds apart: one stack, the sharpest its cover.
+            shot("a1.jpg", "10:00:00", hash: alike, sharpness: 80), shot("a2.jpg", "10:00:02", hash: near, sharpness: 300),
+            shot("a3.jpg", "10:00:04", hash: alike, sharpness: 120),
+            // Another scene a second later: apart.
+            shot("b.jpg", "10:00:05", hash: far),
+            // Alike but a minute later, or by another camera, or never measured: apart.
+            shot("c.jpg", "10:01:05", hash: alike), shot("d.jpg", "10:00:03", hash: alike, camera: "ILCE-9"),
+            shot("e.jpg", "10:00:01", hash: nil),
+        ]
+        let rules = StackRules(bursts: true, edits: true, nearDuplicateSeconds: 2)
+        #expect(Self.stacks(items, rules: rules).stacks == [["a2.jpg", "a1.jpg", "a3.jpg"]])
+        #expect(Self.stacks(items, rules: StackRules(bursts: true, edits: true, nearDuplicateSeconds: 0)).stacks.isEmpty)
+        #expect(Self.stacks(items, rules: Self.both).stacks.isEmpty)
+        // A rating still wins over sharpness.
+        var rated = items
+        rated[2].metadata.words.rating = 3
+        #expect(Self.stacks(rated, rules: rules).stacks.first?.first == "a3.jpg")
+    }
+
     @Test func editNamesSayTheirOriginal() {
         #expect(EditName.originalStem(of: "IMG_E1234.JPG") == "img_1234")
         #expect(EditName.originalStem(of: "IMG_E12345.JPG") == "img_12345")
