@@ -28,7 +28,7 @@ public enum AlbumSidecar {
     public static let fileName = SourceLayout.albumSidecarName
     static let knownKeys = ["title", "description", "cover", "sort", "order", "hidden", "private", "passphrase_file", "photos", "stacks"]
     static let knownPhotoKeys = ["title", "caption", "keywords", "stack"]
-    static let knownStackKeys = ["bursts", "edits"]
+    static let knownStackKeys = ["bursts", "edits", "near_duplicates"]
 
     /// Reads a sidecar file; `displayName` names it in errors (e.g. `Trips/album.yml`).
     public static func load(_ url: URL, displayName: String) throws(ConfigError) -> AlbumSettings {
@@ -95,6 +95,7 @@ public enum AlbumSidecar {
                     switch String(field.dropFirst(key.count + 1)) {
                     case "bursts": settings.stackBursts = try reader.bool(field, fieldValue)
                     case "edits": settings.stackEdits = try reader.bool(field, fieldValue)
+                    case "near_duplicates": settings.stackNearDuplicates = try reader.bool(field, fieldValue)
                     default: throw reader.unknown(field, fieldLine, known: knownStackKeys)
                     }
                 }

@@ -111,6 +111,7 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
         case embeddedClipBox = "embeddedClip"
         case wordsBox = "words"
         case livePhotoIdentifierBox = "livePhotoIdentifier"
+        case burstIdentifierBox = "burstIdentifier"
         case placeBox = "place"
     }
 
@@ -159,6 +160,12 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
         get { livePhotoIdentifierBox?.value }
         set { livePhotoIdentifierBox = newValue.map(Boxed.init) }
     }
+    /// The burst the camera says it is a frame of (an iPhone's `BurstUUID`):
+    /// kept, since stacks are found at every build.
+    public var burstIdentifier: String? {
+        get { burstIdentifierBox?.value }
+        set { burstIdentifierBox = newValue.map(Boxed.init) }
+    }
     /// The parts most kept metadata does not have, out of line (nil costs
     /// one pointer): the GPS fix and the Live Photo identifier are never
     /// kept, most files carry no words and are no Motion Photo. Inline they
@@ -167,6 +174,7 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
     private var embeddedClipBox: Boxed<Range<Int>>?
     private var wordsBox: Boxed<PhotoWords>?
     private var livePhotoIdentifierBox: Boxed<String>?
+    private var burstIdentifierBox: Boxed<String>?
     /// The town or city nearest `gps` (`moment_places`, from GeoNames'
     /// cities, offline): what moments headings, place pages and search show
     /// in its place. Nil when the setting is off or the item has no GPS.

@@ -17,7 +17,7 @@ public struct PictureLooks: Sendable, Hashable {
 
     /// At most this many bits of two photos' hashes differ when they are
     /// near-duplicates (`docs/stacks.md` says how it was chosen).
-    public static let nearDuplicateDistance = 10
+    public static let nearDuplicateDistance = 12
 
     /// How many of the hash's bits differ.
     public func distance(to other: PictureLooks) -> Int { (hash ^ other.hash).nonzeroBitCount }

@@ -94,6 +94,10 @@ public struct SettingsSchema: Sendable {
                                            help: "List a burst as one tile, its cover with a count, each frame keeping its page: frames the camera named as a burst (…_BURST001, …_BURST<time>_COVER, Samsung's 20231207_101605_001) and frames of one camera numbered in sequence in the same second. An album.yml can turn it off for its album (stacks: bursts: false).")
     public let stackEdits = Setting<Bool>("stacks.edits", .boolean, default: true,
                                           help: "List an edited copy and its original as one tile, the edit as its cover: IMG_E1234 beside IMG_1234, Google Takeout's -edited (in its languages), (edited), Lightroom's -Edit. An album.yml can turn it off for its album (stacks: edits: false).")
+    public let stackNearDuplicates = Setting<Bool>("stacks.near_duplicates", .boolean, default: true,
+                                                   help: "List photos of one camera taken within stacks.near_duplicate_seconds that look alike (a perceptual hash of the pixels the build makes; two different scenes stay apart) as one tile, the sharpest as cover. An album.yml can turn it off for its album.")
+    public let stackNearDuplicateSeconds = Setting<Int>("stacks.near_duplicate_seconds", .integer(1...3600), default: 2,
+                                                        help: "How many seconds apart near-duplicates may be: 2 (bursts a camera did not name); 10 or more stacks a few tries at one group photo.")
     public let publishPeople = Setting<Bool>("publish_people", .boolean, default: false,
                                              help: "Publish the people tagged in face regions (XMP from digiKam, Lightroom, Picasa…): a People page, a page per person with their face cut from a photo, names on photo pages, in alt text and search (people.yml merges spellings, picks faces, hides people); off: nothing of people is published.")
     public let faces = Setting<FaceFinding>("faces", .choice(["off": .off, "auto": .auto]), default: .off,

@@ -58,6 +58,7 @@ public struct AlbumSettings: Sendable, Equatable {
     /// (nil: the site's).
     public var stackBursts: Bool?
     public var stackEdits: Bool?
+    public var stackNearDuplicates: Bool?
     /// Single items' part in their stack, by file name (`photos: NAME: stack:`).
     public var stackChoices: [String: StackChoice] = [:]
 

@@ -118,7 +118,7 @@ public struct BuildReport: Sendable {
                 + (iCloudAlbums > 0 ? "; \(Self.count(iCloudAlbums, "album")) from its Albums folder" : "")
         }
         if let stacks, stacks.stacks > 0 {
-            text += "\nStacked \(Self.count(stacks.items, "photo")) as \(Self.count(stacks.stacks, "tile")) (bursts and edits: each stack listed by its cover)"
+            text += "\nStacked \(Self.count(stacks.items, "photo")) as \(Self.count(stacks.stacks, "tile")) (bursts, near-duplicates and edits: each stack listed by its cover)"
         }
         if let line = pairedRawSummary { text += "\n" + line }
         if let line = ignoredSummary { text += "\n" + line }

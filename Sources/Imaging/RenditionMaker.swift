@@ -26,12 +26,13 @@ public struct RenditionJob: Sendable {
 /// one bitmap with Lanczos-3, turned upright, and encoded.
 public enum RenditionMaker {
     /// Decodes `bytes` once (format already known from the metadata) and returns
-    /// the encoded bytes of each job, in order. `tap` is lent one still
-    /// job's pixels, upright, before they are encoded (or in their place,
-    /// when that job is not wanted): the faces stage looks at them.
+    /// the encoded bytes of each job, in order. Each of `taps` is lent one
+    /// still job's pixels, upright, before they are encoded (or in their
+    /// place, when that job is not wanted): the faces stage and the
+    /// pictures' looks (for near-duplicates) are made from them.
     public static func make(_ bytes: UnsafeRawBufferPointer, format: SourceFormat, storedSize: PixelSize,
                             orientation: Orientation, jobs: [RenditionJob], maximumPixels: Int,
-                            tap: PictureTap? = nil) throws(ImagingError) -> [[UInt8]] {
+                            taps: [PictureTap] = []) throws(ImagingError) -> [[UInt8]] {
         try checkPixelLimit(storedSize, maximumPixels: maximumPixels)
         var results = [[UInt8]](repeating: [], count: jobs.count)
         // Animated renditions: every frame, every size, in one pass over the file.
@@ -46,18 +47,23 @@ public enum RenditionMaker {
             for (index, file) in zip(animated, files) where jobs[index].isWanted { results[index] = file }
         }
         let stills = jobs.indices.filter { !jobs[$0].spec.animated }
-        let tapped = tap.flatMap { tap in stills.contains(tap.job) ? tap : nil }
-        guard tapped != nil || stills.contains(where: { jobs[$0].isWanted }) else { return results }
+        let tapped = taps.filter { stills.contains($0.job) }
+        func lend(_ job: Int, _ picture: @autoclosure () -> RGBPicture) {
+            guard tapped.contains(where: { $0.job == job }) else { return }
+            let lent = picture()
+            for tap in tapped where tap.job == job { tap.take(lent) }
+        }
+        guard !tapped.isEmpty || stills.contains(where: { jobs[$0].isWanted }) else { return results }
         // Sizes in stored orientation: pixels are turned upright after resizing.
         let sizes = stills.map { orientation.storedSize(ofDisplayed: jobs[$0].size) }
         let denominator = DCTScale.denominator(stored: storedSize, targets: sizes)
         let resizeAndEncode = { (pixels: BorrowedPixels, owned: RGBAImage?, icc: [UInt8]?) throws(ImagingError) in
             try ResizeChain.resize(pixels, owned: owned, to: sizes) { (position, resized) throws(ImagingError) in
                 let index = stills[position]
-                let isTapped = tapped?.job == index
+                let isTapped = tapped.contains { $0.job == index }
                 guard jobs[index].isWanted || isTapped else { return }
                 let upright = OrientationTransform.apply(orientation, to: resized)
-                if isTapped { tapped?.take(RGBPicture(upright)) }
+                lend(index, RGBPicture(upright))
                 guard jobs[index].isWanted else { return }
                 results[index] = try RenditionEncoder.encode(upright, as: jobs[index].spec.encoding, iccProfile: icc)
             }
@@ -67,7 +73,7 @@ public enum RenditionMaker {
         let ranges = stills.map { RenditionEncoder.sampleRange(for: jobs[$0].spec.encoding) }
         let encodePlanar = { (position: Int, image: YCbCrImage, icc: [UInt8]?) throws(ImagingError) -> [UInt8] in
             let job = jobs[stills[position]]
-            if tapped?.job == stills[position] { tapped?.take(RGBPicture(image)) }
+            lend(stills[position], RGBPicture(image))
             guard job.isWanted else { return [] }
             return try RenditionEncoder.encode(image, as: job.spec.encoding, iccProfile: icc)
         }

@@ -15,6 +15,8 @@ struct ExifFacts {
     var gps: GPSCoordinate?
     /// An iPhone's Live Photo identifier (Apple maker note tag 0x11).
     var appleContentIdentifier: String?
+    /// Tag 0x0B of an Apple maker note: the burst the photo is a frame of.
+    var appleBurstIdentifier: String?
     /// ImageDescription, XPTitle/XPComment/XPKeywords, UserComment, Rating.
     var words = PhotoWords()
     /// A date found outside the EXIF tags (libraw's, for RAW files), used
@@ -143,7 +145,9 @@ enum ExifReader {
                                  xpKeywords: raw(ifd0, 0x9C9E), userComment: raw(exifIFD, 0x9286),
                                  rating: number(ifd0, 0x4746), bigEndian: order == EXIF_BYTE_ORDER_MOTOROLA)
         if let note = entry(exifIFD, 0x927C), let data = note.pointee.data, note.pointee.size > 0 {
-            facts.appleContentIdentifier = appleContentIdentifier(UnsafeRawBufferPointer(start: data, count: Int(note.pointee.size)))
+            let raw = UnsafeRawBufferPointer(start: data, count: Int(note.pointee.size))
+            facts.appleContentIdentifier = appleNoteText(raw, tag: 0x11)
+            facts.appleBurstIdentifier = appleNoteText(raw, tag: 0x0B)
         }
 
         if let lat = entry(gpsIFD, Tag.latitude), let lon = entry(gpsIFD, Tag.longitude),
@@ -166,16 +170,17 @@ enum ExifReader {
         return value.isFinite ? value : nil
     }
 
-    /// Tag 0x11 of an Apple maker note (`Apple iOS\0`, version, `MM`, then a
-    /// big-endian IFD whose offsets count from the note's start): the UUID the
-    /// Live Photo's clip repeats as `com.apple.quicktime.content.identifier`.
-    static func appleContentIdentifier(_ note: UnsafeRawBufferPointer) -> String? {
+    /// A text tag of an Apple maker note (`Apple iOS\0`, version, `MM`, then
+    /// a big-endian IFD whose offsets count from the note's start): 0x11, the
+    /// UUID the Live Photo's clip repeats as
+    /// `com.apple.quicktime.content.identifier`; 0x0B, the burst's UUID.
+    static func appleNoteText(_ note: UnsafeRawBufferPointer, tag wanted: UInt16) -> String? {
         let r = ByteReader(bytes: note)
         guard r.matches(0, "Apple iOS\0"), r.matches(12, "MM"), let count = r.u16be(14) else { return nil }
         for index in 0..<min(count, 256) {
             let entry = 16 + index * 12
             guard let tag = r.u16be(entry), let type = r.u16be(entry + 2), let length = r.u32be(entry + 4) else { return nil }
-            guard tag == 0x11, type == 2, length > 1, length <= 256 else { continue }
+            guard tag == wanted, type == 2, length > 1, length <= 256 else { continue }
             let start = length <= 4 ? entry + 8 : (r.u32be(entry + 8) ?? -1)
             guard let body = r.slice(start, length) else { return nil }
             return UntrustedText.clean(Array(body))

@@ -95,6 +95,7 @@ public enum MetadataReader {
             frameCount: frames
         )
         metadata.livePhotoIdentifier = facts?.appleContentIdentifier
+        metadata.burstIdentifier = facts?.appleBurstIdentifier
         metadata.words = words.filled(from: facts?.words ?? PhotoWords())
         metadata.embeddedClip = MotionPhoto.clipRange(in: bytes, format: format, xmp: jpegXMP)
         return metadata

@@ -19,6 +19,7 @@ public struct StackRules: Sendable, Equatable {
     public init(options: Settings, sidecar: AlbumSettings?) {
         bursts = sidecar?.stackBursts ?? options.stackBursts
         edits = sidecar?.stackEdits ?? options.stackEdits
+        nearDuplicateSeconds = sidecar?.stackNearDuplicates ?? options.stackNearDuplicates ? options.stackNearDuplicateSeconds : nil
     }
 
     public var any: Bool { bursts || edits || nearDuplicateSeconds != nil }
@@ -109,7 +110,25 @@ public enum Stacks {
         return sharpest.index
     }
 
+    /// How far apart in time two frames of one camera-named burst may be:
+    /// a burst lasts seconds, so a maker note naming one burst for photos
+    /// minutes apart (a copied tag, a lying file) is not believed for them.
+    static let burstSpanSeconds: Int64 = 60
+
     static func linkBurstNames(_ photos: [MediaItem], _ stackable: [Bool], _ groups: inout UnionFind, covers: inout Set<Int>) {
+        // The camera's own word (an iPhone's BurstUUID), for one camera's frames within a minute of the burst's first.
+        var firstOfNoted: [String: (index: Int, second: Int64)] = [:]
+        for i in photos.indices where stackable[i] && photos[i].kind != .video {
+            guard let burst = photos[i].metadata.burstIdentifier else { continue }
+            let date = photos[i].metadata.captureDate
+            guard date.source == .original || date.source == .digitized else { continue }
+            let key = burst + "\u{1}" + (photos[i].metadata.camera.model ?? "")
+            if let first = firstOfNoted[key] {
+                if abs(date.wallClockSeconds - first.second) <= burstSpanSeconds { groups.union(first.index, i) }
+            } else {
+                firstOfNoted[key] = (i, date.wallClockSeconds)
+            }
+        }
         var firstOfBurst: [String: Int] = [:]
         for i in photos.indices where stackable[i] && photos[i].kind == .still {
             let name = photos[i].source.fileName

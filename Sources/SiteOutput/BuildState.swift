@@ -38,6 +38,11 @@ public struct CachedPhoto: Sendable, Equatable {
     /// The faces of this content were found and are in the faces table
     /// (`faces: auto`; `FaceLibrary`), so an unchanged file is not opened for them.
     public var facesFound = false
+    /// What its pixels look like (stills: `PictureLooks`), and the key of
+    /// the renditions they were made with (`RenditionPlanner.looksKey`): the
+    /// same content planned otherwise is looked at again.
+    public var looks: PictureLooks?
+    public var looksKey: UInt64 = 0
     /// The place was looked up and kept (`moment_places` was on when it was
     /// read): without it, turning the setting on reads the file's GPS again.
     public var placeKept: Bool
@@ -144,7 +149,7 @@ public struct BuildState: Sendable, Equatable {
     }
 
     /// Format version; bump when the layout or meaning changes.
-    public static let currentVersion = 11
+    public static let currentVersion = 12
     /// The folder in OUT that held the build state before it moved out of
     /// OUT (OUT is published whole): migrated once, then removed.
     public static let legacyFolderName = ".gallerygen"

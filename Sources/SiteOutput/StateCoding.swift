@@ -150,6 +150,11 @@ extension CachedPhoto {
         // One byte of flags (older states wrote 0 or 1 for the first alone).
         writer.byte((peopleKept ? 1 : 0) | (facesFound ? 2 : 0))
         writer.byte(placeKept ? 1 : 0)
+        writer.optional(looks) { w, looks in
+            w.int(Int64(bitPattern: looks.hash))
+            w.int(Int64(looks.sharpness))
+        }
+        if looks != nil { writer.int(Int64(bitPattern: looksKey)) }
         Self.write(metadata, to: &writer)
     }
 
@@ -190,6 +195,7 @@ extension CachedPhoto {
             writer.double(face.area.height)
         }
         writer.optional(words.serviceStatus) { $0.byte(UInt8(Self.serviceStatuses.firstIndex(of: $1)!)) }
+        writer.optional(m.burstIdentifier) { $0.string($1) }
         writer.optional(m.place) { w, place in
             w.string(place.name)
             w.string(place.region)
@@ -269,11 +275,19 @@ extension CachedPhoto {
         let stamp = try reader.string()
         let flags = try reader.byte()
         let keptPlace = try reader.byte() == 1
+        let looks = try reader.optional { (r: inout StateReader) throws(StateFormatError) -> PictureLooks in
+            let hash = UInt64(bitPattern: try r.int()), sharpness = try r.int()
+            guard (0...Int64(UInt32.max)).contains(sharpness) else { throw StateFormatError(reason: "bad sharpness") }
+            return PictureLooks(hash: hash, sharpness: UInt32(sharpness))
+        }
+        let looksKey = looks == nil ? 0 : UInt64(bitPattern: try reader.int())
         let start = reader.position
         let metadata = try Self.readMetadata(&reader)
         self.init(size: size, modified: modified, contentHash: contentHash, metadata: metadata, clip: clip, sidecarStamp: stamp,
                   keepPeople: flags & 1 != 0, keepPlace: keptPlace, metadataDigest: reader.digest(from: start))
         facesFound = flags & 2 != 0
+        self.looks = looks
+        self.looksKey = looksKey
     }
 
     static func readMetadata(_ reader: inout StateReader) throws(StateFormatError) -> PhotoMetadata {
@@ -322,6 +336,7 @@ extension CachedPhoto {
             return Self.serviceStatuses[code]
         }
         metadata.words = words
+        metadata.burstIdentifier = try reader.optional(text)
         metadata.place = try reader.optional { (r: inout StateReader) throws(StateFormatError) -> Place in
             let name = try r.string(), region = try r.string(), country = try r.string(), code = try r.string()
             let latitude = try r.int(), longitude = try r.int()

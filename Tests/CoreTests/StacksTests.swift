@@ -194,6 +194,23 @@ struct StacksTests {
         #expect(Self.stacks(rated, rules: rules).stacks.first?.first == "a3.jpg")
     }
 
+    @Test func aCamerasBurstIdentifierStacksOneCamerasFramesWithinAMinute() {
+        func frame(_ name: String, _ time: String?, burst: String?, camera: String = "iPhone 15") -> MediaItem {
+            var item = Self.photo(name, time.map { "2024:05:01 " + $0 }, camera: camera)
+            item.metadata.burstIdentifier = burst
+            return item
+        }
+        let items = [
+            frame("IMG_0501.JPG", "10:00:00", burst: "B1"), frame("IMG_0505.JPG", "10:00:01", burst: "B1"),
+            frame("IMG_0509.JPG", "10:00:40", burst: "B1"),
+            // The same identifier: minutes later, by another camera, or with no EXIF time: not believed.
+            frame("IMG_0600.JPG", "10:20:00", burst: "B1"), frame("IMG_0601.JPG", "10:00:02", burst: "B1", camera: "iPhone 12"),
+            frame("IMG_0602.JPG", nil, burst: "B1"),
+        ]
+        #expect(Self.stacks(items).stacks == [["IMG_0501.JPG", "IMG_0505.JPG", "IMG_0509.JPG"]])
+        #expect(Self.stacks(items, rules: StackRules(bursts: false, edits: true)).stacks.isEmpty)
+    }
+
     @Test func editNamesSayTheirOriginal() {
         #expect(EditName.originalStem(of: "IMG_E1234.JPG") == "img_1234")
         #expect(EditName.originalStem(of: "IMG_E12345.JPG") == "img_12345")

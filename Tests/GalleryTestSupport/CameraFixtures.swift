@@ -264,3 +264,36 @@ public enum CameraFixtures {
         }
     }
 }
+
+extension Fixtures {
+    /// A made-up scene: soft blobs of colour on a gradient, drawn at
+    /// `width`×`height`, seen from `shift` pixels across and `light` lighter
+    /// (a camera's next frame of it); another seed is another scene.
+    public static func scene(_ seed: UInt64, width: Int = 300, height: Int = 220, shift: Int = 0, light: Int = 0) -> RGBAImage {
+        var random = SeededGenerator(seed: seed)
+        let blobs = (0..<9).map { _ in
+            (x: Double.random(in: 0...1, using: &random), y: Double.random(in: 0...1, using: &random), r: Double.random(in: 0.06...0.25, using: &random),
+             colour: (Double(UInt8.random(in: 0...255, using: &random)), Double(UInt8.random(in: 0...255, using: &random)),
+                      Double(UInt8.random(in: 0...255, using: &random))))
+        }
+        return RGBAImage(width: width, height: height, hasAlpha: false) { buffer in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let u = Double(x + shift) / Double(width), v = Double(y) / Double(height)
+                    var pixel = (40 + 120 * v, 60 + 100 * u, 90.0)
+                    for blob in blobs {
+                        let d = ((u - blob.x) * (u - blob.x) + (v - blob.y) * (v - blob.y)).squareRoot()
+                        let weight = max(0, 1 - d / blob.r)
+                        pixel = (pixel.0 * (1 - weight) + blob.colour.0 * weight, pixel.1 * (1 - weight) + blob.colour.1 * weight,
+                                 pixel.2 * (1 - weight) + blob.colour.2 * weight)
+                    }
+                    let at = (y * width + x) * 4
+                    buffer[at] = UInt8(max(0, min(255, pixel.0 + Double(light))))
+                    buffer[at + 1] = UInt8(max(0, min(255, pixel.1 + Double(light))))
+                    buffer[at + 2] = UInt8(max(0, min(255, pixel.2 + Double(light))))
+                    buffer[at + 3] = 255
+                }
+            }
+        }
+    }
+}

@@ -37,10 +37,9 @@ import GalleryTestSupport
         return (written, removed)
     }
 
+    /// A photo of its own scene (`seed`): two seeds never look alike (a near-duplicate would stack).
     static func photo(_ seed: Int, exif: [UInt8]? = nil) throws -> [UInt8] {
-        var image = Fixtures.gradient(width: 160, height: 120)
-        for i in stride(from: 0, to: image.pixels.count, by: 4) { image.pixels[i + 2] = UInt8(truncatingIfNeeded: seed * 37) }
-        return try Fixtures.jpeg(image, exif: exif)
+        try Fixtures.jpeg(Fixtures.scene(UInt64(seed), width: 160, height: 120), exif: exif)
     }
 
     static func exif(_ date: String) -> [UInt8] { Fixtures.cameraExif(original: date, offset: "+01:00", gps: false) }

@@ -17,8 +17,9 @@ import GalleryTestSupport
         note += [0, 1, 0, 9] + [0, 0, 0, 4] + [0, 0, 0, 0]  // tag 1 (SLONG): not it
         note += [0, 0x11, 0, 2] + Fixtures.be32(UInt32(identifier.count)) + Fixtures.be32(UInt32(16 + 2 * 12 + 4))
         note += [0, 0, 0, 0] + identifier
-        #expect(note.withUnsafeBytes { ExifReader.appleContentIdentifier($0) } == "5A6B-7C8D-LIVE")
-        #expect(Array("Nikon\0".utf8).withUnsafeBytes { ExifReader.appleContentIdentifier($0) } == nil)
+        #expect(note.withUnsafeBytes { ExifReader.appleNoteText($0, tag: 0x11) } == "5A6B-7C8D-LIVE")
+        #expect(note.withUnsafeBytes { ExifReader.appleNoteText($0, tag: 0x0B) } == nil)
+        #expect(Array("Nikon\0".utf8).withUnsafeBytes { ExifReader.appleNoteText($0, tag: 0x11) } == nil)
     }
 
     @Test func playbackSizesTurnWithTheClipAndStayEven() {

@@ -46,6 +46,8 @@ struct PublishingRules: Sendable {
     let minRating: Int
     let publishPeople: Bool
     let publishArchived: Bool
+    /// Stills' looks are made (`stacks.near_duplicates`).
+    let wantsLooks: Bool
     /// Which Takeout year-folder copies fold into an album's item.
     let yearCopies: TakeoutYearCopies
     /// The export tables (iCloud's Photo Details) read in this build, each once.
@@ -59,6 +61,7 @@ struct PublishingRules: Sendable {
         minRating = settings.minRating
         publishPeople = settings.publishPeople
         publishArchived = settings.publishArchived
+        wantsLooks = settings.values.stackNearDuplicates
     }
 
     /// Why an item with these words is not published, or nil.
@@ -99,6 +102,8 @@ extension CachedPhoto {
     /// and digest, so an item holds only what the state keeps (no GPS; people
     /// and places when published), as a no-op build's items do.
     func item(_ file: SourceFile, renditions: [Rendition]) -> MediaItem {
-        MediaItem(source: file, contentHash: contentHash, metadata: $metadata, renditions: renditions, metadataDigest: metadataDigest)
+        var item = MediaItem(source: file, contentHash: contentHash, metadata: $metadata, renditions: renditions, metadataDigest: metadataDigest)
+        if looks != nil { item.looks = looks }
+        return item
     }
 }

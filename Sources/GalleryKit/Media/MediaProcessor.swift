@@ -61,7 +61,10 @@ struct MediaProcessor: Sendable {
         // A video needs ffmpeg for anything missing: without it, it is read (and skipped) again.
         let plan = planner.plan(contentHash: cached.contentHash, metadata: cached.metadata, clipHash: cached.clip?.contentHash, album: file.albumPath)
         // Faces not found yet (`faces: auto` turned on, or the table of another model): opened for them alone.
-        guard plan.isComplete, faces?.needs(cached) != true else { return .incomplete(cached, plan) }
+        // Looks not made yet (a library built before, or the plan changed): opened for them alone.
+        guard plan.isComplete, faces?.needs(cached) != true, !RenditionPlanner.needsLooks(cached, plan, wanted: rules.wantsLooks) else {
+            return .incomplete(cached, plan)
+        }
         let photo = cached.item(file, renditions: plan.renditions)
         let detached = cached.clip?.belongsToStill == false ? file.livePhotoClip : nil
         return .unchanged(.published(photo, made: 0, reused: plan.reused, cache: cached, note: plan.note, detachedClip: detached))

@@ -141,14 +141,14 @@ struct RenditionPlanner: Sendable {
     }
 
     /// Decodes `bytes` once (a photo, or a video's poster frame) and writes
-    /// every still rendition the plan still needs; `tap` is lent one
-    /// rendition's pixels (and the photo is decoded for it alone when
+    /// every still rendition the plan still needs; each of `taps` is lent
+    /// one rendition's pixels (and the photo is decoded for them alone when
     /// nothing else is missing).
     func makeStills(_ plan: RenditionPlan, from bytes: UnsafeRawBufferPointer, format: SourceFormat, storedSize: PixelSize,
-                    orientation: Orientation, tap: PictureTap? = nil) throws {
-        guard plan.missingStills > 0 || tap != nil else { return }
+                    orientation: Orientation, taps: [PictureTap] = []) throws {
+        guard plan.missingStills > 0 || !taps.isEmpty else { return }
         let encoded = try RenditionMaker.make(bytes, format: format, storedSize: storedSize, orientation: orientation,
-                                              jobs: plan.jobs, maximumPixels: settings.maximumPixels, tap: tap)
+                                              jobs: plan.jobs, maximumPixels: settings.maximumPixels, taps: taps)
         for (job, (path, encodedBytes)) in zip(plan.jobs, zip(plan.jobPaths, encoded)) where job.isWanted {
             try encodedBytes.withUnsafeBytes { raw in try output.write(raw, to: path) }
         }

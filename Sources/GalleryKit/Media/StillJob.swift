@@ -53,12 +53,23 @@ struct StillJob: Sendable {
         try RenditionMaker.checkPixelLimit(metadata.storedSize, maximumPixels: settings.maximumPixels)
         // The faces are found in one rendition's pixels, upright, as it is made.
         var picture: RGBPicture?
-        var tap: PictureTap?
+        var taps: [PictureTap] = []
         if let faces, FaceWork.looksAt(metadata.kind), !faces.knows(contentHash), let job = RenditionPlanner.faceJob(plan) {
-            tap = PictureTap(job: job) { picture = $0 }
+            taps.append(PictureTap(job: job) { picture = $0 })
+        }
+        // Looks: made whenever the photo is decoded, kept while the plan is the one they were made with.
+        var looks: PictureLooks?, looksKey: UInt64 = 0
+        if rules.wantsLooks, RenditionPlanner.hasLooks(metadata.kind), let job = RenditionPlanner.looksJob(plan),
+           let key = RenditionPlanner.looksKey(plan) {
+            looksKey = key
+            if let known = known?.0, known.looksKey == key, known.looks != nil, plan.missingStills == 0 {
+                looks = known.looks
+            } else {
+                taps.append(PictureTap(job: job) { looks = PictureLooks($0) })
+            }
         }
         try planner.makeStills(plan, from: bytes, format: metadata.format, storedSize: metadata.storedSize,
-                               orientation: metadata.orientation, tap: tap)
+                               orientation: metadata.orientation, taps: taps)
         if let picture, let faces {
             faces.find(in: picture, contentHash: contentHash, path: file.relativePath)
         }
@@ -79,6 +90,10 @@ struct StillJob: Sendable {
         var cached = rules.cacheEntry(file, contentHash: contentHash, metadata: metadata, clip: clip,
                                       shardKey: SourceFileReader.shardKey(of: bytes))
         cached.facesFound = faces?.knows(contentHash) ?? false
+        if let looks {
+            cached.looks = looks
+            cached.looksKey = looksKey
+        }
         let photo = cached.item(file, renditions: renditions)
         if plan.videoPath != nil && !motionMade {
             // Not cached as done: a later build (with ffmpeg back) tries the motion again.

@@ -1,0 +1,38 @@
+import GalleryCore
+import Imaging
+import SiteOutput
+
+/// The looks of stills (`PictureLooks`: what near-duplicates are found by),
+/// made from the smallest thumbnail's pixels as the renditions are made;
+/// kept in the state with the key of the plan they were made with.
+extension RenditionPlanner {
+    /// The rendition looks are made from: the smallest still thumbnail.
+    static func looksJob(_ plan: RenditionPlan) -> Int? {
+        let thumbnails = plan.jobs.indices.filter { !plan.jobs[$0].spec.animated && plan.jobs[$0].spec.role == .thumbnail }
+        return thumbnails.min { plan.jobs[$0].size.area < plan.jobs[$1].size.area }
+    }
+
+    /// What that rendition's pixels depend on besides the file: one decode
+    /// feeds every still size in a chain, so every still job's size, and
+    /// which is looked at. Looks made under another key are made again, so
+    /// an incremental build's equal a clean build's.
+    static func looksKey(_ plan: RenditionPlan) -> UInt64? {
+        guard let job = looksJob(plan) else { return nil }
+        var h = StableHash()
+        h.add(job)
+        for still in plan.jobs where !still.spec.animated {
+            h.add(still.size.width)
+            h.add(still.size.height)
+        }
+        return h.digest().low
+    }
+
+    /// Whether an entry's looks are wanted and not there (or made under another plan).
+    static func needsLooks(_ cached: CachedPhoto, _ plan: RenditionPlan, wanted: Bool) -> Bool {
+        guard wanted, hasLooks(cached.metadata.kind), let key = looksKey(plan) else { return false }
+        return cached.looks == nil || cached.looksKey != key
+    }
+
+    /// Stills and Live Photos' stills have looks; animations and videos not.
+    static func hasLooks(_ kind: MediaKind) -> Bool { kind == .still || kind == .motionStill }
+}
