@@ -394,7 +394,7 @@ import GalleryTestSupport
         _ = try await build(library.settings)
         try FileManager.default.removeItem(at: library.settings.output.appendingPathComponent("moments/index.html"))
         // And a rendition: OUT is looked at, not only the state.
-        let rendition = try #require(try Self.files(library.settings.output).keys.sorted().first { $0.hasPrefix("media/") })
+        let rendition = try #require(try Self.files(library.settings.output).keys.sorted().first { $0.hasPrefix("media/") && $0.contains("-32x24.") })
         try FileManager.default.removeItem(at: library.settings.output.appendingPathComponent(rendition))
         let report = try await build(library.settings)
         #expect(report.pagesRendered == 1)
