@@ -19,6 +19,10 @@ public struct PictureLooks: Sendable, Hashable {
     /// near-duplicates (`docs/stacks.md` says how it was chosen).
     public static let nearDuplicateDistance = 12
 
+    /// A hash with fewer bits set is of a picture with next to no structure
+    /// (one flat colour: none): such pictures are never called alike.
+    public static let fewestBits = 8
+
     /// How many of the hash's bits differ.
     public func distance(to other: PictureLooks) -> Int { (hash ^ other.hash).nonzeroBitCount }
 }

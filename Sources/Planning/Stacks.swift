@@ -247,7 +247,8 @@ extension Stacks {
     static func linkNearDuplicates(_ photos: [MediaItem], _ stackable: [Bool], _ groups: inout UnionFind, within window: Int64) {
         var shots: [(camera: String, second: Int64, looks: PictureLooks, index: Int)] = []
         for i in photos.indices where stackable[i] && photos[i].kind != .video && photos[i].kind != .animation {
-            guard let looks = photos[i].looks else { continue }
+            // A picture of one flat colour has no structure for the hash (all its bits are 0): two of them are not alike for that.
+            guard let looks = photos[i].looks, looks.hash.nonzeroBitCount >= PictureLooks.fewestBits else { continue }
             let date = photos[i].metadata.captureDate
             guard date.source == .original || date.source == .digitized, let model = photos[i].metadata.camera.model else { continue }
             shots.append(((photos[i].metadata.camera.make ?? "") + "\u{1}" + model, date.wallClockSeconds, looks, i))

@@ -188,6 +188,8 @@ struct StacksTests {
         #expect(Self.stacks(items, rules: rules).stacks == [["a2.jpg", "a1.jpg", "a3.jpg"]])
         #expect(Self.stacks(items, rules: StackRules(bursts: true, edits: true, nearDuplicateSeconds: 0)).stacks.isEmpty)
         #expect(Self.stacks(items, rules: Self.both).stacks.isEmpty)
+        // Two flat pictures (no bit set) are not alike, whatever their colours.
+        #expect(Self.stacks([shot("f1.jpg", "11:00:00", hash: 0), shot("f2.jpg", "11:00:00", hash: 0)], rules: rules).stacks.isEmpty)
         // A rating still wins over sharpness.
         var rated = items
         rated[2].metadata.words.rating = 3
