@@ -8,8 +8,13 @@ import SiteOutput
 extension RenditionPlanner {
     /// The rendition looks are made from: the smallest still thumbnail.
     static func looksJob(_ plan: RenditionPlan) -> Int? {
-        let thumbnails = plan.jobs.indices.filter { !plan.jobs[$0].spec.animated && plan.jobs[$0].spec.role == .thumbnail }
-        return thumbnails.min { plan.jobs[$0].size.area < plan.jobs[$1].size.area }
+        // Asked of every photo of a no-op: no array made.
+        var smallest: Int?
+        for (index, job) in plan.jobs.enumerated() where !job.spec.animated && job.spec.role == .thumbnail {
+            if let known = smallest, plan.jobs[known].size.area <= job.size.area { continue }
+            smallest = index
+        }
+        return smallest
     }
 
     /// What that rendition's pixels depend on besides the file: one decode
@@ -18,13 +23,15 @@ extension RenditionPlanner {
     /// an incremental build's equal a clean build's.
     static func looksKey(_ plan: RenditionPlan) -> UInt64? {
         guard let job = looksJob(plan) else { return nil }
-        var h = StableHash()
-        h.add(job)
+        // FNV-1a over a few integers (not a StableHash: this is asked of every photo of a no-op).
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ value: Int) { h = (h ^ UInt64(truncatingIfNeeded: value)) &* 0x100_0000_01b3 }
+        add(job)
         for still in plan.jobs where !still.spec.animated {
-            h.add(still.size.width)
-            h.add(still.size.height)
+            add(still.size.width)
+            add(still.size.height)
         }
-        return h.digest().low
+        return h
     }
 
     /// Whether an entry's looks are wanted and not there (or made under another plan).
