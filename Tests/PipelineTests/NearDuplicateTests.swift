@@ -8,8 +8,8 @@ import Imaging
 
 /// Near-duplicates built into a site from real pixels: one scene shot three
 /// times within two seconds is one stack, another scene a second later is
-/// not; turning the rule on for a site built without it opens the photos
-/// for their looks alone and gives the clean build's site.
+/// not; turning the rule on for a site built without it gives the clean
+/// build's site and makes nothing again.
 @Suite struct NearDuplicateTests {
     static func library() throws -> (TemporaryFolder, BuildSettings) {
         let folder = try TemporaryFolder()
@@ -54,7 +54,7 @@ import Imaging
         let (folder, off) = try Self.library()
         _ = try await GalleryBuilder().build(settings: off, quiet: true)
         #expect(try Self.tiles(off.output) == ["dsc-0100.html", "dsc-0103.html", "dsc-0107.html", "dsc-0110.html", "dsc-0120.html"])
-        // On: the photos are opened for their looks alone (nothing is encoded again), and the stack appears.
+        // On: nothing is made again (the looks were kept with the rule off), and the stack appears.
         var on = off
         on.values.stackNearDuplicates = true
         let report = try await GalleryBuilder().build(settings: on, quiet: true)

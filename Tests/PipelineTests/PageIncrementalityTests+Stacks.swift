@@ -6,10 +6,20 @@ extension PageIncrementalityTests.Library {
     /// then), an edited copy written beside a photo, a stack's item removed
     /// or re-rated (the cover moves with the rating when no rule picks it),
     /// a photo kept out of its stack by album.yml, or the bursts rule turned
-    /// off or on. `kind` is taken modulo 6.
+    /// off or on, or a scene shot twice a second apart (near-duplicates).
+    /// `kind` is taken modulo 7.
     func stackMember(_ random: inout PageIncrementalityTests.Random, kind: Int) throws {
-        let stacked = photos.filter { $0.contains("_BURST") || $0.contains("-edited") }
-        switch kind % 6 {
+        let stacked = photos.filter { $0.contains("_BURST") || $0.contains("-edited") || $0.contains("/near") }
+        switch kind % 7 {
+        case 6:
+            // One scene, then a moment later moved and lighter: near-duplicates (unless the rule is off).
+            next += 1
+            let album = random.pick(["Home", "Zoo"]), minute = String(format: "%02d", random.below(60))
+            try folder.write("src/\(album)/near\(next)a.jpg", try Fixtures.jpeg(Fixtures.scene(UInt64(500 + next), width: 160, height: 120),
+                                                                           exif: IncrementalTests.exif("2024:03:03 09:\(minute):00")))
+            try folder.write("src/\(album)/near\(next)b.jpg", try Fixtures.jpeg(Fixtures.scene(UInt64(500 + next), width: 160, height: 120, shift: 4, light: 6),
+                                                                           exif: IncrementalTests.exif("2024:03:03 09:\(minute):01")))
+            photos += ["\(album)/near\(next)a.jpg", "\(album)/near\(next)b.jpg"]
         case 1:
             // An edit of a photo of its folder (new pixels, the original's name and date).
             let originals = photos.filter { !$0.contains("_BURST") && !$0.contains("-edited") }
@@ -31,6 +41,7 @@ extension PageIncrementalityTests.Library {
             try words(&random, of: random.pick(stacked))
         case 4:
             settings.values.stackBursts.toggle()
+            if random.below(2) == 0 { settings.values.stackNearDuplicates.toggle() }
         default:
             // A frame of one of two bursts, in one of two albums.
             next += 1

@@ -272,7 +272,7 @@ import GalleryTestSupport
             let operation = random.below(8)
             if step % 3 == 1 { try library.exportSidecar(&exportRandom, kind: step / 3 + Int(seed)) }
             // Stacks (a burst frame, an edit, a member removed or re-rated, the rule switched) as often.
-            if step % 3 != 1 { try library.stackMember(&stackRandom, kind: [0, 5, 1, 0, 3, 2, 4, 0][(step - step / 3 + Int(seed)) % 8]) }
+            if step % 3 != 1 { try library.stackMember(&stackRandom, kind: [0, 6, 1, 0, 3, 2, 4, 6][(step - step / 3 + Int(seed)) % 8]) }
             switch operation {
             case 0, 1: try library.add(&random)
             case 2: try library.remove(&random)

@@ -48,6 +48,8 @@ import GalleryTestSupport
             try photo("Home/IMG_5000.jpg", "2024:01:02 12:00:00")
             try photo("Home/IMG_E5000.jpg", "2024:01:02 12:00:00")
             try folder.write("src/Home/album.yml", Array("stacks:\n  bursts: false\n".utf8))
+            // Where the camera picked no cover, album.yml picks the first frame (else the sharpest would be).
+            try folder.write("src/Trip/album.yml", Array("photos:\n  20231207_101605_001.jpg:\n    stack: cover\n  DSC01001.jpg:\n    stack: cover\n".utf8))
         }
 
         mutating func photo(_ path: String, _ date: String, keywords: Bool = false) throws {

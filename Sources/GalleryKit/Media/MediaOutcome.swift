@@ -46,8 +46,10 @@ struct PublishingRules: Sendable {
     let minRating: Int
     let publishPeople: Bool
     let publishArchived: Bool
-    /// Stills' looks are made (`stacks.near_duplicates`).
-    let wantsLooks: Bool
+    /// Stills' looks are made whatever `stacks.near_duplicates` says: the
+    /// state is then a clean build's whichever setting made it, and turning
+    /// the rule on opens no photo again.
+    let wantsLooks = true
     /// Which Takeout year-folder copies fold into an album's item.
     let yearCopies: TakeoutYearCopies
     /// The export tables (iCloud's Photo Details) read in this build, each once.
@@ -61,7 +63,6 @@ struct PublishingRules: Sendable {
         minRating = settings.minRating
         publishPeople = settings.publishPeople
         publishArchived = settings.publishArchived
-        wantsLooks = settings.values.stackNearDuplicates
     }
 
     /// Why an item with these words is not published, or nil.
