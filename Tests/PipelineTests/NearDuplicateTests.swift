@@ -38,18 +38,6 @@ import Imaging
         }
     }
 
-    static func files(_ out: URL) throws -> [String: Data] {
-        var result: [String: Data] = [:]
-        for relative in try FileManager.default.subpathsOfDirectory(atPath: out.path) {
-            let url = out.appendingPathComponent(relative)
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {
-                result[relative] = try Data(contentsOf: url)
-            }
-        }
-        return result
-    }
-
     @Test func oneSceneShotThriceIsOneStackAndTurningTheRuleOnGivesTheCleanSite() async throws {
         let (folder, off) = try Self.library()
         _ = try await GalleryBuilder().build(settings: off, quiet: true)
@@ -70,7 +58,7 @@ import Imaging
         var clean = on
         clean.output = folder.url.appendingPathComponent("clean")
         _ = try await GalleryBuilder().build(settings: clean, quiet: true)
-        let incremental = try Self.files(on.output), fresh = try Self.files(clean.output)
+        let incremental = try PageIncrementalityTests.files(on.output), fresh = try PageIncrementalityTests.files(clean.output)
         #expect(Set(incremental.keys) == Set(fresh.keys))
         #expect(incremental.keys.filter { incremental[$0] != fresh[$0] }.isEmpty)
         // Two seconds is the window: with one, the third try (two seconds after the first, one after the second) still joins through the second.
