@@ -16,7 +16,7 @@ Prints, for each distance limit, how many same-scene pairs it stacks and
 how many other-scene pairs it would wrongly stack, and the largest limit
 that stacks no other-scene pair.
 
-usage: scripts/stack_threshold.py [--binary PATH] FOLDER...   (e.g. ../shared/corpus/photos ../shared/corpus/real/gps ../shared/corpus/real/cameras)
+usage: scripts/stack_threshold.py [--binary PATH] FOLDER...   (folders of real camera JPEGs)
 """
 import argparse
 import itertools
