@@ -140,7 +140,7 @@ def main():
     if args.stacks == "off":
         config = os.path.join(work, "stacks-off.yml")
         with open(os.path.join(library, "gallery.yml")) as f, open(config, "w") as g:
-            g.write(f.read() + "stacks:\n  bursts: false\n  edits: false\n")
+            g.write(f.read() + "stacks:\n  bursts: false\n  edits: false\n  near_duplicates: false\n")
         build += ["--config", config]
 
     listing = min((benchlib.run_timed(["find", library, "-type", "f", "-printf", "%s %T@ %p\\n"]) for _ in range(3)),
