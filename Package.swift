@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "GalleryCore"),
         .target(name: "Scanning", dependencies: ["GalleryCore"]),
         .target(name: "Metadata", dependencies: ["GalleryCore", "Containers", "CExif", "CWebP", "CHEIF", "CJXL", "CRaw", "CPlaces"]),
-        .target(name: "Imaging", dependencies: ["GalleryCore", "Containers", "CJPEG", "CWebP", "CGIF", "CPNG", "CHEIF", "CJXL", "CTIFF", "CRaw", "CResample"]),
+        .target(name: "Imaging", dependencies: ["GalleryCore", "Containers", "CJPEG", "CWebP", "CGIF", "CPNG", "CHEIF", "CJXL", "CTIFF", "CRaw", "CResample", "CAVIF"]),
         // The site's plan: albums assembled, the moments timeline, pages cut
         // and placed, each page's fingerprint. Plain values in, plain values out.
         .target(name: "Planning", dependencies: ["GalleryCore"]),
@@ -110,6 +110,8 @@ let package = Package(
         // HEIC/HEIF/AVIF (HEVC via libde265, AV1 via dav1d/aom, pulled in by libheif1).
         .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
+        // AVIF renditions (`formats: [avif, webp]`): libavif with its AV1 encoders (aom, SVT-AV1, rav1e).
+        .systemLibrary(name: "CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         // libraw_r, the thread-safe build; linked by name because its .pc adds
         // -fopenmp, which the Swift driver does not take.

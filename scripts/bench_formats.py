@@ -15,6 +15,14 @@ each format:
 
 usage: scripts/bench_formats.py [JPEG_LIBRARY] [--count N] [--binary PATH] [--jobs N]
                                 [--work DIR] [--formats heic,avif,tiff,dng,dng-bayer]
+       scripts/bench_formats.py --renditions [JPEG_LIBRARY] [--encodings webp:85,avif:60:8,…]
+
+--renditions measures the output side instead: every default rendition of each
+photo in each encoding (`gallerygen encode-probe`, as a build makes them), its
+bytes, the CPU the encoder adds per photo, and SSIMULACRA2 (PyPI) against the
+picture before encoding at the 560 px thumbnail and the 1600 px preview
+(benchlib/quality.py). Needs `ssimulacra2` and Pillow with AVIF in the
+virtual environment.
 
 Without JPEG_LIBRARY it makes one (benchlib.make_photo_library) in
 /tmp/gallerygen-photos-N. The converted files are kept in --work (default /tmp/gallerygen-formats-N) and
@@ -33,6 +41,11 @@ import benchlib  # noqa: E402  (what the benchmarks share: the timer, the peers,
 from benchlib import run_timed  # noqa: E402
 
 
+# Ours first (the baseline), then AVIF through aom at several speeds and qualities.
+DEFAULT_ENCODINGS = ["webp:85", "webp:75", "webp:90"] + [f"avif:{q}:8" for q in (60, 65, 70, 75, 80, 85)] + \
+    [f"avif:{q}:{s}" for s in (6, 9, 10) for q in (75, 80)]
+
+
 def row(name, n, run):
     return f"| {name} | {n} | {n / run.wall:.2f} | {run.wall:.2f} | {run.cpu / n:.3f} | {run.peak_mb:.0f} |"
 
@@ -45,6 +58,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--work")
     ap.add_argument("--formats", default="heic,avif,tiff,dng,dng-bayer")
+    ap.add_argument("--renditions", action="store_true", help="bytes against SSIMULACRA2 per encoding (see above)")
+    ap.add_argument("--encodings", default=",".join(DEFAULT_ENCODINGS))
+    ap.add_argument("--repeats", type=int, default=1, help="--renditions: times each encoding is made, the fastest kept")
     args = ap.parse_args()
     args.binary = args.binary or benchlib.build_binary()
     work = args.work or f"/tmp/gallerygen-formats-{args.count}"
@@ -58,6 +74,12 @@ def main():
     if not sources:
         sys.exit("no JPEGs in " + args.library)
     print(f"{len(sources)} photos from {args.library}, {os.cpu_count()} cores, --jobs {args.jobs}\n")
+    if args.renditions:
+        from benchlib import quality
+        encodings = args.encodings.split(",")
+        result = quality.table(args.binary, sources, encodings, work + "-renditions", args.jobs, args.repeats)
+        quality.print_table(result, encodings[0])
+        return
     print("| what | photos | photos/s | wall s | CPU s per photo | peak MB |")
     print("| --- | --- | --- | --- | --- | --- |")
     for fmt in args.formats.split(","):

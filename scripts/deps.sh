@@ -35,7 +35,7 @@ esac
 # alternatives): the face describer's matrix products run 4 times faster
 # than on the reference BLAS; serial, as gallerygen runs one photo per core.
 # python3-venv: scripts/face-models.sh fetches the face models with pip.
-build_packages=(libjpeg-dev libwebp-dev libexif-dev libgif-dev libpng-dev zlib1g-dev libheif-dev libjxl-dev libtiff-dev libraw-dev pkg-config ffmpeg
+build_packages=(libjpeg-dev libwebp-dev libexif-dev libgif-dev libpng-dev zlib1g-dev libheif-dev libjxl-dev libavif-dev libtiff-dev libraw-dev pkg-config ffmpeg
                 libcurl4-openssl-dev dpkg-dev libdlib-dev libblas-dev liblapack-dev libopenblas0-serial python3-venv)
 # Chromium is `chromium` on Debian; Ubuntu ships it as `chromium-browser`.
 distro="$(. /etc/os-release 2>/dev/null && echo "${ID:-debian}")"

@@ -31,8 +31,13 @@ public struct BuildSettings: Sendable {
         return out.deletingLastPathComponent().appendingPathComponent("." + out.lastPathComponent + ".gallerygen")
     }
 
-    /// The stills' encoder: `format` at `quality`.
-    public var stillEncoding: Encoding { .still(values.format, quality: values.quality) }
+    /// The stills' encoder (`Settings.stillEncoding`).
+    public var stillEncoding: Encoding { values.stillEncoding }
+
+    /// The encoder of the AVIF renditions offered before them, when `formats` asks for AVIF.
+    public var avifEncoding: Encoding? {
+        values.formats.first == .avif ? .avif(quality: values.avifQuality, speed: values.avifSpeed) : nil
+    }
 
     /// A setting's value, through the schema (`settings.quality`).
     public subscript<Value>(dynamicMember path: KeyPath<SettingsSchema, Setting<Value>>) -> Value {
@@ -56,10 +61,23 @@ public struct BuildSettings: Sendable {
         return renditionSpecs.map(\.asAnimation) + posters.map { RenditionSpec(role: .poster, box: $0, encoding: stillEncoding) }
     }
 
-    /// Every rendition each photo gets.
+    /// The AVIF posters offered before `animationSpecs`' still ones.
+    public var avifAnimationSpecs: [RenditionSpec] {
+        guard let avif = avifEncoding else { return [] }
+        return animationSpecs.filter { !$0.animated }.map { RenditionSpec(role: $0.role, box: $0.box, encoding: avif) }
+    }
+
+    /// Every rendition each photo gets (WebP or JPEG).
     public var renditionSpecs: [RenditionSpec] {
         values.thumbnailBoxes.map { RenditionSpec(role: .thumbnail, box: $0, encoding: stillEncoding) }
             + values.previewBoxes.map { RenditionSpec(role: .preview, box: $0, encoding: stillEncoding) }
+    }
+
+    /// The AVIF copies of `renditionSpecs`, when `formats` asks for AVIF (not
+    /// for private albums: their pages show what their script decrypts).
+    public var avifSpecs: [RenditionSpec] {
+        guard let avif = avifEncoding else { return [] }
+        return renditionSpecs.map { RenditionSpec(role: $0.role, box: $0.box, encoding: avif) }
     }
 
     /// The playback file of a video (and of a Live/Motion Photo's motion).

@@ -140,8 +140,15 @@ public struct MediaItem: Hashable, Sendable {
     /// What kind of item it is.
     public var kind: MediaKind { storage.kind }
 
-    /// Renditions of one role, smallest first.
+    /// Renditions of one role in the format every `<img>` shows (WebP or
+    /// JPEG), smallest first.
     public func renditions(_ role: RenditionRole) -> [Rendition] {
-        renditions.filter { $0.spec.role == role }.sorted { $0.size.width < $1.size.width }
+        renditions.filter { $0.spec.role == role && $0.spec.format != .avif }.sorted { $0.size.width < $1.size.width }
+    }
+
+    /// The AVIF renditions of one role, smallest first, offered before
+    /// `renditions(role)` in a `<picture>`; empty without AVIF.
+    public func avifRenditions(_ role: RenditionRole) -> [Rendition] {
+        renditions.filter { $0.spec.role == role && $0.spec.format == .avif }.sorted { $0.size.width < $1.size.width }
     }
 }

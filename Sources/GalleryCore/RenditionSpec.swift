@@ -4,6 +4,9 @@ public enum OutputFormat: String, Sendable, Codable, CaseIterable {
     case webp
     /// Baseline JPEG with optimised Huffman tables.
     case jpeg
+    /// AVIF (AV1 intra, 4:2:0): about a third fewer bytes than WebP at the
+    /// same look, offered in `<picture>` before a WebP or JPEG fallback.
+    case avif
     /// MP4 with H.264 (8-bit 4:2:0) and AAC: what every browser plays.
     case mp4
 
@@ -12,7 +15,18 @@ public enum OutputFormat: String, Sendable, Codable, CaseIterable {
         switch self {
         case .webp: return "webp"
         case .jpeg: return "jpg"
+        case .avif: return "avif"
         case .mp4: return "mp4"
+        }
+    }
+
+    /// The MIME type a `<source type>` and a preload's `type` name.
+    public var mimeType: String {
+        switch self {
+        case .webp: return "image/webp"
+        case .jpeg: return "image/jpeg"
+        case .avif: return "image/avif"
+        case .mp4: return "video/mp4"
         }
     }
 }
@@ -24,12 +38,16 @@ public enum Encoding: Hashable, Sendable, Codable {
     case webp(quality: Int)
     /// Baseline JPEG at quality 1–100.
     case jpeg(quality: Int)
+    /// AVIF at quality 1–100 (libavif's scale: the AV1 quantizer is
+    /// (100 − quality) × 63 / 100) and encoder speed 0 (slowest) to 10.
+    case avif(quality: Int, speed: Int)
     /// H.264 in MP4 (ffmpeg's libx264): constant rate factor 0–51 and speed preset.
     case h264(crf: Int, preset: String)
 
-    /// A still encoder (`webp` or `jpeg`) at `quality`.
+    /// A WebP or JPEG still encoder at `quality` (the format of every
+    /// `<img>`: an AVIF is always offered beside one of them).
     public static func still(_ format: OutputFormat, quality: Int) -> Encoding {
-        format == .webp ? .webp(quality: quality) : .jpeg(quality: quality)
+        format == .jpeg ? .jpeg(quality: quality) : .webp(quality: quality)
     }
 
     /// The file format it makes.
@@ -37,6 +55,7 @@ public enum Encoding: Hashable, Sendable, Codable {
         switch self {
         case .webp: return .webp
         case .jpeg: return .jpeg
+        case .avif: return .avif
         case .h264: return .mp4
         }
     }
@@ -87,7 +106,7 @@ public struct RenditionSpec: Hashable, Sendable, Codable {
     public var asAnimation: RenditionSpec {
         let quality: Int
         switch encoding {
-        case .webp(let q), .jpeg(let q): quality = q
+        case .webp(let q), .jpeg(let q), .avif(let q, _): quality = q
         case .h264: quality = 0  // never asked: videos are not animations
         }
         return RenditionSpec(role: role, box: box, encoding: .webp(quality: quality), animated: true)
@@ -103,12 +122,17 @@ public struct RenditionSpec: Hashable, Sendable, Codable {
             case .h264(let crf, let preset): return "v\(Self.videoPipelineVersion)-\(box)-h264-crf\(crf)-\(preset)"
             case .webp(let quality), .jpeg(let quality):
                 return "r\(Self.pipelineVersion)-\(box)-\(format.rawValue)-q\(quality)" + (animated ? "-anim" : "")
+            case .avif(let quality, let speed):
+                return "r\(Self.pipelineVersion)-\(box)-avif\(Self.avifPipelineVersion)-q\(quality)-s\(speed)"
             }
         }
     }
 
     /// Bumped whenever decoding, resampling or encoding changes the bytes produced.
     public static let pipelineVersion = 1
+    /// Bumped whenever the AVIF encoder's other settings (its AV1 encoder,
+    /// tuning, colour signalling) change the bytes produced.
+    public static let avifPipelineVersion = 1
     /// Bumped whenever the ffmpeg commands change the playback files produced.
     public static let videoPipelineVersion = 1
 

@@ -137,6 +137,26 @@ extension SettingType where Value == [PixelSize] {
     }
 }
 
+extension SettingType where Value == [OutputFormat] {
+    /// Rendition formats, the preferred first: `webp` or `jpeg` (what every
+    /// `<img>` gets), alone or after `avif` (offered to browsers that show it).
+    public static var renditionFormats: SettingType {
+        let names: [String: OutputFormat] = ["webp": .webp, "jpeg": .jpeg, "jpg": .jpeg, "avif": .avif]
+        return SettingType(expectation: "webp or jpeg, alone or after avif: webp, jpeg, [avif, webp] or [avif, jpeg]", valueName: "avif,webp",
+                           read: { input in
+            let texts: [String]
+            switch input {
+            case .text(let text): texts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace }
+            case .list(let items): texts = items.map(\.trimmingWhitespace)
+            }
+            let formats = texts.compactMap { names[$0.lowercased()] }
+            guard formats.count == texts.count, let last = formats.last, last == .webp || last == .jpeg,
+                  formats.count == 1 || (formats.count == 2 && formats[0] == .avif) else { return nil }
+            return formats
+        }, write: { $0.count == 1 ? $0[0].rawValue : "[" + $0.map(\.rawValue).joined(separator: ", ") + "]" })
+    }
+}
+
 extension SettingType where Value == PixelSize {
     /// One `WxH` bounding box.
     public static var box: SettingType {

@@ -63,6 +63,10 @@ extension Settings {
     /// Photos larger than this many pixels are refused before decoding.
     public var maximumPixels: Int { Int(self.maxMegapixels * 1_000_000) }
 
+    /// The stills' encoder: the last of `formats` (WebP or JPEG, what every
+    /// `<img>` shows) at `quality`.
+    public var stillEncoding: Encoding { .still(self.formats.last ?? .webp, quality: self.quality) }
+
     /// Frames × canvas pixels an animation may have to be re-encoded; a
     /// larger one is published as a still poster of its first frame.
     public var maximumAnimationPixels: Int { Int(self.maxAnimationMegapixels * 1_000_000) }

@@ -13,13 +13,15 @@ public enum RenditionEncoder {
         switch encoding {
         case .webp(let quality): return try WebPCodec.encode(image, quality: quality, method: webpMethod, iccProfile: iccProfile)
         case .jpeg(let quality): return try JPEGCodec.encode(image, quality: quality, progressive: false, iccProfile: iccProfile)
+        case .avif(let quality, let speed): return try AVIFCodec.encode(image, quality: quality, speed: speed, iccProfile: iccProfile)
         case .h264: throw .encodeFailed("a still cannot be encoded as H.264 (videos are made by ffmpeg)")
         }
     }
 
-    /// The sample range `encoding`'s encoder takes planes in.
+    /// The sample range `encoding`'s encoder takes planes in. AVIF takes the
+    /// WebP rendition's limited range, so one resampling serves both.
     public static func sampleRange(for encoding: Encoding) -> YCbCrImage.Range {
-        encoding.format == .webp ? .limited : .full
+        encoding.format == .jpeg ? .full : .limited
     }
 
     /// The encoded bytes of a 4:2:0 picture (the JPEG fast path).
@@ -27,6 +29,7 @@ public enum RenditionEncoder {
         switch encoding {
         case .webp(let quality): return try WebPCodec.encode(image, quality: quality, method: webpMethod, iccProfile: iccProfile)
         case .jpeg(let quality): return try JPEGCodec.encode(image, quality: quality, iccProfile: iccProfile)
+        case .avif(let quality, let speed): return try AVIFCodec.encode(image, quality: quality, speed: speed, iccProfile: iccProfile)
         case .h264: throw .encodeFailed("a still cannot be encoded as H.264 (videos are made by ffmpeg)")
         }
     }

@@ -48,52 +48,70 @@ public enum RenditionMaker {
         }
         let stills = jobs.indices.filter { !jobs[$0].spec.animated }
         let tapped = taps.filter { stills.contains($0.job) }
-        func lend(_ job: Int, _ picture: @autoclosure () -> RGBPicture) {
-            guard tapped.contains(where: { $0.job == job }) else { return }
-            let lent = picture()
-            for tap in tapped where tap.job == job { tap.take(lent) }
-        }
         guard !tapped.isEmpty || stills.contains(where: { jobs[$0].isWanted }) else { return results }
+        // One resampling per size and sample range. An AVIF job is encoded
+        // from the pixels of the WebP or JPEG job of its size, in either
+        // range (AV1 signals both), so it adds no resampling and changes no
+        // other job's bytes.
+        var outputs: [[Int]] = []
+        for index in stills {
+            let range = RenditionEncoder.sampleRange(for: jobs[index].spec.encoding)
+            let takesAnyRange = jobs[index].spec.format == .avif
+            if let shared = outputs.firstIndex(where: {
+                jobs[$0[0]].size == jobs[index].size
+                    && (takesAnyRange || RenditionEncoder.sampleRange(for: jobs[$0[0]].spec.encoding) == range)
+            }) {
+                outputs[shared].append(index)
+            } else {
+                outputs.append([index])
+            }
+        }
+        func isNeeded(_ output: Int) -> Bool {
+            outputs[output].contains { index in jobs[index].isWanted || tapped.contains { $0.job == index } }
+        }
+        func lend(_ output: Int, _ picture: @autoclosure () -> RGBPicture) {
+            let lentTo = tapped.filter { outputs[output].contains($0.job) }
+            guard !lentTo.isEmpty else { return }
+            let lent = picture()
+            for tap in lentTo { tap.take(lent) }
+        }
         // Sizes in stored orientation: pixels are turned upright after resizing.
-        let sizes = stills.map { orientation.storedSize(ofDisplayed: jobs[$0].size) }
+        let sizes = outputs.map { orientation.storedSize(ofDisplayed: jobs[$0[0]].size) }
         let denominator = DCTScale.denominator(stored: storedSize, targets: sizes)
         let resizeAndEncode = { (pixels: BorrowedPixels, owned: RGBAImage?, icc: [UInt8]?) throws(ImagingError) in
-            try ResizeChain.resize(pixels, owned: owned, to: sizes) { (position, resized) throws(ImagingError) in
-                let index = stills[position]
-                let isTapped = tapped.contains { $0.job == index }
-                guard jobs[index].isWanted || isTapped else { return }
+            try ResizeChain.resize(pixels, owned: owned, to: sizes) { (output, resized) throws(ImagingError) in
+                guard isNeeded(output) else { return }
                 let upright = OrientationTransform.apply(orientation, to: resized)
-                lend(index, RGBPicture(upright))
-                guard jobs[index].isWanted else { return }
-                results[index] = try RenditionEncoder.encode(upright, as: jobs[index].spec.encoding, iccProfile: icc)
+                lend(output, RGBPicture(upright))
+                for index in outputs[output] where jobs[index].isWanted {
+                    results[index] = try RenditionEncoder.encode(upright, as: jobs[index].spec.encoding, iccProfile: icc)
+                }
             }
         }
         // The planar fast paths (JPEG, and HEIF, which libheif hands out
         // upright): YCbCr planes resampled as they are read.
-        let ranges = stills.map { RenditionEncoder.sampleRange(for: jobs[$0].spec.encoding) }
-        let encodePlanar = { (position: Int, image: YCbCrImage, icc: [UInt8]?) throws(ImagingError) -> [UInt8] in
-            let job = jobs[stills[position]]
-            lend(stills[position], RGBPicture(image))
-            guard job.isWanted else { return [] }
-            return try RenditionEncoder.encode(image, as: job.spec.encoding, iccProfile: icc)
+        let ranges = outputs.map { RenditionEncoder.sampleRange(for: jobs[$0[0]].spec.encoding) }
+        let encodePlanar = { (output: Int, image: YCbCrImage, icc: [UInt8]?) throws(ImagingError) -> [UInt8] in
+            lend(output, RGBPicture(image))
+            for index in outputs[output] where jobs[index].isWanted {
+                results[index] = try RenditionEncoder.encode(image, as: jobs[index].spec.encoding, iccProfile: icc)
+            }
+            return []
         }
-        var planar: [[UInt8]]?
         switch format {
         case .jpeg:
-            planar = try PlanarRenditionMaker.make(bytes, scaleDenominator: denominator, sizes: sizes, ranges: ranges,
-                                                   orientation: orientation, encode: encodePlanar)
+            if try PlanarRenditionMaker.make(bytes, scaleDenominator: denominator, sizes: sizes, ranges: ranges,
+                                             orientation: orientation, encode: encodePlanar) != nil {
+                return results
+            }
         case .heif where orientation == .up:
             // One open and one decode: planar when the picture allows, else RGB.
-            planar = try HEIFCodec.renditions(bytes, maximumPixels: maximumPixels, sizes: sizes, ranges: ranges, encode: encodePlanar) {
+            _ = try HEIFCodec.renditions(bytes, maximumPixels: maximumPixels, sizes: sizes, ranges: ranges, encode: encodePlanar) {
                 (pixels, icc) throws(ImagingError) in try resizeAndEncode(pixels, nil, icc)
             }
-            if planar == nil { return results }
+            return results
         default:
             break
-        }
-        if let planar {
-            for (position, output) in planar.enumerated() { results[stills[position]] = output }
-            return results
         }
         try withStillPixels(bytes, format: format, scaleDenominator: denominator, largestTarget: sizes.max { $0.area < $1.area }!,
                             maximumPixels: maximumPixels, resizeAndEncode)

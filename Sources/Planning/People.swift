@@ -154,7 +154,7 @@ extension SiteMap {
         for key in shown.keys.sorted(by: { NaturalOrder.less(shown[$0]!, shown[$1]!) || (shown[$0]! == shown[$1]! && $0 < $1) }) {
             folders[key] = "people/" + slugs.claim(Slug.make(shown[key]!, fallback: "person")) + "/"
         }
-        let encoding = Encoding.still(options.format, quality: options.quality)
+        let encoding = options.stillEncoding
         let persons = ordered.map { key in
             let items = members[key]!.sorted(by: newer)
             let ranges = PageSplitter.pages(count: items.count, budget: options.photosPerPage)

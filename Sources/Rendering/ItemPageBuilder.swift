@@ -24,7 +24,8 @@ struct ItemPageBuilder: PageBuilding {
             preview = PhotoPageModel.Preview(
                 image: ImageAttributes(src: URLPath.relative(from: pagePath, to: previews[previews.count > 1 ? 1 : 0].path),
                                        srcset: srcset(previews, from: pagePath), sizes: previewSizes(largest.size),
-                                       width: smallest.size.width, height: smallest.size.height, alt: alt(item)),
+                                       width: smallest.size.width, height: smallest.size.height, alt: alt(item),
+                                       avifSrcset: avifSrcset(item.avifRenditions(.preview), from: URLPath.Relativizer(from: pagePath))),
                 animated: item.kind == .animation,
                 poster: item.renditions(.poster).last.map { URLPath.relative(from: pagePath, to: $0.path) })
         }
@@ -74,10 +75,13 @@ struct ItemPageBuilder: PageBuilding {
         // Next first (the likely step), then previous, then the one after next.
         for i in [nextIndex, previousIndex, afterNextIndex] {
             guard let other = neighbour(i) else { continue }
-            let renditions = other.renditions(.preview)
+            // The AVIF when there is one (typed: a browser that cannot show it skips it).
+            let avif = other.avifRenditions(.preview)
+            let renditions = avif.isEmpty ? other.renditions(.preview) : avif
             guard let middle = renditions.dropFirst(renditions.count > 1 ? 1 : 0).first, let largest = renditions.last else { continue }
             chrome.preloads.append(PageChrome.Preload(href: URLPath.relative(from: pagePath, to: middle.path),
-                                                      srcset: srcset(renditions, from: pagePath), sizes: previewSizes(largest.size)))
+                                                      srcset: srcset(renditions, from: pagePath), sizes: previewSizes(largest.size),
+                                                      type: avif.isEmpty ? nil : OutputFormat.avif.mimeType))
         }
         model.stack = stackStrip(album, index: index, pagePath: pagePath)
         model.chrome = chrome

@@ -192,7 +192,8 @@ extension PageBuilding {
                 sizes: "(max-width: 600px) \(Int((Double(mobileRowHeight) * aspect).rounded()))px, \(Int((Double(options.rowHeight) * aspect).rounded()))px",
                 width: first.size.width,
                 height: first.size.height,
-                alt: alt(item, people: people)),
+                alt: alt(item, people: people),
+                avifSrcset: avifSrcset(item.avifRenditions(.thumbnail), from: link)),
             grow: String(format: "%.4f", aspect),
             lazy: position >= 12,
             animated: item.kind == .animation,
@@ -220,6 +221,7 @@ extension PageBuilding {
         let previews = item.renditions(.preview)
         if let largest = previews.last {
             thumbnail.previewSrcset = srcset(previews, from: link)
+            thumbnail.previewAvifSrcset = avifSrcset(item.avifRenditions(.preview), from: link)
             thumbnail.previewWidth = largest.size.width
             thumbnail.previewHeight = largest.size.height
         }
@@ -229,6 +231,7 @@ extension PageBuilding {
             thumbnail.poster = link.url(to: small.path)
             thumbnail.posterLarge = link.url(to: large.path)
         }
+        thumbnail.picture = thumbnail.poster != nil || thumbnail.image.avifSrcset != nil
         if let playback = item.renditions(.video).first {
             thumbnail.video = link.url(to: playback.path)
             thumbnail.live = item.kind == .motionStill
@@ -286,6 +289,11 @@ extension PageBuilding {
 
     /// The title of an item's page: its title, else its file name.
     static func pageTitle(_ item: MediaItem) -> String { item.metadata.words.title ?? item.source.fileName }
+
+    /// The `srcset` of AVIF renditions, nil when there are none.
+    func avifSrcset(_ renditions: [Rendition], from link: URLPath.Relativizer) -> String? {
+        renditions.isEmpty ? nil : srcset(renditions, from: link)
+    }
 
     func srcset(_ renditions: [Rendition], from pagePath: String) -> String {
         srcset(renditions, from: URLPath.Relativizer(from: pagePath))

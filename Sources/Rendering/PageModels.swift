@@ -17,6 +17,8 @@ import GalleryCore
 ///   opens the viewer there. The photo page's back link ends in `#<id>` too.
 /// - `href`: the photo's own page (the viewer's fallback without JavaScript).
 /// - `data-srcset` (`previewSrcset`): the previews as a `srcset` list;
+///   `data-avif-srcset` (`previewAvifSrcset`), when there is AVIF: the same
+///   as AVIF, shown where the grid's own `<picture>` chose AVIF;
 ///   `data-width`/`data-height` (`previewWidth`/`previewHeight`): the largest
 ///   preview's size, for the aspect ratio and the zoom limit.
 /// - `data-facts` (`factsJSON`): a JSON array of `[label, value]` pairs.
@@ -51,6 +53,8 @@ public struct PageChrome: Sendable, Encodable, FlattenedInTemplateContext {
         public var href: String
         public var srcset: String
         public var sizes: String
+        /// `image/avif` when it preloads AVIF: a browser that cannot show it skips it.
+        public var type: String? = nil
     }
 
     public var site: Site
@@ -143,6 +147,9 @@ public struct ImageAttributes: Sendable, Encodable, FlattenedInTemplateContext {
     public var width: Int
     public var height: Int
     public var alt: String
+    /// The same picture as AVIF, for a `<source type="image/avif">` before
+    /// the `<img>` (with the same `sizes`); nil without AVIF.
+    public var avifSrcset: String? = nil
 }
 
 /// One thumbnail of a grid, with what the viewer needs (see the contract above).
@@ -157,6 +164,8 @@ public struct Thumbnail: Sendable, Encodable {
     public var href: String?
     public var id: String?
     public var previewSrcset: String?
+    /// The previews as AVIF (`data-avif-srcset`), nil without AVIF.
+    public var previewAvifSrcset: String?
     public var previewWidth: Int?
     public var previewHeight: Int?
     public var factsJSON: String
@@ -179,6 +188,8 @@ public struct Thumbnail: Sendable, Encodable {
     public var stackCount: String?
     public var stackLabel: String?
     public var stackMembers: [StackMember]?
+    /// The `<img>` is wrapped in a `<picture>`: it has an AVIF or a reduced-motion poster to offer.
+    public var picture = false
 }
 
 /// The pager of a paged album or timeline.

@@ -40,6 +40,7 @@ public struct StackStrip: Sendable, Encodable {
 public struct StackMember: Sendable, Encodable {
     public var memberHref: String
     public var memberPreviewSrcset: String
+    public var memberPreviewAvifSrcset: String
     public var memberPreviewWidth: Int
     public var memberPreviewHeight: Int
     public var memberFacts: String
@@ -58,6 +59,7 @@ public struct StackMember: Sendable, Encodable {
     init(_ tile: Thumbnail) {
         memberHref = tile.href ?? ""
         memberPreviewSrcset = tile.previewSrcset ?? ""
+        memberPreviewAvifSrcset = tile.previewAvifSrcset ?? ""
         memberPreviewWidth = tile.previewWidth ?? 1
         memberPreviewHeight = tile.previewHeight ?? 1
         memberFacts = tile.factsJSON

@@ -7,7 +7,7 @@ import GalleryCore
 /// key accept exactly the same values). A property's name is the schema's
 /// property name; a test checks that `build --help` lists every setting's flag.
 struct RenditionOptions: ParsableArguments {
-    @Option(name: flagName(\.format), help: flagHelp(\.format)) var format: String?
+    @Option(name: flagName(\.formats), help: flagHelp(\.formats)) var formats: String?
     @Option(name: flagName(\.quality), help: flagHelp(\.quality)) var quality: String?
     @Option(name: flagName(\.thumbnailBoxes), help: flagHelp(\.thumbnailBoxes)) var thumbnailBoxes: String?
     @Option(name: flagName(\.previewBoxes), help: flagHelp(\.previewBoxes)) var previewBoxes: String?

@@ -11,7 +11,7 @@ extension BuildSettings {
         if let title { self.title = title }
         if let thumbnailBoxes { self.thumbnailBoxes = thumbnailBoxes }
         if let previewBoxes { self.previewBoxes = previewBoxes }
-        if let format { self.format = format }
+        if let format { self.formats = [format] }
         if let quality { self.quality = quality }
         if let jobs { self.jobs = jobs }
         if let maximumPixels { self.maxMegapixels = Double(maximumPixels) / 1_000_000 }

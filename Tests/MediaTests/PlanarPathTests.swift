@@ -54,6 +54,18 @@ import GalleryTestSupport
             switch format {
             case .jpeg: return try JPEGCodec.decode(raw, scaleDenominator: 1, maximumPixels: 1 << 30).image
             case .webp: return try WebPCodec.decode(raw, maximumPixels: 1 << 30).image
+            case .avif:
+                return try HEIFCodec.withDecoded(raw, maximumPixels: 1 << 30) { pixels, _ in
+                    RGBAImage(width: pixels.width, height: pixels.height, hasAlpha: false) { out in
+                        for y in 0..<pixels.height {
+                            for x in 0..<pixels.width {
+                                for c in 0..<4 {
+                                    out[(y * pixels.width + x) * 4 + c] = c < pixels.channels ? pixels.base[y * pixels.rowBytes + x * pixels.channels + c] : 255
+                                }
+                            }
+                        }
+                    }
+                }
             case .mp4: throw ImagingError.undecodable("not a still format")
             }
         }
@@ -270,14 +282,18 @@ import GalleryTestSupport
         // then a small size alone, which is decoded at DCT scale 1/2.
         let sizes = [PixelSize(width: 97, height: 61), PixelSize(width: 60, height: 38), PixelSize(width: 24, height: 15)]
         #expect(DCTScale.denominator(stored: PixelSize(width: 97, height: 61), largestTarget: PixelSize(width: 24, height: 15)) == 2)
-        for (format, sizes) in [(OutputFormat.jpeg, sizes), (.webp, sizes), (.jpeg, [PixelSize(width: 24, height: 15)]),
-                                (.webp, [PixelSize(width: 24, height: 15)])] {
-            let jobs = sizes.map { RenditionJob(spec: RenditionSpec(role: .preview, box: $0, encoding: .still(format, quality: 95)), size: $0) }
+        // AVIF after a JPEG (full-range planes) or a WebP (limited): encoded
+        // from the same planes as the job of its size, in either range.
+        for (format, sizes, avif) in [(OutputFormat.jpeg, sizes, false), (.webp, sizes, false), (.jpeg, [PixelSize(width: 24, height: 15)], false),
+                                      (.webp, [PixelSize(width: 24, height: 15)], false), (.jpeg, sizes, true), (.webp, sizes, true)] {
+            var jobs = sizes.map { RenditionJob(spec: RenditionSpec(role: .preview, box: $0, encoding: .still(format, quality: 95)), size: $0) }
+            if avif { jobs += sizes.map { RenditionJob(spec: RenditionSpec(role: .preview, box: $0, encoding: .avif(quality: 95, speed: 8)), size: $0) } }
             let outputs = try jpeg.withUnsafeBytes { raw in
                 try RenditionMaker.make(raw, format: .jpeg, storedSize: PixelSize(width: 97, height: 61), orientation: .up,
                                         jobs: jobs, maximumPixels: 1 << 30)
             }
-            for (size, output) in zip(sizes, outputs) {
+            for (job, output) in zip(jobs, outputs) {
+                let size = job.size, format = job.spec.format
                 let image = try decodeOutput(output, format: format)
                 #expect(image.size == size)
                 let quality = psnr(image, try reference(jpeg, size: size))

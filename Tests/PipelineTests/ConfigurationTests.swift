@@ -11,7 +11,7 @@ import GalleryTestSupport
         let config = try ConfigFile.parse(ConfigTemplate.text)
         #expect(config == Settings())
         #expect(config.title == "Photos")
-        #expect(config.format == .webp)
+        #expect(config.formats == [.webp])
         #expect(config.thumbnailBoxes == [PixelSize(width: 280, height: 210), PixelSize(width: 560, height: 420)])
         // Every setting is in the template, with its help line.
         for setting in SettingsSchema.all {
@@ -59,7 +59,7 @@ import GalleryTestSupport
         allow_html: true
         """)
         #expect(config.title == "Léa's <photos>")
-        #expect(config.format == .jpeg && config.quality == 90 && config.jobs == 3)
+        #expect(config.formats == [.jpeg] && config.quality == 90 && config.jobs == 3)
         #expect(config.thumbnailBoxes == [PixelSize(width: 200, height: 150), PixelSize(width: 400, height: 300)])
         #expect(config.previewBoxes == [PixelSize(width: 1024, height: 768)])
         #expect(config.maxMegapixels == 50 && config.maximumPixels == 50_000_000)
@@ -79,7 +79,9 @@ import GalleryTestSupport
         }
         #expect(error("title: x\nqualty: 80\n") .hasPrefix("gallery.yml:2: key 'qualty': unknown key"))
         #expect(error("title: x\nquality: 180\n") == "gallery.yml:2: key 'quality': must be a whole number from 1 to 100 (got '180')")
-        #expect(error("format: gif\n") == "gallery.yml:1: key 'format': must be one of: webp, jpeg, jpg (got 'gif')")
+        #expect(error("formats: gif\n") == "gallery.yml:1: key 'formats': must be webp or jpeg, alone or after avif: webp, jpeg, [avif, webp] or [avif, jpeg] (got 'gif')")
+        #expect(error("formats: [avif, webp]\n") == "no error")
+        #expect(error("formats: [avif]\n").hasPrefix("gallery.yml:1: key 'formats': must be webp or jpeg, alone or after avif"))
         #expect(error("moments:\n  group_by: week\n") == "gallery.yml:2: key 'moments.group_by': must be one of: day, month, gap (got 'week')")
         #expect(error("moments:\n  colour: red\n").hasPrefix("gallery.yml:2: key 'moments.colour': unknown key (known: moments.group_by"))
         #expect(error("moments: 3\n").hasPrefix("gallery.yml:1: key 'moments': expected a mapping"))
@@ -101,13 +103,21 @@ import GalleryTestSupport
         #expect(error("preview-size", "abc") == "--preview-size: must be WxH boxes, e.g. 1600x1200, or several: 800x600,1600x1200 (got 'abc')")
         #expect(error("quality", "0") == "--quality: must be a whole number from 1 to 100 (got '0')")
         #expect(error("jobs", "-1") == "--jobs: must be a whole number from 1 to 256 (got '-1')")
-        #expect(error("format", "png") == "--format: must be one of: webp, jpeg, jpg (got 'png')")
+        let formats = "webp or jpeg, alone or after avif: webp, jpeg, [avif, webp] or [avif, jpeg]"
+        #expect(error("formats", "png") == "--formats: must be \(formats) (got 'png')")
+        // AVIF needs a WebP or JPEG after it: chat apps and older browsers show no AVIF.
+        #expect(error("formats", "avif") == "--formats: must be \(formats) (got 'avif')")
+        #expect(error("formats", "webp,avif") == "--formats: must be \(formats) (got 'webp,avif')")
+        #expect(error("formats", "avif, webp") == "no error")
         #expect(error("quality", "85") == "no error")
         var settings = Settings()
         try SettingFlags.apply([("thumbnail-size", "100x80,200x160"), ("format", "JPG")], to: &settings)
         #expect(settings.thumbnailBoxes == [PixelSize(width: 100, height: 80), PixelSize(width: 200, height: 160)])
-        #expect(settings.format == .jpeg)
-        #expect(settings.origin(ofKey: "format") == .flag("format"))
+        #expect(settings.formats == [.jpeg])
+        // `format`, the setting's name before AVIF, is still read.
+        #expect(settings.origin(ofKey: "formats") == .flag("format"))
+        try SettingFlags.apply([("formats", "AVIF,jpg")], to: &settings)
+        #expect(settings.formats == [.avif, .jpeg])
     }
 
     @Test func commandLineOverridesTheFile() throws {
@@ -119,7 +129,7 @@ import GalleryTestSupport
             flags: [("title", "From flag"), ("jobs", "2")])
         let settings = resolved.settings
         #expect(settings.title == "From flag")
-        #expect(settings.format == .jpeg && settings.quality == 85)
+        #expect(settings.formats == [.jpeg] && settings.quality == 85)
         #expect(settings.jobs == 2)
         #expect(settings.photosPerPage == 7)
         // An explicit --config that does not exist is an error; a missing default file is not.

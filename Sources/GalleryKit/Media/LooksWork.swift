@@ -27,7 +27,8 @@ extension RenditionPlanner {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ value: Int) { h = (h ^ UInt64(truncatingIfNeeded: value)) &* 0x100_0000_01b3 }
         add(job)
-        for still in plan.jobs where !still.spec.animated {
+        // AVIF jobs share their WebP or JPEG job's pixels: they change nothing.
+        for still in plan.jobs where !still.spec.animated && still.spec.format != .avif {
             add(still.size.width)
             add(still.size.height)
         }

@@ -37,6 +37,11 @@ struct RenditionPlanner: Sendable {
     // through its key path, or making a spec's key, cost more than the plan.
     private let stillSpecs: [KeyedRenditionSpec]
     private let animationSpecs: [KeyedRenditionSpec]
+    /// The AVIF copies of the stills' and the posters' specs (empty without
+    /// AVIF in `formats`), planned after them: the WebP or JPEG renditions
+    /// keep their places, names and bytes whether AVIF is on or off.
+    private let avifStillSpecs: [KeyedRenditionSpec]
+    private let avifAnimationSpecs: [KeyedRenditionSpec]
     private let maximumAnimationPixels: Int
     private let videoSpec: KeyedRenditionSpec
     private let originalSpec: KeyedRenditionSpec?
@@ -47,6 +52,8 @@ struct RenditionPlanner: Sendable {
         self.vaults = vaults
         stillSpecs = settings.renditionSpecs.map(KeyedRenditionSpec.init)
         animationSpecs = settings.animationSpecs.map(KeyedRenditionSpec.init)
+        avifStillSpecs = settings.avifSpecs.map(KeyedRenditionSpec.init)
+        avifAnimationSpecs = settings.avifAnimationSpecs.map(KeyedRenditionSpec.init)
         maximumAnimationPixels = settings.maximumAnimationPixels
         videoSpec = KeyedRenditionSpec(settings.videoSpec)
         originalSpec = settings.originalSpec.map(KeyedRenditionSpec.init)
@@ -65,10 +72,14 @@ struct RenditionPlanner: Sendable {
         let upright = metadata.displaySize
         var plan = RenditionPlan()
         var specs = stillSpecs
+        // A private album's pages show what their script decrypts, with no
+        // <picture> to choose a format: its albums get no AVIF.
+        var avifSpecs = vault == nil ? avifStillSpecs : []
         switch metadata.kind {
         case .animation:
             if metadata.animationPixels <= maximumAnimationPixels {
                 specs = animationSpecs
+                avifSpecs = vault == nil ? avifAnimationSpecs : []
             } else {
                 plan.note = "animation of \(metadata.frameCount) frames × \(metadata.storedSize) is over the "
                     + "\(maximumAnimationPixels / 1_000_000) MP frame budget; published as a still of its first frame"
@@ -82,14 +93,17 @@ struct RenditionPlanner: Sendable {
         // whole) share one file.
         // A handful of specs: looked for in the list, not in a dictionary made per photo.
         var stills: [(keyed: KeyedRenditionSpec, size: PixelSize, sharedWith: Int?)] = []
-        stills.reserveCapacity(specs.count + 1)
-        for keyed in specs {
+        stills.reserveCapacity(specs.count + avifSpecs.count + 1)
+        func add(_ keyed: KeyedRenditionSpec) {
             let spec = keyed.spec, size = upright.fitting(in: spec.box)
             let first = stills.firstIndex {
                 $0.sharedWith == nil && $0.size == size && $0.keyed.spec.encoding == spec.encoding && $0.keyed.spec.animated == spec.animated
             }
             stills.append((keyed, size, first))
         }
+        // Two loops, not `specs + avifSpecs`: no array made per photo of a no-op.
+        for keyed in specs { add(keyed) }
+        for keyed in avifSpecs { add(keyed) }
         // HEIC, TIFF and RAW: browsers do not show them, and their location
         // cannot be removed without rewriting the container, so the download
         // is a full-size JPEG made from the pixels (upright, ICC kept, no
@@ -103,8 +117,11 @@ struct RenditionPlanner: Sendable {
         // chosen for the largest, smaller ones are resampled from larger
         // ones), so each one's bytes depend on the others: their list is in
         // every name, and a size added or taken away renames them all.
+        // AVIF renditions are encoded from the pixels of the WebP or JPEG of
+        // their size (`RenditionMaker`): they add no size to the chain and
+        // are left out of it, so turning AVIF on or off renames nothing.
         var chain = StableHash()
-        for still in stills where still.sharedWith == nil {
+        for still in stills where still.sharedWith == nil && still.keyed.spec.format != .avif {
             chain.add(still.keyed.key)
             chain.add(still.size.width)
             chain.add(still.size.height)

@@ -36,8 +36,9 @@
         if (value && value.charAt(0) !== "#") el.setAttribute(name, new URL(value, base).href);
       });
     });
-    ["srcset", "data-srcset"].forEach(function (name) {
+    ["srcset", "data-srcset", "data-avif-srcset"].forEach(function (name) {
       Array.prototype.forEach.call(root.querySelectorAll("[" + name + "]"), function (el) {
+        if (!el.getAttribute(name)) return;
         el.setAttribute(name, el.getAttribute(name).split(",").map(function (part) {
           var bits = part.trim().split(/\s+/);
           return new URL(bits[0], base).href + (bits[1] ? " " + bits[1] : "");

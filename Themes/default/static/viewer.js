@@ -157,7 +157,8 @@
         thumbW: img ? img.width || +img.getAttribute("width") : 1,
         thumbH: img ? img.height || +img.getAttribute("height") : 1,
         href: new URL(a.getAttribute("href"), base || location.href).href,
-        srcset: absolutize(a.getAttribute("data-srcset"), base),
+        webp: absolutize(a.getAttribute("data-srcset"), base),
+        avif: absolutize(a.getAttribute("data-avif-srcset") || "", base),
         w: +a.getAttribute("data-width") || 1,
         h: +a.getAttribute("data-height") || 1,
         alt: img ? img.alt : "",
@@ -169,6 +170,27 @@
         live: a.getAttribute("data-live") === "true",
         caption: a.getAttribute("data-caption") || ""
       };
+  }
+
+  /* Whether this browser shows AVIF: what the grid's own <picture> chose for
+     a loaded thumbnail. Unknown until one has loaded: WebP (or JPEG)
+     meanwhile, which every browser shows. */
+  var avifShown = null;
+  function showsAVIF() {
+    if (avifShown !== null) return avifShown;
+    var imgs = document.querySelectorAll('.photo-grid source[type="image/avif"] ~ img');
+    for (var k = 0; k < imgs.length && k < 24; k++) {
+      if (imgs[k].currentSrc) {
+        avifShown = /\.avif$/i.test(imgs[k].currentSrc.split(/[?#]/)[0]);
+        return avifShown;
+      }
+    }
+    return false;
+  }
+
+  /* An item's previews in the format this browser shows. */
+  function srcsetOf(item) {
+    return item.avif && showsAVIF() ? item.avif : item.webp;
   }
 
   function absolutize(srcset, base) {
@@ -241,7 +263,7 @@
   slides.forEach(function (s) {
     s.img.addEventListener("pointerenter", function () {
       var item = shown(s.item);
-      if (s.still && item) { s.img.removeAttribute("src"); s.img.srcset = item.srcset; s.still = false; }
+      if (s.still && item) { s.img.removeAttribute("src"); s.img.srcset = srcsetOf(item); s.still = false; }
     });
   });
   var bar = element("div", "viewer-bar");
@@ -352,7 +374,7 @@
     s.img.hidden = isVideo;
     s.video.hidden = !isVideo;
     if (isVideo) {
-      s.video.poster = pickCandidate(item.srcset, parseInt(sizesFor(item), 10));
+      s.video.poster = pickCandidate(srcsetOf(item), parseInt(sizesFor(item), 10));
       s.video.width = item.w;
       s.video.height = item.h;
       s.video.setAttribute("aria-label", item.alt);
@@ -364,7 +386,7 @@
     // With reduced motion an animation shows its poster until hovered.
     s.still = !!(item.poster && animationsPaused);
     if (s.still) { s.img.removeAttribute("srcset"); s.img.src = item.poster; }
-    else s.img.srcset = item.srcset;
+    else s.img.srcset = srcsetOf(item);
     s.img.width = item.w;
     s.img.height = item.h;
     s.img.alt = item.alt;
@@ -524,15 +546,15 @@
     var stack = items[i].stack;
     [items[i + 1], items[i - 1], items[i + 2], stack && stack[member + 1]].forEach(function (item) {
       if (!item) return;
-      var key = item.srcset;
+      var key = srcsetOf(item);
       wanted[key] = true;
       if (preloads[key]) return;
       // A private album's previews are opened ahead by sealed.js instead.
-      if (window.gallerygenPreload && window.gallerygenPreload(item.srcset)) { preloads[key] = { complete: true }; return; }
+      if (window.gallerygenPreload && window.gallerygenPreload(srcsetOf(item))) { preloads[key] = { complete: true }; return; }
       var img = new Image();
       img.decoding = "async";
       img.sizes = sizesFor(item);
-      img.srcset = item.srcset;
+      img.srcset = srcsetOf(item);
       preloads[key] = img;
     });
     Object.keys(preloads).forEach(function (key) {
@@ -655,7 +677,7 @@
     function nextReady() {
       var item = items[index + 1];
       if (!item) return true;
-      var preload = preloads[item.srcset];
+      var preload = preloads[srcsetOf(item)];
       return !preload || preload.complete;
     }
     function advance() {
