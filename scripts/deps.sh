@@ -100,6 +100,11 @@ if ! "$venv/bin/python" -c "import axe_playwright_python" 2>/dev/null; then
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps axe-playwright-python==0.1.8
 fi
 
+# SSIMULACRA2 for bench_formats.py --renditions (AVIF against WebP; its smoke test runs it).
+if ! "$venv/bin/python" -c "import ssimulacra2" 2>/dev/null; then
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check ssimulacra2==0.3.0
+fi
+
 # The labelled face photos the face tests and bench_faces.py read.
 scripts/face-photos.sh .build/face-photos
 

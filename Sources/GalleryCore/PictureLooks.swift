@@ -1,7 +1,8 @@
-/// What a picture looks like, in twelve bytes: a 64-bit perceptual hash
+/// What a picture looks like, in about 35 bytes: a 64-bit perceptual hash
 /// (two pictures of one scene a moment apart differ in a few bits; two
-/// scenes in about half) and how sharp it is. Made from a rendition's pixels
-/// as the build makes it (`PictureLooks(_:)` in Imaging), kept in the state by content.
+/// scenes in about half), how sharp it is, and its placeholder (a
+/// ThumbHash). Made from a rendition's pixels as the build makes it
+/// (`PictureLooks(_:)` in Imaging), kept in the state by content.
 public struct PictureLooks: Sendable, Hashable {
     /// The DCT hash: the sign of each of the 8×8 lowest frequencies of a
     /// 32×32 grey copy against their median (the lowest, the mean, always 0).
@@ -9,10 +10,13 @@ public struct PictureLooks: Sendable, Hashable {
     /// The mean squared Laplacian of the grey picture, in hundredths:
     /// larger is sharper (a blurred frame of a burst has less).
     public var sharpness: UInt32
+    /// The ThumbHash pages paint before the photo arrives (`ThumbHash`).
+    public var placeholder: [UInt8]
 
-    public init(hash: UInt64, sharpness: UInt32) {
+    public init(hash: UInt64, sharpness: UInt32, placeholder: [UInt8] = []) {
         self.hash = hash
         self.sharpness = sharpness
+        self.placeholder = placeholder
     }
 
     /// At most this many bits of two photos' hashes differ when they are

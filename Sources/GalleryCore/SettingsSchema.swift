@@ -24,11 +24,11 @@ public struct SettingsSchema: Sendable {
     public let theme = Setting<String>("theme", .text, default: "default", flag: "theme",
                                        help: "Theme: a built-in one (default, slate) or a folder with templates/ and static/ (relative to gallery.yml).")
     public let formats = Setting<[OutputFormat]>("formats", .renditionFormats, default: [.webp], flag: "formats",
-                                                 help: "Rendition formats, the preferred first: webp (about a third fewer bytes than jpeg) or jpeg, each alone or after avif ([avif, webp]: browsers that show AVIF get it, about 40% fewer bytes again, the others the WebP or JPEG; costs about 1.5x the encoding CPU).")
-    public let avifQuality = Setting<Int>("avif_quality", .integer(1...100), default: 75,
-                                          help: "Encoder quality of AVIF renditions (libavif's scale; 75 looks as our WebP at quality 85 does, by SSIMULACRA2).")
-    public let avifSpeed = Setting<Int>("avif_speed", .integer(0...10), default: 8,
-                                        help: "AVIF encoder speed, 0 (slowest, fewest bytes) to 10: 8 makes within 3% of 6's bytes at a fifth of its time.")
+                                                 help: "Rendition formats, the preferred first: webp (about a third fewer bytes than jpeg) or jpeg, each alone or after avif. [avif, webp]: browsers that show AVIF get it (15% fewer bytes than WebP at the same SSIMULACRA2, docs/avif.md), the others WebP; about half WebP's encoding time more, and both kept in OUT.")
+    public let avifQuality = Setting<Int>("avif_quality", .integer(1...100), default: 78,
+                                          help: "Encoder quality of AVIF renditions (libavif's scale): 78 scores as WebP at quality 85 does by SSIMULACRA2 (docs/avif.md).")
+    public let avifSpeed = Setting<Int>("avif_speed", .integer(0...10), default: 9,
+                                        help: "AVIF encoder speed, 0 (slowest) to 10: 9 takes a twelfth of 6's time for the same bytes and a point less of SSIMULACRA2.")
     public let quality = Setting<Int>("quality", .integer(1...100), default: 85, flag: "quality",
                                       help: "Encoder quality of the renditions.")
     public let thumbnailBoxes = Setting<[PixelSize]>("thumbnail_sizes", .boxes, default: [PixelSize(width: 280, height: 210), PixelSize(width: 560, height: 420)],
@@ -139,7 +139,7 @@ public struct SettingsSchema: Sendable {
     public static func setting(forKey key: String) -> (any AnySetting)? { byKey[formerKeys[key] ?? key] }
 
     /// Keys and flags renamed, still read: `format: jpeg` is `formats: [jpeg]`.
-    static let formerKeys = ["format": "formats"]
+    public static let formerKeys = ["format": "formats"]
     private static let byKey: [String: any AnySetting] = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })
 
     /// The setting whose flag is `--flag`.

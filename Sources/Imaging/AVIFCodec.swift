@@ -9,9 +9,9 @@ import GalleryCore
 /// the way the WebP rendition carries it: the source's ICC profile when it
 /// has one, else sRGB (BT.709 primaries, sRGB transfer) in an `nclx` box.
 public enum AVIFCodec {
-    /// The AV1 encoder libavif drives. aom: chosen by `scripts/bench_formats.py
-    /// --renditions` (docs/avif.md): at equal SSIMULACRA2 it made the fewest
-    /// bytes for the CPU; SVT-AV1 1.4 wants frames of at least 64 pixels a side.
+    /// The AV1 encoder libavif drives: aom, at the speed and quality
+    /// docs/avif.md measured. SVT-AV1 1.4 (through libavif 0.11) took the
+    /// quantizers as hints only, and 3.4 s a 1600 px picture.
     static let codec = AVIF_CODEC_CHOICE_AOM
 
     /// The AV1 quantizer (0 best … 63 worst) of a quality 1–100, as libavif

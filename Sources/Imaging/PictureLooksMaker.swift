@@ -14,7 +14,9 @@ extension PictureLooks {
                 grey[pixel] = 0.299 * Float(rgb[pixel * 3]) + 0.587 * Float(rgb[pixel * 3 + 1]) + 0.114 * Float(rgb[pixel * 3 + 2])
             }
         }
-        self.init(hash: Self.hash(grey, width: width, height: height), sharpness: Self.sharpness(grey, width: width, height: height))
+        let small = ThumbHash.reduce(width: picture.width, height: picture.height, channels: 3, pixels: picture.bytes)
+        self.init(hash: Self.hash(grey, width: width, height: height), sharpness: Self.sharpness(grey, width: width, height: height),
+                  placeholder: ThumbHash.encode(width: small.width, height: small.height, rgba: small.rgba))
     }
 
     /// The mean of each cell of a `side`×`side` grid over the picture (a

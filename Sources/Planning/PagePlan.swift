@@ -142,6 +142,10 @@ struct Fingerprinter: Sendable {
             h.add(rendition.size.width)
             h.add(rendition.size.height)
         }
+        // The placeholder its tiles paint (made with the renditions, but kept apart from them).
+        let placeholder = item.looks?.placeholder ?? []
+        h.add(placeholder.count)
+        placeholder.withUnsafeBytes { h.update($0) }
         return h.digest()
     }
 

@@ -27,7 +27,8 @@ struct ItemPageBuilder: PageBuilding {
                                        width: smallest.size.width, height: smallest.size.height, alt: alt(item),
                                        avifSrcset: avifSrcset(item.avifRenditions(.preview), from: URLPath.Relativizer(from: pagePath))),
                 animated: item.kind == .animation,
-                poster: item.renditions(.poster).last.map { URLPath.relative(from: pagePath, to: $0.path) })
+                poster: item.renditions(.poster).last.map { URLPath.relative(from: pagePath, to: $0.path) },
+                placeholder: Self.placeholder(item))
         }
         let pages = map.albumPages[album.path] ?? ["index.html"]
         let place = map.photoPlaces[key]

@@ -47,6 +47,7 @@ extension PageBuilding {
             stringsScript: URLPath.relative(from: pagePath, to: "static/" + SiteStrings.scriptPath),
             feedURL: URLPath.relative(from: pagePath, to: Self.feedFile),
             pagesScript: URLPath.relative(from: pagePath, to: "static/pages.js"),
+            placeholderScript: URLPath.relative(from: pagePath, to: "static/placeholders.js"),
             home: URLPath.relative(from: pagePath, to: "index.html"),
             momentsURL: URLPath.relative(from: pagePath, to: "moments/index.html"),
             tagsURL: map.tagIndexPage.map { URLPath.relative(from: pagePath, to: $0) },
@@ -232,6 +233,7 @@ extension PageBuilding {
             thumbnail.posterLarge = link.url(to: large.path)
         }
         thumbnail.picture = thumbnail.poster != nil || thumbnail.image.avifSrcset != nil
+        thumbnail.placeholder = Self.placeholder(item)
         if let playback = item.renditions(.video).first {
             thumbnail.video = link.url(to: playback.path)
             thumbnail.live = item.kind == .motionStill
@@ -289,6 +291,12 @@ extension PageBuilding {
 
     /// The title of an item's page: its title, else its file name.
     static func pageTitle(_ item: MediaItem) -> String { item.metadata.words.title ?? item.source.fileName }
+
+    /// An item's placeholder as `data-ph` carries it, nil when it has none.
+    static func placeholder(_ item: MediaItem) -> String? {
+        guard let bytes = item.looks?.placeholder, !bytes.isEmpty else { return nil }
+        return Data(bytes).base64EncodedString()
+    }
 
     /// The `srcset` of AVIF renditions, nil when there are none.
     func avifSrcset(_ renditions: [Rendition], from link: URLPath.Relativizer) -> String? {

@@ -149,7 +149,7 @@ public struct BuildState: Sendable, Equatable {
     }
 
     /// Format version; bump when the layout or meaning changes.
-    public static let currentVersion = 12
+    public static let currentVersion = 13
     /// The folder in OUT that held the build state before it moved out of
     /// OUT (OUT is published whole): migrated once, then removed.
     public static let legacyFolderName = ".gallerygen"

@@ -153,6 +153,8 @@ extension CachedPhoto {
         writer.optional(looks) { w, looks in
             w.int(Int64(bitPattern: looks.hash))
             w.int(Int64(looks.sharpness))
+            w.int(looks.placeholder.count)
+            w.raw(looks.placeholder)
         }
         if looks != nil { writer.int(Int64(bitPattern: looksKey)) }
         Self.write(metadata, to: &writer)
@@ -278,7 +280,11 @@ extension CachedPhoto {
         let looks = try reader.optional { (r: inout StateReader) throws(StateFormatError) -> PictureLooks in
             let hash = UInt64(bitPattern: try r.int()), sharpness = try r.int()
             guard (0...Int64(UInt32.max)).contains(sharpness) else { throw StateFormatError(reason: "bad sharpness") }
-            return PictureLooks(hash: hash, sharpness: UInt32(sharpness))
+            let length = try r.count()
+            var placeholder: [UInt8] = []
+            placeholder.reserveCapacity(length)
+            for _ in 0..<length { placeholder.append(try r.byte()) }
+            return PictureLooks(hash: hash, sharpness: UInt32(sharpness), placeholder: placeholder)
         }
         let looksKey = looks == nil ? 0 : UInt64(bitPattern: try reader.int())
         let start = reader.position

@@ -8,6 +8,8 @@ import GalleryCore
 /// property name; a test checks that `build --help` lists every setting's flag.
 struct RenditionOptions: ParsableArguments {
     @Option(name: flagName(\.formats), help: flagHelp(\.formats)) var formats: String?
+    /// `--format jpeg`, the flag before AVIF: still taken (`SettingsSchema.formerKeys`), no longer shown.
+    @Option(name: .customLong("format"), help: .hidden) var format: String?
     @Option(name: flagName(\.quality), help: flagHelp(\.quality)) var quality: String?
     @Option(name: flagName(\.thumbnailBoxes), help: flagHelp(\.thumbnailBoxes)) var thumbnailBoxes: String?
     @Option(name: flagName(\.previewBoxes), help: flagHelp(\.previewBoxes)) var previewBoxes: String?
@@ -43,7 +45,8 @@ func givenSettingFlags(_ options: Any) -> [(flag: String, value: String)] {
     for child in Mirror(reflecting: options).children {
         guard let label = child.label?.dropFirst() else { continue }  // "_quality" → "quality"
         if let option = child.value as? Option<String?> {
-            guard let value = option.wrappedValue, let key = settingsByProperty[String(label)],
+            guard let value = option.wrappedValue,
+                  let key = settingsByProperty[String(label)] ?? SettingsSchema.formerKeys[String(label)],
                   let setting = SettingsSchema.setting(forKey: key), let flag = setting.flag else { continue }
             given.append((flag, value))
         } else if let group = child.value as? OptionGroup<RenditionOptions> {

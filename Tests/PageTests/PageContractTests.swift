@@ -50,7 +50,7 @@ import GalleryTestSupport
         #expect(grid.contains("--grow:{{grow}}") && css.contains("var(--grow"))
     }
 
-    static let sampleThumbnail = Thumbnail(image: ImageAttributes(src: "a", srcset: "a 1w", sizes: "1px", width: 1, height: 1, alt: "a"),
+    static let sampleThumbnail = Thumbnail(image: ImageAttributes(src: "a", srcset: "a 1w", sizes: "1px", width: 1, height: 1, alt: "a", avifSrcset: "a.avif 1w"),
                                            grow: "1", lazy: false, animated: false, factsJSON: "[]")
 
     @Test func aModelBecomesTheTemplateContext() throws {
@@ -60,7 +60,7 @@ import GalleryTestSupport
         #expect(context["id"]?.text == "p-a")
         #expect(context["width"]?.integer == 1 && context["lazy"]?.flag == false)
         #expect(context["href"] == nil, "a nil optional is absent")
-        let chrome = PageChrome(site: .init(title: "S"), language: "en", title: "T", stylesheet: "s", themeStylesheet: "t", script: "v", stringsScript: "st", feedURL: "f", pagesScript: "p", home: "h",
+        let chrome = PageChrome(site: .init(title: "S"), language: "en", title: "T", stylesheet: "s", themeStylesheet: "t", script: "v", stringsScript: "st", feedURL: "f", pagesScript: "p", placeholderScript: "static/placeholders.js", home: "h",
                                 momentsURL: "m", searchURL: "q", inAlbums: true, inMoments: false, spacing: 4, rowHeight: 210, mobileRowHeight: 120, slideshowSeconds: 4,
                                 footer: "F")
         let page = MomentsPageModel(chrome: chrome, photoCountLabel: "1 photo", blocks: [], pager: nil, years: [], yearsURL: "years.html",

@@ -29,7 +29,7 @@ import GalleryTestSupport
         var thumbnail = PageContractTests.sampleThumbnail
         thumbnail.image.alt = "<script>alert('x')</script>"
         let chrome = PageChrome(site: .init(title: "<i>S</i>"), language: "en", title: "T & \"U\"", stylesheet: "s", themeStylesheet: "t", script: "v", stringsScript: "st", feedURL: "f",
-                                pagesScript: "p", home: "h", momentsURL: "m", searchURL: "q", inAlbums: true, inMoments: false,
+                                pagesScript: "p", placeholderScript: "static/placeholders.js", home: "h", momentsURL: "m", searchURL: "q", inAlbums: true, inMoments: false,
                                 spacing: 4, rowHeight: 210, mobileRowHeight: 120, slideshowSeconds: 4, footer: "F")
         let page = AlbumPageModel(chrome: chrome, photoCountLabel: "1 photo", breadcrumbs: [], hasBreadcrumbs: false,
                                   photos: [thumbnail], hasPhotos: true)

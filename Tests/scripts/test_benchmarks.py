@@ -63,6 +63,17 @@ def test_bench_formats(photos, tmp_path):
         assert made[f"gallerygen {fmt}"].split(" | ")[1] == "2", out
 
 
+def test_bench_formats_renditions(photos, tmp_path):
+    out = bench("bench_formats.py", "--renditions", photos, "--count", "2", "--binary", gallerygen(), "--work", str(tmp_path),
+                "--encodings", "webp:85,avif:60:9")
+    made = {line.split(" | ")[0][2:]: line.split(" | ") for line in rows(out)}
+    assert {"webp:85", "avif:60:9"} <= set(made), out
+    # Two photos each; the AVIF is smaller, and both have a SSIMULACRA2 score of the 560 px thumbnail.
+    assert made["webp:85"][1] == "2" and made["avif:60:9"][1] == "2", out
+    assert int(made["avif:60:9"][2]) < int(made["webp:85"][2]), out
+    assert 0 < float(made["webp:85"][4]) <= 100 and 0 < float(made["avif:60:9"][4]) <= 100, out
+
+
 def test_bench_video(tmp_path):
     out = bench("bench_video.py", "--clips", "1", "--seconds", "1", "--kinds", "remux,transcode", "--binary", gallerygen(),
                 "--work", str(tmp_path))
