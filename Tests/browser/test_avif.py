@@ -111,6 +111,11 @@ def test_every_tile_paints_its_placeholder_until_its_image_arrives(driver, avif_
           done(s.map(function (v) { return v / (d.length / 4); }));
         }; });""")
     assert max(colour) - min(colour) > 20, colour
+    # The photo page's picture too, filling its box (not a 32 px tile repeated).
+    driver.get(avif_server + "/albums/trip/dsc-0002.html")
+    fill = wait(driver, "var i = document.querySelector('.photo img'), s = getComputedStyle(i);"
+                        "return /^url\\(\"data:image\\/png/.test(i.style.backgroundImage) && [s.backgroundSize, s.backgroundRepeat]")
+    assert fill == ["cover", "no-repeat"], fill
     # Throttled instead of blocked: the placeholders are there before the images, and gone once they have come.
     driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
     driver.execute_cdp_cmd("Network.emulateNetworkConditions",
