@@ -106,11 +106,14 @@ def test_bench_search(tmp_path):
 
 def test_bench_phone(tmp_path):
     out = bench("bench_phone.py", "--photos", "6", "--runs", "1", "--binary", gallerygen())
-    measured = {line.split(" | ")[0][2:]: line.split(" | ") for line in rows(out) if not line.startswith("| page ")}
-    assert set(measured) == {"home", "album", "moments", "item"}, out
-    for name, cells in measured.items():
-        # A paint was observed on every page (a number, not a missing observer).
-        assert float(cells[1]) > 0, out
+    measured = {(cells[0][2:], cells[1]): cells for cells in (line.split(" | ") for line in rows(out) if not line.startswith("| page "))}
+    # Each page kind, of the WebP-only site and the AVIF-before-WebP one.
+    assert set(measured) == {(page, formats) for page in ("home", "album", "moments", "item") for formats in ("webp", "avif, webp")}, out
+    for (page, formats), cells in measured.items():
+        # A paint was observed on every page (numbers, not a missing observer), and bytes arrived.
+        lcp, cls, kb_before, kb_loaded, first_paint, all_shown = (float(c) for c in cells[2:8])
+        assert lcp > 0 and first_paint > 0 and all_shown > 0 and cls >= 0, out
+        assert 0 < kb_loaded and 0 <= kb_before <= kb_loaded + 1, out
 
 
 def test_bench_people(tmp_path):
