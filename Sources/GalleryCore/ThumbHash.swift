@@ -118,17 +118,19 @@ public enum ThumbHash {
         let factor = max(1, (max(width, height) + maximumSide - 1) / maximumSide)
         let w = max(1, width / factor), h = max(1, height / factor)
         var rgba = [UInt8](repeating: 255, count: w * h * 4)
-        for y in 0..<h {
-            for x in 0..<w {
-                var sums = [0, 0, 0, 0], count = 0
-                for sy in (y * factor)..<min(height, (y + 1) * factor) {
-                    for sx in (x * factor)..<min(width, (x + 1) * factor) {
-                        let at = (sy * width + sx) * channels
-                        for c in 0..<channels { sums[c] += Int(pixels[at + c]) }
-                        count += 1
+        // One channel at a time: no array of sums made per pixel (this runs for every photo).
+        for c in 0..<min(channels, 4) {
+            for y in 0..<h {
+                for x in 0..<w {
+                    var sum = 0, count = 0
+                    for sy in (y * factor)..<min(height, (y + 1) * factor) {
+                        for sx in (x * factor)..<min(width, (x + 1) * factor) {
+                            sum += Int(pixels[(sy * width + sx) * channels + c])
+                            count += 1
+                        }
                     }
+                    rgba[(y * w + x) * 4 + c] = UInt8((sum + count / 2) / max(count, 1))
                 }
-                for c in 0..<channels { rgba[(y * w + x) * 4 + c] = UInt8((sums[c] + count / 2) / max(count, 1)) }
             }
         }
         return (w, h, rgba)
