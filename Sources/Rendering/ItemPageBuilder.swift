@@ -74,15 +74,19 @@ struct ItemPageBuilder: PageBuilding {
             chrome.relLinks.append(PageChrome.RelLink(rel: "next", url: URLPath.relative(from: pagePath, to: page)))
         }
         // Next first (the likely step), then previous, then the one after next.
+        var preloads: [PageChrome.Preload] = []
         for i in [nextIndex, previousIndex, afterNextIndex] {
             guard let other = neighbour(i) else { continue }
             // The AVIF when there is one (typed: a browser that cannot show it skips it).
             let avif = other.avifRenditions(.preview)
             let renditions = avif.isEmpty ? other.renditions(.preview) : avif
             guard let middle = renditions.dropFirst(renditions.count > 1 ? 1 : 0).first, let largest = renditions.last else { continue }
-            chrome.preloads.append(PageChrome.Preload(href: URLPath.relative(from: pagePath, to: middle.path),
-                                                      srcset: srcset(renditions, from: pagePath), sizes: previewSizes(largest.size),
-                                                      type: avif.isEmpty ? nil : OutputFormat.avif.mimeType))
+            preloads.append(PageChrome.Preload(href: URLPath.relative(from: pagePath, to: middle.path),
+                                               srcset: srcset(renditions, from: pagePath), sizes: previewSizes(largest.size),
+                                               type: avif.isEmpty ? nil : OutputFormat.avif.mimeType))
+        }
+        if !preloads.isEmpty {
+            chrome.neighbours = PageChrome.NeighbourPreloads(script: URLPath.relative(from: pagePath, to: "static/neighbours.js"), links: preloads)
         }
         model.stack = stackStrip(album, index: index, pagePath: pagePath)
         model.chrome = chrome

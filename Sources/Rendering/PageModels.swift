@@ -48,6 +48,13 @@ public struct PageChrome: Sendable, Encodable, FlattenedInTemplateContext {
         public var rel: String
         public var url: String
     }
+    /// The neighbours' previews a photo page preloads once its own photo has
+    /// arrived (`neighbours.js` moves them from a `<template>` into the head):
+    /// on a slow connection they must not share the photo's bandwidth.
+    public struct NeighbourPreloads: Sendable, Encodable {
+        public var script: String
+        public var links: [Preload]
+    }
     /// A `<link rel="preload" as="image">` of a neighbour's preview.
     public struct Preload: Sendable, Encodable {
         public var href: String
@@ -111,7 +118,8 @@ public struct PageChrome: Sendable, Encodable, FlattenedInTemplateContext {
     /// Twitter card), when `base_url` is set.
     public var share: ShareCard?
     public var relLinks: [RelLink] = []
-    public var preloads: [Preload] = []
+    /// Nil on pages that preload nothing.
+    public var neighbours: NeighbourPreloads? = nil
 }
 
 /// A link with a title (breadcrumbs, the albums of a moment).

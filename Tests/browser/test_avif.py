@@ -3,7 +3,8 @@
 photo page, viewer); a browser that does not take the AVIF `<source>` gets
 the WebP, in the viewer too; every tile paints its placeholder while its
 image has not arrived (here: never arrives) and drops it once it has; the
-album page does not shift (CLS 0)."""
+album page does not shift (CLS 0); a photo page preloads its neighbours
+only once its own photo has arrived."""
 import os
 import re
 import shutil
@@ -80,7 +81,7 @@ def test_the_browser_fetches_avif_and_the_viewer_shows_it(driver, avif_server):
     driver.get(avif_server + "/albums/trip/dsc-0002.html")
     wait(driver, "var i = document.querySelector('.photo img'); return i.complete && i.naturalWidth")
     assert driver.execute_script("return document.querySelector('.photo img').currentSrc").endswith(".avif")
-    preloads = driver.execute_script("return Array.from(document.querySelectorAll('link[rel=preload]')).map(l => [l.type, l.href])")
+    preloads = wait(driver, "var l = Array.from(document.querySelectorAll('link[rel=preload]')); return l.length && l.map(l => [l.type, l.href])")
     assert preloads and all(kind == "image/avif" and href.endswith(".avif") for kind, href in preloads), preloads
 
 
@@ -143,3 +144,23 @@ def test_the_album_page_does_not_shift(driver, avif_server, avif_site):
     tiles = re.findall(r'<img [^>]*>', html[html.index('<ul class="photo-grid">'):])
     assert len(tiles) == 6
     assert all(re.search(r' width="\d+" height="\d+"', t) and re.search(r' data-ph="[A-Za-z0-9+/=]{20,}"', t) for t in tiles), tiles
+
+
+def test_the_neighbours_are_preloaded_once_the_photo_has_arrived(driver, avif_server):
+    # Throttled as a slow phone: the neighbours must not share the photo's bandwidth.
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions",
+                           {"offline": False, "latency": 150, "downloadThroughput": 200_000, "uploadThroughput": 90_000})
+    driver.get(avif_server + "/albums/trip/dsc-0002.html")
+    # In the page they wait in a <template>: nothing is preloaded before the script says so.
+    assert driver.execute_script("return document.querySelectorAll('template#neighbour-preloads').length") == 1
+    links = wait(driver, "var l = document.querySelectorAll('head > link[rel=preload][as=image]'); return l.length == 3 && l.length")
+    assert links == 3
+    timing = wait(driver, """
+        var photo = document.querySelector('.photo img').currentSrc;
+        var entries = performance.getEntriesByType('resource');
+        var own = entries.filter(e => e.name === photo)[0];
+        var neighbours = entries.filter(e => e.initiatorType === 'link' && /\\.(avif|webp)$/.test(e.name));
+        return own && neighbours.length == 3 && {photoEnd: own.responseEnd, starts: neighbours.map(e => e.startTime)};""")
+    assert all(start >= timing["photoEnd"] for start in timing["starts"]), timing
