@@ -31,9 +31,10 @@ public struct SettingsSchema: Sendable {
                                         help: "AVIF encoder speed, 0 (slowest) to 10: 9 takes a twelfth of 6's time for the same bytes and a point less of SSIMULACRA2.")
     public let quality = Setting<Int>("quality", .integer(1...100), default: 85, flag: "quality",
                                       help: "Encoder quality of the renditions.")
-    public let thumbnailBoxes = Setting<[PixelSize]>("thumbnail_sizes", .boxes, default: [PixelSize(width: 280, height: 210), PixelSize(width: 560, height: 420)],
+    public let thumbnailBoxes = Setting<[PixelSize]>("thumbnail_sizes", .boxes, default: [PixelSize(width: 280, height: 210), PixelSize(width: 400, height: 300),
+                                                                                                      PixelSize(width: 560, height: 420)],
                                                      flag: "thumbnail-size",
-                                                     help: "Thumbnail bounding boxes; each is one srcset candidate (one for ordinary screens, one for 2x).")
+                                                     help: "Thumbnail bounding boxes; each is one srcset candidate (ordinary screens, phones at 2x, 2x and 3x screens).")
     public let previewBoxes = Setting<[PixelSize]>("preview_sizes", .boxes,
                                                    default: [PixelSize(width: 800, height: 600), PixelSize(width: 1600, height: 1200), PixelSize(width: 2560, height: 1920)],
                                                    flag: "preview-size", help: "Preview bounding boxes; each is one srcset candidate (phone, laptop, large screen).")

@@ -12,7 +12,7 @@ import GalleryTestSupport
         #expect(config == Settings())
         #expect(config.title == "Photos")
         #expect(config.formats == [.webp])
-        #expect(config.thumbnailBoxes == [PixelSize(width: 280, height: 210), PixelSize(width: 560, height: 420)])
+        #expect(config.thumbnailBoxes == [PixelSize(width: 280, height: 210), PixelSize(width: 400, height: 300), PixelSize(width: 560, height: 420)])
         // Every setting is in the template, with its help line.
         for setting in SettingsSchema.all {
             let leaf = setting.key.split(separator: ".").last.map(String.init) ?? setting.key
