@@ -2,15 +2,18 @@ import GalleryCore
 import Imaging
 import SiteOutput
 
-/// The looks of stills (`PictureLooks`: what near-duplicates are found by),
-/// made from the smallest thumbnail's pixels as the renditions are made;
-/// kept in the state with the key of the plan they were made with.
+/// The looks of every item (`PictureLooks`: its placeholder, and for stills
+/// what near-duplicates are found by), made from the smallest still
+/// thumbnail's pixels as the renditions are made (an animation's: its
+/// poster's; a video's: its poster frame's); kept in the state with the key
+/// of the plan they were made with.
 extension RenditionPlanner {
-    /// The rendition looks are made from: the smallest still thumbnail.
+    /// The rendition looks are made from: the smallest still thumbnail (an
+    /// animation's thumbnails move: the smallest poster, its first frame).
     static func looksJob(_ plan: RenditionPlan) -> Int? {
         // Asked of every photo of a no-op: no array made.
         var smallest: Int?
-        for (index, job) in plan.jobs.enumerated() where !job.spec.animated && job.spec.role == .thumbnail {
+        for (index, job) in plan.jobs.enumerated() where !job.spec.animated && (job.spec.role == .thumbnail || job.spec.role == .poster) {
             if let known = smallest, plan.jobs[known].size.area <= job.size.area { continue }
             smallest = index
         }
@@ -37,10 +40,39 @@ extension RenditionPlanner {
 
     /// Whether an entry's looks are wanted and not there (or made under another plan).
     static func needsLooks(_ cached: CachedPhoto, _ plan: RenditionPlan, wanted: Bool) -> Bool {
-        guard wanted, hasLooks(cached.metadata.kind), let key = looksKey(plan) else { return false }
+        guard wanted, let key = looksKey(plan) else { return false }
         return cached.looks == nil || cached.looksKey != key
     }
 
-    /// Stills and Live Photos' stills have looks; animations and videos not.
-    static func hasLooks(_ kind: MediaKind) -> Bool { kind == .still || kind == .motionStill }
+    /// An item's looks for this build: the cached ones while they were made
+    /// under this plan and its stills need not be made again, else a tap that
+    /// makes them from the stills' pixels as they are made (`taps`). Nil when
+    /// looks are not wanted or the plan has no still to take them from.
+    static func looks(known: CachedPhoto?, plan: RenditionPlan, wanted: Bool) -> LooksInWork? {
+        guard wanted, let job = looksJob(plan), let key = looksKey(plan) else { return nil }
+        let work = LooksInWork(key: key)
+        if let known, known.looksKey == key, let looks = known.looks, plan.missingStills == 0 {
+            work.looks = looks
+        } else {
+            work.tap = PictureTap(job: job) { [work] in work.looks = PictureLooks($0) }
+        }
+        return work
+    }
+}
+
+/// The looks of one item as its job runs: kept, or filled in by `tap` when its
+/// stills are made (on the job's own thread).
+final class LooksInWork {
+    let key: UInt64
+    var looks: PictureLooks?
+    var tap: PictureTap?
+
+    init(key: UInt64) { self.key = key }
+
+    /// Records the looks (and the key they were made under) in the entry.
+    func record(in cached: inout CachedPhoto) {
+        guard let looks else { return }
+        cached.looks = looks
+        cached.looksKey = key
+    }
 }

@@ -58,16 +58,8 @@ struct StillJob: Sendable {
             taps.append(PictureTap(job: job) { picture = $0 })
         }
         // Looks: made whenever the photo is decoded, kept while the plan is the one they were made with.
-        var looks: PictureLooks?, looksKey: UInt64 = 0
-        if rules.wantsLooks, RenditionPlanner.hasLooks(metadata.kind), let job = RenditionPlanner.looksJob(plan),
-           let key = RenditionPlanner.looksKey(plan) {
-            looksKey = key
-            if let known = known?.0, known.looksKey == key, known.looks != nil, plan.missingStills == 0 {
-                looks = known.looks
-            } else {
-                taps.append(PictureTap(job: job) { looks = PictureLooks($0) })
-            }
-        }
+        let looks = RenditionPlanner.looks(known: known?.0, plan: plan, wanted: rules.wantsLooks)
+        if let tap = looks?.tap { taps.append(tap) }
         try planner.makeStills(plan, from: bytes, format: metadata.format, storedSize: metadata.storedSize,
                                orientation: metadata.orientation, taps: taps)
         if let picture, let faces {
@@ -90,10 +82,7 @@ struct StillJob: Sendable {
         var cached = rules.cacheEntry(file, contentHash: contentHash, metadata: metadata, clip: clip,
                                       shardKey: SourceFileReader.shardKey(of: bytes))
         cached.facesFound = faces?.knows(contentHash) ?? false
-        if let looks {
-            cached.looks = looks
-            cached.looksKey = looksKey
-        }
+        looks?.record(in: &cached)
         let photo = cached.item(file, renditions: renditions)
         if plan.videoPath != nil && !motionMade {
             // Not cached as done: a later build (with ffmpeg back) tries the motion again.

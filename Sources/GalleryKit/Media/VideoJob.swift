@@ -36,11 +36,14 @@ struct VideoJob: Sendable {
             return .folded(file, cache: rules.cacheEntry(file, contentHash: contentHash, metadata: metadata, shardKey: SourceFileReader.shardKey(of: file)))
         }
         guard let facts = metadata.motion else { throw VideoWorkError.notAVideo }
-        if plan.missingStills > 0 {
+        // Its looks (the tiles' placeholder) come from the poster frame's pixels, as its stills are made.
+        let looks = RenditionPlanner.looks(known: known?.0, plan: plan, wanted: rules.wantsLooks)
+        if plan.missingStills > 0 || looks?.tap != nil {
             let posterSize = facts.displaySize.fitting(in: settings.posterBox)
             let png = try video.poster(of: file.url, facts: facts, size: posterSize)
             try png.withUnsafeBytes { bytes in
-                try planner.makeStills(plan, from: bytes, format: .png, storedSize: posterSize, orientation: .up)
+                try planner.makeStills(plan, from: bytes, format: .png, storedSize: posterSize, orientation: .up,
+                                       taps: looks?.tap.map { [$0] } ?? [])
             }
         }
         if let path = plan.videoPath {
@@ -51,7 +54,8 @@ struct VideoJob: Sendable {
         // hash) may be of another version (they are pruned with this build).
         guard let now = SourceFileReader.stamp(file) else { throw SourceChangedError(path: file.displayPath, removed: true) }
         guard now.matches(file) else { throw SourceChangedError(path: file.displayPath, removed: false) }
-        let cached = rules.cacheEntry(file, contentHash: contentHash, metadata: metadata, shardKey: SourceFileReader.shardKey(of: file))
+        var cached = rules.cacheEntry(file, contentHash: contentHash, metadata: metadata, shardKey: SourceFileReader.shardKey(of: file))
+        looks?.record(in: &cached)
         let item = cached.item(file, renditions: plan.renditions)
         return .published(item, made: plan.missingStills + (plan.videoPath == nil ? 0 : 1), reused: plan.reused, cache: cached,
                           note: notes.isEmpty ? nil : notes.joined(separator: "; "))
