@@ -35,6 +35,8 @@ struct AlbumPageBuilder: PageBuilding {
         if number == 0 {
             model.descriptionHTML = album.description.map { Markdown.render($0, allowHTML: options.allowHTML) }
             let listed = Set(gallery.listedChildren(of: path)), locked = Set(gallery.lockedChildren(of: path))
+            // The first screen's covers load at once; the rest as they come near (`Thumbnail.lazy`).
+            var shown = 0
             let cards = (album.children).compactMap { child -> AlbumCard? in
                 guard let page = map.albumPages[child]?.first, let childAlbum = gallery.albums[child] else { return nil }
                 if locked.contains(child) {
@@ -46,7 +48,10 @@ struct AlbumPageBuilder: PageBuilding {
                 let summary = inputs.albumSummaries[child] ?? ItemSummary()
                 return AlbumCard(title: childAlbum.title, url: URLPath.relative(from: pagePath, to: page),
                                  countLabel: count(summary), dateRange: dateRange(summary) ?? "",
-                                 cover: gallery.cover(of: child).flatMap { thumbnail($0, from: pagePath, position: 0) })
+                                 cover: gallery.cover(of: child).flatMap { cover in
+                                     defer { shown += 1 }
+                                     return thumbnail(cover, from: pagePath, position: shown)
+                                 })
             }
             model.albums = cards
             model.hasAlbums = !cards.isEmpty

@@ -67,4 +67,24 @@ import GalleryTestSupport
         _ = try await GalleryBuilder().build(settings: clean, quiet: true)
         #expect(try String(contentsOf: clean.output.appendingPathComponent("albums/trip/index.html"), encoding: .utf8) == album)
     }
+
+    /// The first screen's album covers load at once (a lazy image waits for
+    /// the stylesheet and layout: on a slow phone that held the home page's
+    /// largest paint back); the covers further down load as they come near.
+    @Test func theFirstScreensCoversAreNotLazy() async throws {
+        let folder = try TemporaryFolder()
+        for n in 1...14 {
+            var image = Fixtures.gradient(width: 64, height: 48)
+            image.pixels[0] = UInt8(n)
+            try folder.write("src/Album \(String(format: "%02d", n))/IMG_\(n).jpg", try Fixtures.jpeg(image))
+        }
+        let settings = BuildSettings(source: folder.url.appendingPathComponent("src"), output: folder.url.appendingPathComponent("out"))
+        _ = try await GalleryBuilder().build(settings: settings, quiet: true)
+        let home = try String(contentsOf: settings.output.appendingPathComponent("index.html"), encoding: .utf8)
+        let covers = home.components(separatedBy: "<ul class=\"album-cards\"").dropFirst().joined()
+            .components(separatedBy: "<img ").dropFirst().map { $0.components(separatedBy: ">")[0] }
+        #expect(covers.count == 14)
+        #expect(covers.prefix(12).allSatisfy { !$0.contains("loading=\"lazy\"") } && covers.suffix(2).allSatisfy { $0.contains("loading=\"lazy\"") },
+                "\(covers.map { $0.contains("lazy") })")
+    }
 }
