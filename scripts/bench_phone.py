@@ -9,7 +9,7 @@ trip, 390x844 CSS px at 2 device pixels per px, touch. The site is built
 once per `--formats` entry (default: WebP alone, then AVIF before WebP) and
 the builds are measured side by side in one run.
 
-    python3 scripts/bench_phone.py [LIBRARY] [--photos N] [--runs R] [--binary PATH] [--formats webp,avif+webp]
+    python3 scripts/bench_phone.py [LIBRARY] [--photos N] [--runs R] [--binary PATH] [--formats webp,avif+webp] [--gzip]
 
 Without LIBRARY it makes one of N 12-MP photos (default 24) with the
 benchmarks' own generator. The figures come from the page
@@ -19,6 +19,7 @@ Vitals' "good"). Needs Debian's chromium + chromedriver and selenium (the
 browser tests' .build/venv has them)."""
 import argparse
 import functools
+import gzip
 import http.server
 import os
 import shutil
@@ -63,6 +64,26 @@ class Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class Compressing(Quiet):
+    """Sends HTML, CSS, JavaScript and JSON gzip-compressed, as GitHub Pages,
+    Netlify, Cloudflare and most configured web servers do (pictures as
+    they are: they are compressed already)."""
+    TEXT = (".html", ".css", ".js", ".json", ".xml", ".svg")
+
+    def do_GET(self):
+        path = self.translate_path(self.path)
+        if not path.endswith(self.TEXT) or not os.path.isfile(path) or "gzip" not in self.headers.get("Accept-Encoding", ""):
+            return super().do_GET()
+        with open(path, "rb") as f:
+            body = gzip.compress(f.read(), 6)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
 def phone():
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
@@ -105,7 +126,7 @@ def measure(driver, url):
     return vitals["lcp"] / 1000, vitals["cls"], before / 1024, vitals["filled"] / 1000, vitals["fcp"] / 1000, total / 1024
 
 
-def measure_site(driver, out, runs):
+def measure_site(driver, out, runs, compress=False):
     """Medians of `measure` for the site's home, first album, moments and that album's first item page."""
     album = item = None
     for folder, _, names in sorted(os.walk(os.path.join(out, "albums"))):
@@ -115,7 +136,7 @@ def measure_site(driver, out, runs):
             item = os.path.relpath(os.path.join(folder, pages[0]), out)
             break
     assert album, "no album with photos in the site"
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=out))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Compressing if compress else Quiet, directory=out))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{httpd.server_address[1]}/"
     try:
@@ -135,6 +156,7 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--binary")
     parser.add_argument("--formats", default="webp,avif+webp", help="sites to compare: each a `formats` value, + between formats")
+    parser.add_argument("--gzip", action="store_true", help="serve HTML, CSS and scripts gzip-compressed, as most hosts do")
     args = parser.parse_args()
     binary = args.binary or binary_under_test()
     work = tempfile.mkdtemp(prefix="gallerygen-phone-")
@@ -150,10 +172,12 @@ def main():
             for variant in variants:
                 out = os.path.join(work, "site-" + variant)
                 subprocess.run([binary, "build", library, "--output", out, "--quiet", "--formats", variant.replace("+", ",")], check=True)
-                rows[variant] = measure_site(driver, out, args.runs)
+                rows[variant] = measure_site(driver, out, args.runs, compress=args.gzip)
         finally:
             driver.quit()
-        print(f"First screen on an emulated mid-range phone (4x CPU, 1.6 Mbps, 150 ms RTT, 390x844 @2x), cold, median of {args.runs}.")
+        served = "HTML, CSS and scripts gzip-compressed" if args.gzip else "every file as it is (no compression)"
+        print(f"First screen on an emulated mid-range phone (4x CPU, 1.6 Mbps, 150 ms RTT, 390x844 @2x), cold, median of {args.runs};")
+        print(f"served over HTTP/1.1, {served}.")
         print("KB before LCP: the page and every resource finished before the largest paint; KB loaded: all it fetched once")
         print("settled; all shown: when every picture of the first screen shows its placeholder or itself (at or before first")
         print("paint: no blank tile).")

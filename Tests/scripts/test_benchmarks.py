@@ -140,3 +140,27 @@ def test_bench_faces(tmp_path):
     table = {m.group(1): m for m in re.finditer(r"\| (cold|no-op|add one) \| [\d.]+, [\d.]+, \d+ \| [\d.]+, [\d.]+, \d+ \| [\d.]+x \|", out)}
     assert set(table) == {"cold", "no-op", "add one"}, out
     assert re.search(r"faces on: no-op / listing [\d.]+x; add one / no-op [\d.]+x; peak \d+ MB", out), out
+
+
+def test_bench_phone_serves_text_compressed_when_asked(tmp_path):
+    """`--gzip`: HTML, CSS and scripts arrive gzip-compressed and whole; pictures as they are."""
+    import functools
+    import gzip
+    import http.server
+    import threading
+    import urllib.request
+    import bench_phone
+    (tmp_path / "style.css").write_text("body { color: red; }\n" * 200)
+    (tmp_path / "a.webp").write_bytes(b"RIFF0000WEBPVP8 " + bytes(100))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(bench_phone.Compressing, directory=str(tmp_path)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+        with urllib.request.urlopen(urllib.request.Request(base + "style.css", headers={"Accept-Encoding": "gzip"})) as r:
+            assert r.headers["Content-Encoding"] == "gzip" and r.headers["Content-Type"] == "text/css"
+            body = r.read()
+        assert len(body) < 200 and gzip.decompress(body) == (tmp_path / "style.css").read_bytes()
+        with urllib.request.urlopen(urllib.request.Request(base + "a.webp", headers={"Accept-Encoding": "gzip"})) as r:
+            assert r.headers.get("Content-Encoding") is None and r.read() == (tmp_path / "a.webp").read_bytes()
+    finally:
+        httpd.shutdown()
