@@ -58,6 +58,10 @@ import GalleryTestSupport
         let red = try Self.averageColour(String(gifHash))
         #expect(red.r > 0.7 && red.g < 0.3 && red.b < 0.3, "\(red)")
         #expect(hashes.contains(String(gifHash)) && hashes.contains(String(photoHash)))
+        // The years page's covers too.
+        let years = try String(contentsOf: settings.output.appendingPathComponent("moments/years.html"), encoding: .utf8)
+        let covers = years.components(separatedBy: "<img ").dropFirst().map { $0.components(separatedBy: ">")[0] }
+        #expect(!covers.isEmpty && covers.allSatisfy { $0.contains(" data-ph=\"") }, "\(covers)")
         // A no-op makes nothing (the video's poster frame is not taken again) and writes nothing.
         let again = try await GalleryBuilder().build(settings: settings, quiet: true)
         #expect(again.renditionsMade == 0 && again.filesWritten.isEmpty, "\(again.summary) \(again.filesWritten)")
