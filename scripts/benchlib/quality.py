@@ -70,6 +70,7 @@ def table(binary, photos, encodings, folder, jobs, repeats=1):
         result.append({
             "encoding": encoding,
             "photos": len(files),
+            "sizes": len({r["box"] for r in mine}),
             "bytes": statistics.mean(per_photo_bytes),
             "cpu": statistics.mean(per_photo_cpu),
             "scores": {w: statistics.mean(v) for w, v in sorted(by_width.items())},
@@ -81,7 +82,7 @@ def print_table(result, baseline):
     base = next(r for r in result if r["encoding"] == baseline)
     widths = sorted(base["scores"])
     head = " | ".join(f"SSIMULACRA2 {w}" for w in widths)
-    print(f"| encoding | photos | KB per photo (5 sizes) | vs {baseline} | {head} | encode CPU s per photo | vs {baseline} |")
+    print(f"| encoding | photos | KB per photo ({base['sizes']} sizes) | vs {baseline} | {head} | encode CPU s per photo | vs {baseline} |")
     print("| --- | --- | --- | --- | " + " | ".join("---" for _ in widths) + " | --- | --- |")
     for r in result:
         scores = " | ".join(f"{r['scores'].get(w, float('nan')):.1f}" for w in widths)
