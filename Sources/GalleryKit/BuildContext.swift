@@ -46,7 +46,7 @@ public struct BuildContext: Sendable {
     /// What the last walk of SOURCE found, when builds follow one another in one process.
     var scanMemory: ScanMemory?
     /// The photo cache this build hands on.
-    public var photoCache: [String: CachedPhoto] = [:]
+    public var photoCache: PhotoEntries = [:]
     /// The keys of `photoCache`'s entries that differ from the previous state's.
     var changedPhotos: Set<String> = []
     /// Set when `photoCache` holds only the changed entries, the others left

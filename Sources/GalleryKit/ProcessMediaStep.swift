@@ -202,7 +202,7 @@ struct MediaTally {
     var items: [MediaItem] = []
     /// The previous build's entries, replaced one by one as files are
     /// recorded; those of files not seen this build are removed at the end.
-    private(set) var cache: [String: CachedPhoto]
+    private(set) var cache: PhotoEntries
     /// True once an entry differs from the previous build's (or one is new or gone).
     var cacheChanged: Bool { !changedKeys.isEmpty }
     /// The keys of the entries that differ from the previous build's (new, changed or gone).
@@ -222,7 +222,7 @@ struct MediaTally {
 
     /// `cache`: the previous build's; its count sizes the items once (grown
     /// by doubling, the array was copied a dozen times at 100,000 photos).
-    init(report: BuildReport, progress: ProgressReporter, cache: [String: CachedPhoto]) {
+    init(report: BuildReport, progress: ProgressReporter, cache: PhotoEntries) {
         self.report = report
         self.progress = progress
         self.cache = cache
@@ -244,7 +244,7 @@ struct MediaTally {
     }
 
     /// The cache, handed on (the tally keeps none: one dictionary, not two).
-    mutating func takeCache() -> [String: CachedPhoto] {
+    mutating func takeCache() -> PhotoEntries {
         defer { cache = [:] }
         return cache
     }

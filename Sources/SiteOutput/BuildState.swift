@@ -170,7 +170,7 @@ public struct BuildState: Sendable, Equatable {
     public var fileCount: Int { fileList.count }
     private(set) var fileList: EncodedStrings
     /// Source cache by hashed source path.
-    public var photos: [String: CachedPhoto]
+    public var photos: PhotoEntries
     /// Each page's fingerprint and files, by the page's id (its path).
     public var pages: [String: PageRecord]
     /// A digest of everything the pages were made from: when a build's
@@ -196,7 +196,7 @@ public struct BuildState: Sendable, Equatable {
     public var pageCount: Int { pageCountWithBase ?? pages.count }
 
     /// An empty state.
-    public init(files: [String] = [], photos: [String: CachedPhoto] = [:], pages: [String: PageRecord] = [:]) {
+    public init(files: [String] = [], photos: PhotoEntries = [:], pages: [String: PageRecord] = [:]) {
         self.version = Self.currentVersion
         // Sorted already when it is the previous state's list (a no-op): checked in one pass.
         self.fileList = EncodedStrings(zip(files, files.dropFirst()).allSatisfy { $0 < $1 } ? files : parallelSorted(files))
@@ -205,7 +205,7 @@ public struct BuildState: Sendable, Equatable {
     }
 
     /// A state whose files are `fileList` (sorted already: `OutputFolder.prune`'s).
-    public init(fileList: EncodedStrings, photos: [String: CachedPhoto], pages: [String: PageRecord]) {
+    public init(fileList: EncodedStrings, photos: PhotoEntries, pages: [String: PageRecord]) {
         self.version = Self.currentVersion
         self.fileList = fileList
         self.photos = photos
@@ -253,7 +253,7 @@ public struct BuildState: Sendable, Equatable {
             let fileBytes = withFiles && file == nil ? Array(UnsafeRawBufferPointer(rebasing: raw[fileRange])) : []
             let photoCount = try reader.count()
             let photosStart = magic.count + reader.position
-            var photos: [String: CachedPhoto] = [:]
+            var photos: PhotoEntries = [:]
             if keeping == nil { photos.reserveCapacity(photoCount) }
             for _ in 0..<photoCount {
                 let key = try reader.string()
@@ -397,7 +397,7 @@ public struct BuildState: Sendable, Equatable {
     /// sort as the 96-bit numbers they spell: compared as two integers, not
     /// as strings (sorting the keys and page ids as strings was a third of
     /// the state's commit at 100,000 photos); any other key, as a string.
-    static func sortedKeys(_ photos: [String: CachedPhoto]) -> [String] {
+    static func sortedKeys(_ photos: PhotoEntries) -> [String] {
         let keys = Array(photos.keys)
         var numbered: [(high: UInt64, low: UInt32, index: Int)] = []
         numbered.reserveCapacity(keys.count)

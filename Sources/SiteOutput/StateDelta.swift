@@ -105,7 +105,7 @@ extension BuildState {
     /// holds the others as they are (`photoCountWithBase`): at 100,000 photos
     /// the unchanged entries were 36 MB of an add's peak, held through the
     /// page step for nothing. Nil when there is no such file.
-    public func leavingUnchangedPhotosInBase(_ cache: [String: CachedPhoto], changed: Set<String>) throws(OutputError) -> [String: CachedPhoto]? {
+    public func leavingUnchangedPhotosInBase(_ cache: PhotoEntries, changed: Set<String>) throws(OutputError) -> PhotoEntries? {
         try Self.leavingUnchangedInBase(cache, changed: changed, file: base?.file) { $0.photos }
     }
 
@@ -120,20 +120,19 @@ extension BuildState {
     /// `file`. With `checksEncodingFromBase` set (the tests), every entry
     /// let go of is compared with the file's (`read` of it), and the file's
     /// entries not in `entries` must be listed: a change not listed fails the build.
-    private static func leavingUnchangedInBase<Entry: Equatable>(_ entries: [String: Entry], changed: Set<String>, file: URL?,
-                                                                 read: (BuildState) -> [String: Entry]) throws(OutputError) -> [String: Entry]? {
+    private static func leavingUnchangedInBase<Table: KeyedEntries>(_ entries: Table, changed: Set<String>, file: URL?,
+                                                                    read: (BuildState) -> Table) throws(OutputError) -> Table? {
         guard let file else { return nil }
         if checksEncodingFromBase.load(ordering: .relaxed) {
             guard let state = try? BuildState.decode(Data(contentsOf: file)) else {
                 throw .writeFailed(file.path, reason: "internal: the state read at the build's start cannot be read again")
             }
             let old = read(state)
-            let unlisted = entries.contains { !changed.contains($0.key) && old[$0.key] != $0.value }
+            let unlisted = entries.keys.contains { !changed.contains($0) && old[$0] != entries[$0] }
                 || old.keys.contains { entries[$0] == nil && !changed.contains($0) }
             if unlisted { throw .writeFailed(file.path, reason: "internal: an entry changed but is not listed as changed") }
         }
-        var kept: [String: Entry] = [:]
-        kept.reserveCapacity(changed.count)
+        var kept = Table(minimumCapacity: changed.count)
         for key in changed { if let entry = entries[key] { kept[key] = entry } }
         return kept
     }
@@ -343,3 +342,19 @@ struct BaseReader {
 
     mutating func consume(_ count: Int) { start += count }
 }
+
+/// A table of entries by key, as `leavingUnchangedInBase` reads and makes
+/// one: the page records' `Dictionary` and the photos' `PhotoEntries`.
+protocol KeyedEntries {
+    associatedtype Entry: Equatable
+    associatedtype KeyList: Sequence<String>
+    init(minimumCapacity: Int)
+    subscript(key: String) -> Entry? { get set }
+    var keys: KeyList { get }
+}
+
+extension Dictionary: KeyedEntries where Key == String, Value: Equatable {
+    typealias Entry = Value
+}
+
+extension PhotoEntries: KeyedEntries {}

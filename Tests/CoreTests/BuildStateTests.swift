@@ -70,7 +70,7 @@ import GalleryTestSupport
     @Test func largeStatesEncodeInKeyOrderAcrossBatches() throws {
         let metadata = PhotoMetadata(format: .jpeg, storedSize: PixelSize(width: 4, height: 3), orientation: .up,
                                      captureDate: CaptureDate(wallClockSeconds: 9, utcOffsetSeconds: nil, source: .original), frameCount: 1)
-        var photos: [String: CachedPhoto] = [:]
+        var photos: PhotoEntries = [:]
         var pages: [String: PageRecord] = [:]
         for n in 0..<20_000 {
             photos[BuildState.key(for: "album \(n % 97)/IMG_\(n).jpg")] = CachedPhoto(size: Int64(n), modified: Int64(n) * 7,

@@ -88,7 +88,7 @@ import Metadata
         #expect(whole.status == 0)
         let everything = try BuildState.decode(try Data(contentsOf: BuildState.location(in: BuildSettings.defaultStateFolder(for: output))))
         #expect(everything.photos.count == 26 && everything.photos.values.allSatisfy { $0.shardKey != 0 })
-        var seen: [String: CachedPhoto] = [:]
+        var seen: PhotoEntries = [:]
         for index in 0..<3 {
             let part = try OutputFolder.open(output, source: source, shard: Shard(index: index, count: 3))
             let state = part.loadState()
