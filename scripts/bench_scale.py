@@ -23,7 +23,13 @@ With --stacks off the stack rules are off (stacks.bursts, stacks.edits: the
 cost of stacking is the difference); --bursts names half of each album's
 photos as camera bursts of five frames (a library to stack, in its own --work).
 
+With --memory-limit 1G every step runs in a memory cgroup of that size
+(swap included, root only), as on a small NAS: a step over it is killed by
+the kernel and the benchmark stops there, saying so. The table gives each
+step's peak RSS divided by the item count.
+
 usage: scripts/bench_scale.py [--count 100000] [--work DIR] [--binary PATH] [--jobs N] [--watch-trials 3] [--stacks on|off] [--bursts]
+                              [--memory-limit 1G]
 """
 import argparse
 import datetime
@@ -37,6 +43,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
+from benchlib import memlimit  # noqa: E402
 
 
 def plain_name(i):
@@ -74,11 +81,11 @@ def rendered(run):
     return (int(m.group(1).replace(",", "")), int(m.group(2).replace(",", ""))) if m else (None, None)
 
 
-def watch_latency(build, added, photo, page, trials):
+def watch_latency(build, added, photo, page, trials, preexec_fn=None):
     """Seconds from `photo` written to `added` until `page` is in OUT, with
     `build --watch` running; the photo is removed again (and its page seen
     gone) between trials."""
-    proc = subprocess.Popen(build + ["--watch"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(build + ["--watch"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, preexec_fn=preexec_fn)
     builds = threading.Semaphore(0)
 
     def read():
@@ -124,7 +131,18 @@ def main():
     parser.add_argument("--watch-trials", type=int, default=3, help="photos added under build --watch (0: none)")
     parser.add_argument("--stacks", choices=["on", "off"], default="on", help="the stack rules on (the default) or off")
     parser.add_argument("--bursts", action="store_true", help="half of each album's photos named as bursts of five frames")
+    parser.add_argument("--memory-limit", type=memlimit.parse_size, default=None,
+                        help="run every step in a cgroup of this many bytes (1G, 512M), as on a small NAS; root only")
     args = parser.parse_args()
+    if args.memory_limit:
+        with memlimit.MemoryLimit(args.memory_limit) as limit:
+            measure(args, limit)
+    else:
+        measure(args, None)
+
+
+def measure(args, limit):
+    """Every step, each timed; within `limit` (a MemoryLimit) when given."""
 
     work = args.work or f"/tmp/gallerygen-scale-{args.count}" + ("-bursts" if args.bursts else "")
     library, out = os.path.join(work, "library"), os.path.join(work, "site")
@@ -163,7 +181,10 @@ def main():
     for name, change in steps:
         change()
         before = benchlib.snapshot(out) if os.path.isdir(out) else {}
-        run = benchlib.run_timed(build)
+        run = benchlib.run_timed(build, check=limit is None, preexec_fn=limit.enter if limit else None)
+        if limit and run.returncode != 0:
+            why = "killed by the kernel at the memory limit" if limit.killed(run) else f"failed ({run.returncode})"
+            raise SystemExit(f"{name}: {why} ({args.memory_limit / (1 << 20):.0f} MB):\n{run.stderr[-2000:]}")
         after = benchlib.snapshot(out)
         written, removed = benchlib.changed_files(before, after)
         if name == "add one":
@@ -174,17 +195,20 @@ def main():
               f"rendered {pages} of {total} pages, {written} files written, {removed} removed", flush=True)
     noop = rows[1][1]
     print()
-    print(f"| step ({args.count:,} items) | wall s | CPU s | peak RSS MB | pages rendered | files written | removed |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
-    for name, run, pages, total, written, removed in rows:
-        print(f"| {name} | {run.wall:.2f} | {run.cpu:.2f} | {run.peak_mb:.0f} | {pages} of {total} | {written} | {removed} |")
+    if limit:
+        print(f"Every step ran within a {args.memory_limit / (1 << 20):.0f} MB memory cgroup (swap included).")
+    print(f"| step ({args.count:,} items) | wall s | CPU s | peak RSS MB | peak bytes per item | pages rendered | files written | removed |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for name, step, pages, total, written, removed in rows:
+        print(f"| {name} | {step.wall:.2f} | {step.cpu:.2f} | {step.peak_mb:.0f} | {step.peak_mb * (1 << 20) / args.count:,.0f} | "
+              f"{pages} of {total} | {written} | {removed} |")
     print()
     print(f"no-op / listing: {noop.wall / listing.wall:.1f}x wall; add one / no-op: {rows[2][1].wall / noop.wall:.2f}x; "
           f"caption one / no-op: {rows[3][1].wall / noop.wall:.2f}x; remove one / no-op: {rows[4][1].wall / noop.wall:.2f}x")
     if args.watch_trials > 0:
         if page is None:
             raise SystemExit("the added photo's page was not among the files the add wrote")
-        latencies = watch_latency(build, added, photo, page, args.watch_trials)
+        latencies = watch_latency(build, added, photo, page, args.watch_trials, preexec_fn=limit.enter if limit else None)
         print(f"--watch: the added photo's page in OUT after {', '.join(f'{t:.2f}' for t in latencies)} s "
               f"(worst {max(latencies):.2f} s)")
 

@@ -164,3 +164,16 @@ def test_bench_phone_serves_text_compressed_when_asked(tmp_path):
             assert r.headers.get("Content-Encoding") is None and r.read() == (tmp_path / "a.webp").read_bytes()
     finally:
         httpd.shutdown()
+
+
+def test_bench_scale_within_a_memory_limit(tmp_path):
+    """--memory-limit: every step runs in a memory cgroup of that size; one too small is killed by the kernel, and said so."""
+    out = bench("bench_scale.py", "--count", "300", "--binary", gallerygen(), "--work", str(tmp_path), "--watch-trials", "0",
+                "--memory-limit", "1G")
+    assert "Every step ran within a 1024 MB memory cgroup" in out, out
+    per_item = {m.group(1): int(m.group(2).replace(",", "")) for m in re.finditer(r"\| ([a-z -]+) \| [\d.]+ \| [\d.]+ \| \d+ \| ([\d,]+) \|", out)}
+    assert set(per_item) == {"cold", "no-op", "add one", "caption one", "remove one"} and all(v > 0 for v in per_item.values()), out
+    small = subprocess.run([sys.executable, os.path.join(SCRIPTS, "bench_scale.py"), "--count", "300", "--binary", gallerygen(),
+                            "--work", str(tmp_path), "--watch-trials", "0", "--memory-limit", "8M"],
+                           capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    assert small.returncode != 0 and "killed by the kernel at the memory limit (8 MB)" in small.stderr, small.stdout + small.stderr

@@ -21,7 +21,7 @@ class Run:
         return self.stdout + self.stderr
 
 
-def run_timed(cmd, cwd=None, env=None, check=True, input=None):
+def run_timed(cmd, cwd=None, env=None, check=True, input=None, preexec_fn=None):
     """Runs `cmd` as a child and measures it with wait4's resource usage: the
     child and every descendant it waited for (xargs' workers count), peak RSS
     the largest of them. Output goes through temporary files, so a chatty
@@ -32,7 +32,7 @@ def run_timed(cmd, cwd=None, env=None, check=True, input=None):
             stdin.seek(0)
         started = time.monotonic()
         proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=stdin if input is not None else subprocess.DEVNULL,
-                                stdout=out, stderr=err)
+                                stdout=out, stderr=err, preexec_fn=preexec_fn)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.monotonic() - started
         proc.returncode = os.waitstatus_to_exitcode(status)
