@@ -54,7 +54,8 @@ extension RenditionPlanner {
         if let known, known.looksKey == key, let looks = known.looks, plan.missingStills == 0 {
             work.looks = looks
         } else {
-            work.tap = PictureTap(job: job) { [work] in work.looks = PictureLooks($0) }
+            // Weak: the tap is the work's own (a strong capture would keep both alive for ever).
+            work.tap = PictureTap(job: job) { [weak work] in work?.looks = PictureLooks($0) }
         }
         return work
     }
