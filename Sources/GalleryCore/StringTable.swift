@@ -1,12 +1,16 @@
 /// A map from strings to values for the build's tables of one entry per
-/// item (each item's place in the site, each item's fingerprint): keys and
-/// values in two dense arrays, found through a table of 32-bit indices
-/// probed in order. A `Dictionary` keeps key and value in every slot of a
-/// table at most three quarters full, so 100,000 entries took 262,144 slots
-/// of both: more than twice the memory, held through the page step.
-/// Entries are added or replaced, never removed.
-public struct StringTable<Value: Sendable>: Sendable {
-    /// The keys, in the order they were first set.
+/// item (each item's place in the site, each item's fingerprint, the state's
+/// photo entries): keys and values in two dense arrays, found through a
+/// table of 32-bit indices probed in order. A `Dictionary` keeps key and
+/// value in every slot of a table at most three quarters full, so 100,000
+/// entries took 262,144 slots of both: more than twice the memory (the
+/// state's photo entries alone were 40 MB of a no-op's peak).
+/// Where the build used a `Dictionary`, the same calls work here; the order
+/// entries are visited in is the keys' order, not a meaningful one.
+public struct StringTable<Value: Sendable>: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    public typealias Element = (key: String, value: Value)
+
+    /// The keys, in the order they were first set (a removal moves the last into the gap).
     public private(set) var keys: [String] = []
     /// `values[i]` is `keys[i]`'s.
     public private(set) var values: [Value] = []
@@ -18,27 +22,97 @@ public struct StringTable<Value: Sendable>: Sendable {
         reserveCapacity(capacity)
     }
 
+    public init(dictionaryLiteral elements: (String, Value)...) {
+        reserveCapacity(elements.count)
+        for (key, value) in elements { set(value, for: key) }
+    }
+
     /// How many entries there are.
     public var count: Int { keys.count }
+    public var isEmpty: Bool { keys.isEmpty }
 
-    /// The value of `key`, if it has one.
+    /// The value of `key`, if it has one; setting nil removes it.
     public subscript(key: String) -> Value? {
-        guard let index = index(of: key) else { return nil }
-        return values[index]
+        get { slot(of: key).map { values[Int(slots[$0])] } }
+        set {
+            if let newValue { set(newValue, for: key) } else { removeValue(forKey: key) }
+        }
     }
 
     /// Sets `key`'s value, replacing the one it had.
     public mutating func set(_ value: Value, for key: String) {
-        if let index = index(of: key) {
+        updateValue(value, forKey: key)
+    }
+
+    /// Sets `key`'s value; returns the one it replaced.
+    @discardableResult
+    public mutating func updateValue(_ value: Value, forKey key: String) -> Value? {
+        if let slot = slot(of: key) {
+            let index = Int(slots[slot])
+            let old = values[index]
             values[index] = value
-        } else {
-            append(value, for: key)
+            return old
         }
+        append(value, for: key)
+        return nil
     }
 
     /// Sets `key`'s value unless it has one already.
     public mutating func setIfAbsent(_ value: Value, for key: String) {
-        if index(of: key) == nil { append(value, for: key) }
+        if slot(of: key) == nil { append(value, for: key) }
+    }
+
+    /// Removes `key`'s value; returns it. The last entry takes its place in
+    /// the arrays, and the probe run it leaves is closed up (no tombstones).
+    @discardableResult
+    public mutating func removeValue(forKey key: String) -> Value? {
+        guard var hole = slot(of: key) else { return nil }
+        let index = Int(slots[hole]), removed = values[index]
+        let mask = slots.count - 1
+        var next = hole
+        while true {
+            next = (next + 1) & mask
+            guard slots[next] >= 0 else { break }
+            let home = keys[Int(slots[next])].hashValue & mask
+            // The entry at `next` moves back into the hole unless its home lies cyclically in (hole, next].
+            let staysPut = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
+            if !staysPut {
+                slots[hole] = slots[next]
+                hole = next
+            }
+        }
+        slots[hole] = -1
+        let last = keys.count - 1
+        if index != last {
+            // The last entry moves into the freed index: its slot follows.
+            var slot = keys[last].hashValue & mask
+            while Int(slots[slot]) != last { slot = (slot + 1) & mask }
+            slots[slot] = Int32(index)
+            keys.swapAt(index, last)
+            values.swapAt(index, last)
+        }
+        keys.removeLast()
+        values.removeLast()
+        return removed
+    }
+
+    /// The entries `isIncluded` accepts (one pass, one rehash).
+    public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> StringTable {
+        var kept = StringTable()
+        for element in self where try isIncluded(element) {
+            kept.keys.append(element.key)
+            kept.values.append(element.value)
+        }
+        kept.rehash(Self.slotCount(for: kept.keys.count))
+        return kept
+    }
+
+    /// Adds `other`'s entries; a key in both gets `combine(mine, theirs)`.
+    public mutating func merge(_ other: StringTable, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows {
+        reserveCapacity(count + other.count)
+        for (key, value) in other {
+            updateValue(try self[key].map { try combine($0, value) } ?? value, forKey: key)
+        }
     }
 
     /// Room for `capacity` entries without growing.
@@ -48,6 +122,10 @@ public struct StringTable<Value: Sendable>: Sendable {
         if Self.slotCount(for: capacity) > slots.count { rehash(Self.slotCount(for: capacity)) }
     }
 
+    public func makeIterator() -> some IteratorProtocol<Element> {
+        zip(keys, values).lazy.map { (key: $0, value: $1) }.makeIterator()
+    }
+
     /// Slots for `count` entries: a power of two, at most three quarters full.
     private static func slotCount(for count: Int) -> Int {
         var slots = 8
@@ -55,14 +133,15 @@ public struct StringTable<Value: Sendable>: Sendable {
         return slots
     }
 
-    private func index(of key: String) -> Int? {
+    /// The slot that holds `key`'s index.
+    private func slot(of key: String) -> Int? {
         guard !slots.isEmpty else { return nil }
         let mask = slots.count - 1
         var slot = key.hashValue & mask
         while true {
             let index = Int(slots[slot])
             if index < 0 { return nil }
-            if keys[index] == key { return index }
+            if keys[index] == key { return slot }
             slot = (slot + 1) & mask
         }
     }
@@ -85,5 +164,12 @@ public struct StringTable<Value: Sendable>: Sendable {
     private mutating func rehash(_ count: Int) {
         slots = [Int32](repeating: -1, count: count)
         for index in keys.indices { place(index) }
+    }
+}
+
+/// Equal when they hold the same entries, whatever their order.
+extension StringTable: Equatable where Value: Equatable {
+    public static func == (a: StringTable, b: StringTable) -> Bool {
+        a.count == b.count && a.allSatisfy { b[$0.key] == $0.value }
     }
 }

@@ -344,7 +344,7 @@ struct BaseReader {
 }
 
 /// A table of entries by key, as `leavingUnchangedInBase` reads and makes
-/// one: the page records' `Dictionary` and the photos' `PhotoEntries`.
+/// one: the page records' `Dictionary` and the photos' `StringTable`.
 protocol KeyedEntries {
     associatedtype Entry: Equatable
     associatedtype KeyList: Sequence<String>
@@ -357,4 +357,6 @@ extension Dictionary: KeyedEntries where Key == String, Value: Equatable {
     typealias Entry = Value
 }
 
-extension PhotoEntries: KeyedEntries {}
+extension StringTable: KeyedEntries where Value: Equatable {
+    typealias Entry = Value
+}
