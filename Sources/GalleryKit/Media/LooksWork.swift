@@ -50,25 +50,38 @@ extension RenditionPlanner {
     /// looks are not wanted or the plan has no still to take them from.
     static func looks(known: CachedPhoto?, plan: RenditionPlan, wanted: Bool) -> LooksInWork? {
         guard wanted, let job = looksJob(plan), let key = looksKey(plan) else { return nil }
-        let work = LooksInWork(key: key)
         if let known, known.looksKey == key, let looks = known.looks, plan.missingStills == 0 {
-            work.looks = looks
-        } else {
-            // Weak: the tap is the work's own (a strong capture would keep both alive for ever).
-            work.tap = PictureTap(job: job) { [weak work] in work?.looks = PictureLooks($0) }
+            return LooksInWork(key: key, kept: looks)
         }
-        return work
+        return LooksInWork(key: key, madeFrom: job)
     }
 }
 
-/// The looks of one item as its job runs: kept, or filled in by `tap` when its
+/// The looks of one item as its job runs: kept, or made by `tap` when its
 /// stills are made (on the job's own thread).
 final class LooksInWork {
     let key: UInt64
-    var looks: PictureLooks?
-    var tap: PictureTap?
+    /// The still job whose pixels make them; nil when the cached ones are kept.
+    private let job: Int?
+    private(set) var looks: PictureLooks?
 
-    init(key: UInt64) { self.key = key }
+    init(key: UInt64, kept: PictureLooks) {
+        self.key = key
+        self.job = nil
+        self.looks = kept
+    }
+
+    init(key: UInt64, madeFrom job: Int) {
+        self.key = key
+        self.job = job
+    }
+
+    /// The tap that makes the looks; nil when they are kept. Made when asked
+    /// for, not stored: the tap holds the work, and the work must not hold it.
+    var tap: PictureTap? {
+        guard let job else { return nil }
+        return PictureTap(job: job) { self.looks = PictureLooks($0) }
+    }
 
     /// Records the looks (and the key they were made under) in the entry.
     func record(in cached: inout CachedPhoto) {

@@ -37,13 +37,13 @@ struct VideoJob: Sendable {
         }
         guard let facts = metadata.motion else { throw VideoWorkError.notAVideo }
         // Its looks (the tiles' placeholder) come from the poster frame's pixels, as its stills are made.
-        let looks = RenditionPlanner.looks(known: known?.0, plan: plan, wanted: rules.wantsLooks)
-        if plan.missingStills > 0 || looks?.tap != nil {
+        let looks = RenditionPlanner.looks(known: known?.0, plan: plan, wanted: rules.wantsLooks), looksTap = looks?.tap
+        if plan.missingStills > 0 || looksTap != nil {
             let posterSize = facts.displaySize.fitting(in: settings.posterBox)
             let png = try video.poster(of: file.url, facts: facts, size: posterSize)
             try png.withUnsafeBytes { bytes in
                 try planner.makeStills(plan, from: bytes, format: .png, storedSize: posterSize, orientation: .up,
-                                       taps: looks?.tap.map { [$0] } ?? [])
+                                       taps: looksTap.map { [$0] } ?? [])
             }
         }
         if let path = plan.videoPath {
