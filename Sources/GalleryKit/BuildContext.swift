@@ -47,7 +47,9 @@ public struct BuildContext: Sendable {
     var scanMemory: ScanMemory?
     /// The photo cache this build hands on.
     public var photoCache: PhotoEntries = [:]
-    /// The keys of `photoCache`'s entries that differ from the previous state's.
+    /// The keys of `photoCache`'s entries that differ from the previous
+    /// state's, when it was read from a file (`BuildState.hasBaseFile`):
+    /// whether any differ is `photoCacheUnchanged`.
     var changedPhotos: Set<String> = []
     /// Set when `photoCache` holds only the changed entries, the others left
     /// in the previous state's file (`BuildState.photoCountWithBase`): how many there are in all.
@@ -115,6 +117,10 @@ public struct ProducedFiles: Sendable {
     /// Room for `count` paths (the previous build's count: grown by doubling,
     /// the list of 300,000 was copied a dozen times and held twice at the end).
     public mutating func reserve(_ count: Int) { paths.reserveCapacity(count) }
+
+    /// Room for `more` paths beyond those held: a first build has no
+    /// previous count, and doubling held the old list beside the new.
+    public mutating func reserve(adding more: Int) { paths.reserveCapacity(paths.count + more) }
 
     /// A path given twice (two albums' copies of one photo share its
     /// renditions) is one file of `set`.

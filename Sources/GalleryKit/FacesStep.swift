@@ -83,7 +83,7 @@ struct FacesStep: BuildStep {
         let peopleDigest = NamedFaces.digest(of: context.people)
         // Nothing new, nothing gone, people.yml as it was, the table as the
         // last pass left it: that pass's names, without reading the table.
-        if found.isEmpty, !work.mergesParts, context.changedPhotos.isEmpty, work.trustsMarks,
+        if found.isEmpty, !work.mergesParts, context.photoCacheUnchanged, work.trustsMarks,
            let saved = output.readStateFile(NamedFaces.fileName).flatMap(NamedFaces.init(decoding:)),
            saved.peopleDigest == peopleDigest, saved.tableStamp == output.stateFileStamp(FaceLibrary.fileName) {
             context.report.warnings += saved.problems

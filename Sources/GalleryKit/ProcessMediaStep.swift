@@ -27,7 +27,8 @@ struct ProcessMediaStep: BuildStep {
                                     memory: context.scanMemory)
         // The previous build's cache becomes this one's, entry by entry: one
         // dictionary, not a second of 100,000 entries beside it.
-        var tally = MediaTally(report: context.report, progress: progress, cache: context.previousState.photos)
+        var tally = MediaTally(report: context.report, progress: progress, cache: context.previousState.photos,
+                               keepsChangedKeys: context.previousState.hasBaseFile)
         context.previousState.photos = [:]
         // Each outcome travels with its file's cache key, made once per file.
         await withTaskGroup(of: (String, MediaOutcome).self) { group in
@@ -125,6 +126,7 @@ struct ProcessMediaStep: BuildStep {
         context.report = tally.report
         // A page part claims its pages only: the media are the media parts'.
         if shard?.phase != .pages {
+            context.producedFiles.reserve(adding: context.items.reduce(0) { $0 + $1.renditions.count })
             for item in context.items { context.producedFiles.append(contentsOf: item.renditions.lazy.map(\.path)) }
         }
     }
@@ -204,9 +206,12 @@ struct MediaTally {
     /// recorded; those of files not seen this build are removed at the end.
     private(set) var cache: PhotoEntries
     /// True once an entry differs from the previous build's (or one is new or gone).
-    var cacheChanged: Bool { !changedKeys.isEmpty }
-    /// The keys of the entries that differ from the previous build's (new, changed or gone).
+    private(set) var cacheChanged = false
+    /// The keys of the entries that differ from the previous build's (new,
+    /// changed or gone), when kept: a state committed from the previous
+    /// one's file wants them; a first build's would be every key.
     private(set) var changedKeys: Set<String> = []
+    private let keepsChangedKeys: Bool
     /// Files recorded with an entry: each file the walk finds (or a still
     /// detaches) is scheduled once and has one outcome, so this counts keys.
     private var entriesRecorded = 0
@@ -222,7 +227,8 @@ struct MediaTally {
 
     /// `cache`: the previous build's; its count sizes the items once (grown
     /// by doubling, the array was copied a dozen times at 100,000 photos).
-    init(report: BuildReport, progress: ProgressReporter, cache: PhotoEntries) {
+    init(report: BuildReport, progress: ProgressReporter, cache: PhotoEntries, keepsChangedKeys: Bool) {
+        self.keepsChangedKeys = keepsChangedKeys
         self.report = report
         self.progress = progress
         self.cache = cache
@@ -240,7 +246,8 @@ struct MediaTally {
         // Gathered first: removing while iterating the keys would copy the dictionary.
         let unseen = cache.keys.filter { !seen.contains($0) }
         for key in unseen { cache.removeValue(forKey: key) }
-        changedKeys.formUnion(unseen)
+        if !unseen.isEmpty { cacheChanged = true }
+        if keepsChangedKeys { changedKeys.formUnion(unseen) }
     }
 
     /// The cache, handed on (the tally keeps none: one dictionary, not two).
@@ -250,7 +257,10 @@ struct MediaTally {
     }
 
     private mutating func store(_ entry: CachedPhoto, for key: String) {
-        if cache.updateValue(entry, forKey: key) != entry { changedKeys.insert(key) }
+        if cache.updateValue(entry, forKey: key) != entry {
+            cacheChanged = true
+            if keepsChangedKeys { changedKeys.insert(key) }
+        }
         entriesRecorded += 1
     }
 

@@ -21,6 +21,10 @@ struct PruneStep: BuildStep {
             output.commitUnchanged()
             return
         }
+        // The items are not pruned by: let go of before OUT's lists are
+        // made, not held beside them (a third of a first build's peak).
+        ReleasedLater.drop(context.items)
+        context.items = []
         let (removed, files, sameFiles) = try output.prune(previous: context.previousState, produced: context.producedFiles.all)
         context.report.filesRemoved = removed
         if sameFiles, unchanged {

@@ -93,13 +93,17 @@ struct RenderPagesStep: BuildStep {
         // unchanged pages are not inserted into a new dictionary one by one.
         let previousCount = previous.records.count
         var records = part == nil ? previous.take() : [:]
-        var toRender: [PlannedPage] = []
+        // The pages to render by their place in the plan: on a cold build
+        // that is every page, and a copy of each was 1M copies at 1M items.
+        var toRender: [Int] = []
         var htmlPages = 0
         let known = runs.reduce(0) { $0 + $1.known }
-        for (page, taken) in zip(pages, runs.lazy.flatMap(\.taken)) {
+        context.producedFiles.reserve(adding: pages.count + 64)
+        for (index, taken) in runs.lazy.flatMap(\.taken).enumerated() {
+            let page = pages[index]
             if let part, !Self.owns(page, part) { continue }
             guard let old = taken else {
-                toRender.append(page)
+                toRender.append(index)
                 continue
             }
             if part != nil { records[page.id] = old }
@@ -112,7 +116,10 @@ struct RenderPagesStep: BuildStep {
             }
         }
         // Pages the plan no longer has (a photo removed): their records go.
-        var changed = Set(toRender.lazy.map(\.id))
+        // Which pages changed matters only to a state committed from the
+        // previous one's file; a first build has none (a set of every page).
+        let tracksChanges = context.previousState.hasBaseFile
+        var changed = tracksChanges ? Set(toRender.lazy.map { pages[$0].id }) : []
         if part == nil, known < previousCount {
             let planned = Set(pages.lazy.map(\.id))
             let gone = records.keys.filter { !planned.contains($0) }
@@ -120,17 +127,25 @@ struct RenderPagesStep: BuildStep {
             changed.formUnion(gone)
         }
 
+        // Sized once: grown by doubling, a first build's million records were held twice as the table moved.
+        records.reserveCapacity(records.count + toRender.count)
         let renderer = Self.renderer(theme: theme, plan: plan, context: context, searchIndexFiles: searchIndexFiles)
         let pagesToRender = toRender
-        let rendered = try Self.render(pagesToRender.count, { renderer.job(pagesToRender[$0]) }, workers: context.settings.jobs,
-                                       output: output, keeping: usersOwn)
+        let rendered = try Self.render(pagesToRender.count, { renderer.job(pages[pagesToRender[$0]]) }, onlyFile: { pages[pagesToRender[$0]].id },
+                                       workers: context.settings.jobs, output: output, keeping: usersOwn)
         var renderedPages = 0
-        for (page, files) in zip(toRender, rendered.paths) {
-            records[page.id] = PageRecord(fingerprint: page.fingerprint, files: files == [page.id] ? nil : files)
-            context.producedFiles.append(contentsOf: files)
-            renderedPages += files.count { $0.hasSuffix(".html") }  // the search index's scripts are not pages
+        for (index, files) in zip(toRender, rendered.paths) {
+            let page = pages[index]
+            records[page.id] = PageRecord(fingerprint: page.fingerprint, files: files)
+            if let files {
+                context.producedFiles.append(contentsOf: files)
+                renderedPages += files.count { $0.hasSuffix(".html") }  // the search index's scripts are not pages
+            } else {
+                context.producedFiles.append(page.id)
+                if page.id.hasSuffix(".html") { renderedPages += 1 }
+            }
         }
-        context.changedPages = part == nil ? changed : nil
+        context.changedPages = part == nil && tracksChanges ? changed : nil
         if part == nil {
             try Self.handOn(consume records, changed: changed, &context)
         } else {
@@ -220,11 +235,14 @@ struct RenderPagesStep: BuildStep {
     /// the next job, so memory holds a few pages, not the site. A job is
     /// made when a thread takes it: made all first, the jobs of a cold build
     /// of 100,000 items held 205 MB (each its renderer, captured) of its 400.
-    /// The first failure stops the others.
-    static func render(_ count: Int, _ job: @Sendable (Int) -> PageJob, workers: Int, output: OutputFolder, keeping usersOwn: Set<String> = []) throws
-        -> (paths: [[String]], work: [PageJob.Kind: (files: Int, seconds: Double)]) {
+    /// The first failure stops the others. A job's files are nil when they
+    /// are its one file `onlyFile` names (an item page: nearly every page),
+    /// not a list of one path for each of a million pages.
+    static func render(_ count: Int, _ job: @Sendable (Int) -> PageJob, onlyFile: @Sendable (Int) -> String, workers: Int, output: OutputFolder,
+                       keeping usersOwn: Set<String> = []) throws
+        -> (paths: [[String]?], work: [PageJob.Kind: (files: Int, seconds: Double)]) {
         guard count > 0 else { return ([], [:]) }
-        let shared = Mutex(RenderProgress(paths: Array(repeating: [], count: count)))
+        let shared = Mutex(RenderProgress(paths: Array(repeating: nil, count: count)))
         DispatchQueue.concurrentPerform(iterations: max(1, min(workers, count))) { _ in
             var paths: [(Int, [String])] = []
             var work: [PageJob.Kind: (files: Int, seconds: Double)] = [:]
@@ -245,7 +263,7 @@ struct RenderPagesStep: BuildStep {
                         if !page.isKept { try output.writeIfChanged(page.bytes ?? Array(page.html.utf8), to: page.path) }
                         written.append(page.path)
                     }
-                    paths.append((index, written))
+                    if written.count != 1 || written[0] != onlyFile(index) { paths.append((index, written)) }
                     let elapsed = ContinuousClock.now - start
                     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
                     work[job.kind, default: (0, 0)].files += pages.count
@@ -271,8 +289,8 @@ struct RenderPagesStep: BuildStep {
     /// What the rendering threads share.
     struct RenderProgress: @unchecked Sendable {
         var next = 0
-        /// Each job's files.
-        var paths: [[String]]
+        /// Each job's files (nil: its one file, named by the caller).
+        var paths: [[String]?]
         var work: [PageJob.Kind: (files: Int, seconds: Double)] = [:]
         var failure: (any Error)?
     }

@@ -272,8 +272,9 @@ extension OutputFolder {
     /// ones in order, the owned ones kept in theirs and the ones this build
     /// wrote merged in (nil when some produced file is neither: a state
     /// lost, a killed build's files taken; the caller sorts). `sameFiles`:
-    /// the list is `owned`'s.
-    static func sift(owned: EncodedStrings, produced: [String], written: Set<String>, leftovers: Set<String> = [])
+    /// the list is `owned`'s. `writtenAreLeftovers`: the written files not
+    /// produced are stale too (a build's own; not a set of them beside the list).
+    static func sift(owned: EncodedStrings, produced: [String], written: [String], leftovers: Set<String> = [], writtenAreLeftovers: Bool = false)
         -> (stale: [String], files: EncodedStrings?, sameFiles: Bool) {
         // Hashed on every core a chunk at a time (a million paths' hashes are not held twice), gathered into one set.
         var producedKeys = Set<PathKey>(minimumCapacity: produced.count)
@@ -285,13 +286,16 @@ extension OutputFolder {
                 for key in keys { producedKeys.insert(key) }
             }
         }
-        // The files this build wrote that it produces: new unless owned before.
-        var fresh: [PathKey: String] = [:]
+        // The files this build wrote that it produces: new unless owned
+        // before. Two lists, not a dictionary: on a first build that is
+        // every file, and a table of them had room for twice as many.
+        var freshKeys: [PathKey] = [], freshPaths: [String] = []
         var maybeFresh = FreshFilter()
         for path in written {
             let key = PathKey(path)
             if producedKeys.contains(key) {
-                fresh[key] = path
+                freshKeys.append(key)
+                freshPaths.append(path)
                 maybeFresh.insert(key)
             }
         }
@@ -336,15 +340,31 @@ extension OutputFolder {
             runs = [run]
             keptBytes = list.bytes
         }
-        var stale: [String] = [], kept = 0
+        var stale: [String] = [], kept = 0, ownedWritten = Set<PathKey>()
         for run in runs {
             kept += run.kept
             stale += run.stale
-            for key in run.owned { fresh[key] = nil }
+            ownedWritten.formUnion(run.owned)
         }
         let ownedStale = stale.count
         for path in leftovers where !producedKeys.contains(PathKey(path)) { stale.append(path) }
-        let new = fresh.values.sorted()
+        if writtenAreLeftovers {
+            for path in written where !leftovers.contains(path) && !producedKeys.contains(PathKey(path)) { stale.append(path) }
+        }
+        if !ownedWritten.isEmpty {
+            var at = 0
+            for (key, path) in zip(freshKeys, freshPaths) where !ownedWritten.contains(key) {
+                freshPaths[at] = path
+                at += 1
+            }
+            freshPaths.removeLast(freshPaths.count - at)
+        }
+        freshKeys = []
+        // Sorted, each once (a file written twice is listed once).
+        freshPaths.sort()
+        var new = freshPaths
+        freshPaths = []
+        new.removeConsecutiveDuplicates()
         // A list read from a state is in order; one merged with a sharded build's parts is not.
         guard owned.encoded != nil || zip(owned.strings, owned.strings.dropFirst()).allSatisfy({ $0 < $1 }),
               kept + new.count == producedKeys.count else { return (stale, nil, false) }
@@ -384,5 +404,18 @@ extension OutputFolder {
         mutating func insert(_ key: PathKey) { bits[Int(key.digest.low >> 6 & 63)] |= 1 << (key.digest.low & 63) }
 
         func contains(_ key: PathKey) -> Bool { bits[Int(key.digest.low >> 6 & 63)] & (1 << (key.digest.low & 63)) != 0 }
+    }
+}
+
+extension Array where Element: Equatable {
+    /// Each run of equal neighbours made one (in a sorted array: each value once).
+    mutating func removeConsecutiveDuplicates() {
+        guard count > 1 else { return }
+        var at = 1
+        for index in 1..<count where self[index] != self[at - 1] {
+            self[at] = self[index]
+            at += 1
+        }
+        removeLast(count - at)
     }
 }

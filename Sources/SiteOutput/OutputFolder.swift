@@ -306,8 +306,8 @@ public final class OutputFolder: @unchecked Sendable {
     /// removed, so they stay.
     public func prune(previous: BuildState, produced: [String]) throws(OutputError) -> (removed: [String], files: EncodedStrings?, sameFiles: Bool) {
         try previous.loadFiles()
-        let written = Set(mutex.withLock { self.written })
-        let sifted = Self.sift(owned: previous.fileList, produced: produced, written: written, leftovers: interruptedFiles.union(written))
+        let written = mutex.withLock { self.written }
+        let sifted = Self.sift(owned: previous.fileList, produced: produced, written: written, leftovers: interruptedFiles, writtenAreLeftovers: true)
         var removed: [String] = []
         for path in Set(sifted.stale).sorted() {
             let file = url.appendingPathComponent(path)

@@ -100,6 +100,10 @@ extension BuildState {
     /// A base file and the changes since are known.
     var canEncodeFromBase: Bool { base?.file != nil && changedPhotos != nil && changedPages != nil }
 
+    /// Read from a file that a new state can be committed from: only then
+    /// are the changed keys since wanted (a first build's would be all of them).
+    public var hasBaseFile: Bool { base?.file != nil }
+
     /// This build's photo entries (`cache`) with only the `changed` ones
     /// kept, to be committed from the file this state was read from, which
     /// holds the others as they are (`photoCountWithBase`): at 100,000 photos

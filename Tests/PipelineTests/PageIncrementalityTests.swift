@@ -377,6 +377,12 @@ import GalleryTestSupport
             #expect(OutputFolder.sift(owned: owned, produced: kept, written: [], leftovers: ["x"]).sameFiles, "a leftover is not the list's")
         }
         for owned in encoded([]) { #expect(OutputFolder.sift(owned: owned, produced: ["z", "y"], written: ["z", "y"]).files?.strings == ["y", "z"]) }
+        // A build's own files: written twice is listed once; written and not produced is stale, as a leftover.
+        for owned in encoded(kept) {
+            let sifted = OutputFolder.sift(owned: owned, produced: kept + ["b"], written: ["b", "a/1", "x", "b", "x"], leftovers: ["x"],
+                                           writtenAreLeftovers: true)
+            #expect(Set(sifted.stale) == ["x"] && !sifted.sameFiles && sifted.files?.strings == ["a/1", "a/3", "b", "c/9", "é"])
+        }
         // A list long enough to be read in runs on every core: the same as one read whole.
         let many = (0..<10_000).map { "media/\(100_000 + $0).webp" }
         let produced = many.enumerated().filter { $0.offset % 7 != 0 }.map(\.element) + ["media/new.webp"]
