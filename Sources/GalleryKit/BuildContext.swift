@@ -119,8 +119,13 @@ public struct ProducedFiles: Sendable {
     public mutating func reserve(_ count: Int) { paths.reserveCapacity(count) }
 
     /// Room for `more` paths beyond those held: a first build has no
-    /// previous count, and doubling held the old list beside the new.
-    public mutating func reserve(adding more: Int) { paths.reserveCapacity(paths.count + more) }
+    /// previous count, and doubling held the old list beside the new. A
+    /// little more than asked, so the few files added after (the static
+    /// files, a step's next reserve) do not move the list again.
+    public mutating func reserve(adding more: Int) {
+        let wanted = paths.count + more
+        if paths.capacity < wanted { paths.reserveCapacity(wanted + wanted / 64 + 256) }
+    }
 
     /// A path given twice (two albums' copies of one photo share its
     /// renditions) is one file of `set`.

@@ -98,7 +98,8 @@ struct RenderPagesStep: BuildStep {
         var toRender: [Int] = []
         var htmlPages = 0
         let known = runs.reduce(0) { $0 + $1.known }
-        context.producedFiles.reserve(adding: pages.count + 64)
+        // Sized once, for every file the taken pages list (a search index is thousands).
+        context.producedFiles.reserve(adding: runs.reduce(0) { $0 + $1.taken.reduce(0) { $0 + ($1.map { $0.files?.count ?? 1 } ?? 0) } })
         for (index, taken) in runs.lazy.flatMap(\.taken).enumerated() {
             let page = pages[index]
             if let part, !Self.owns(page, part) { continue }
@@ -134,6 +135,7 @@ struct RenderPagesStep: BuildStep {
         let rendered = try Self.render(pagesToRender.count, { renderer.job(pages[pagesToRender[$0]]) }, onlyFile: { pages[pagesToRender[$0]].id },
                                        workers: context.settings.jobs, output: output, keeping: usersOwn)
         var renderedPages = 0
+        context.producedFiles.reserve(adding: rendered.paths.reduce(0) { $0 + ($1?.count ?? 1) })
         for (index, files) in zip(toRender, rendered.paths) {
             let page = pages[index]
             records[page.id] = PageRecord(fingerprint: page.fingerprint, files: files)
@@ -258,12 +260,16 @@ struct RenderPagesStep: BuildStep {
                 do {
                     let job = job(index)
                     let pages = try job.render()
+                    let only = onlyFile(index)
                     var written: [String] = []
                     for page in pages where !usersOwn.contains(page.path) {
-                        if !page.isKept { try output.writeIfChanged(page.bytes ?? Array(page.html.utf8), to: page.path) }
-                        written.append(page.path)
+                        // The plan's string for the page's one file, not the renderer's copy: OUT's
+                        // list of what was written keeps it, and a million copies were 74 bytes an item.
+                        let path = page.path == only ? only : page.path
+                        if !page.isKept { try output.writeIfChanged(page.bytes ?? Array(page.html.utf8), to: path) }
+                        written.append(path)
                     }
-                    if written.count != 1 || written[0] != onlyFile(index) { paths.append((index, written)) }
+                    if written.count != 1 || written[0] != only { paths.append((index, written)) }
                     let elapsed = ContinuousClock.now - start
                     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
                     work[job.kind, default: (0, 0)].files += pages.count
