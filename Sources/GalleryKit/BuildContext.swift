@@ -57,7 +57,7 @@ public struct BuildContext: Sendable {
     /// Each album's download (`album_downloads`).
     public var downloads: [AlbumPath: AlbumDownload] = [:]
     /// Each page's fingerprint and files, handed on to the next build.
-    public var pageRecords: [String: PageRecord] = [:]
+    public var pageRecords: PageEntries = [:]
     /// The ids of `pageRecords`' records that may differ from the previous
     /// state's (nil: not known, as in a part of a sharded page build).
     var changedPages: Set<String>?

@@ -318,7 +318,7 @@ struct RenderPagesStep: BuildStep {
     /// Hands a whole build's page records on to the state's commit: only the
     /// `changed` ones when the state is committed from the previous one's
     /// file, which holds the others as they are.
-    static func handOn(_ records: consuming [String: PageRecord], changed: Set<String>, _ context: inout BuildContext) throws(OutputError) {
+    static func handOn(_ records: consuming PageEntries, changed: Set<String>, _ context: inout BuildContext) throws(OutputError) {
         if let kept = try context.previousState.leavingUnchangedPagesInBase(records, changed: changed) {
             context.pageRecords = kept
             context.pageCountWithBase = records.count
@@ -330,7 +330,7 @@ struct RenderPagesStep: BuildStep {
 
     /// Nothing the pages are made from changed: the previous build's pages
     /// are this build's, if every one of their files is still there.
-    static func reuseAll(_ previous: [String: PageRecord], _ context: inout BuildContext, output: OutputFolder) throws(OutputError) -> Bool {
+    static func reuseAll(_ previous: PageEntries, _ context: inout BuildContext, output: OutputFolder) throws(OutputError) -> Bool {
         var files: [String] = []
         files.reserveCapacity(previous.count)
         for (id, record) in previous { files += record.files ?? [id] }
@@ -431,12 +431,12 @@ struct RenderPagesStep: BuildStep {
 /// after its work is done, and a dictionary it still referenced would be
 /// copied (100,000 records) at the first change.
 private final class PreviousPages: @unchecked Sendable {
-    private(set) var records: [String: PageRecord]
+    private(set) var records: PageEntries
 
-    init(_ records: [String: PageRecord]) { self.records = records }
+    init(_ records: PageEntries) { self.records = records }
 
     /// The records, no longer held here.
-    func take() -> [String: PageRecord] {
+    func take() -> PageEntries {
         defer { records = [:] }
         return records
     }

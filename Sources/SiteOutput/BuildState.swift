@@ -172,7 +172,7 @@ public struct BuildState: Sendable, Equatable {
     /// Source cache by hashed source path.
     public var photos: PhotoEntries
     /// Each page's fingerprint and files, by the page's id (its path).
-    public var pages: [String: PageRecord]
+    public var pages: PageEntries
     /// A digest of everything the pages were made from: when a build's
     /// matches, no page can have changed and the site is not even planned.
     public var siteInputs: StableHash.Digest = .zero
@@ -196,7 +196,7 @@ public struct BuildState: Sendable, Equatable {
     public var pageCount: Int { pageCountWithBase ?? pages.count }
 
     /// An empty state.
-    public init(files: [String] = [], photos: PhotoEntries = [:], pages: [String: PageRecord] = [:]) {
+    public init(files: [String] = [], photos: PhotoEntries = [:], pages: PageEntries = [:]) {
         self.version = Self.currentVersion
         // Sorted already when it is the previous state's list (a no-op): checked in one pass.
         self.fileList = EncodedStrings(zip(files, files.dropFirst()).allSatisfy { $0 < $1 } ? files : parallelSorted(files))
@@ -205,7 +205,7 @@ public struct BuildState: Sendable, Equatable {
     }
 
     /// A state whose files are `fileList` (sorted already: `OutputFolder.prune`'s).
-    public init(fileList: EncodedStrings, photos: PhotoEntries, pages: [String: PageRecord]) {
+    public init(fileList: EncodedStrings, photos: PhotoEntries, pages: PageEntries) {
         self.version = Self.currentVersion
         self.fileList = fileList
         self.photos = photos
@@ -270,7 +270,7 @@ public struct BuildState: Sendable, Equatable {
                 photos[key] = entry
             }
             let photosEnd = magic.count + reader.position
-            var pages: [String: PageRecord] = [:]
+            var pages: PageEntries = [:]
             let pageCount = try reader.count()
             let pagesStart = magic.count + reader.position
             if withFiles { pages.reserveCapacity(pageCount) }

@@ -116,7 +116,7 @@ extension BuildState {
     /// This build's page records with only the `changed` ones kept, the
     /// others left in the file as for photos (`pageCountWithBase`): 100,000
     /// records were 17 MB of an add's peak as it pruned and committed.
-    public func leavingUnchangedPagesInBase(_ records: [String: PageRecord], changed: Set<String>) throws(OutputError) -> [String: PageRecord]? {
+    public func leavingUnchangedPagesInBase(_ records: PageEntries, changed: Set<String>) throws(OutputError) -> PageEntries? {
         try Self.leavingUnchangedInBase(records, changed: changed, file: base?.file) { $0.pages }
     }
 

@@ -71,7 +71,7 @@ import GalleryTestSupport
         let metadata = PhotoMetadata(format: .jpeg, storedSize: PixelSize(width: 4, height: 3), orientation: .up,
                                      captureDate: CaptureDate(wallClockSeconds: 9, utcOffsetSeconds: nil, source: .original), frameCount: 1)
         var photos: PhotoEntries = [:]
-        var pages: [String: PageRecord] = [:]
+        var pages: PageEntries = [:]
         for n in 0..<20_000 {
             photos[BuildState.key(for: "album \(n % 97)/IMG_\(n).jpg")] = CachedPhoto(size: Int64(n), modified: Int64(n) * 7,
                                                                                     contentHash: "h\(n)", metadata: metadata)

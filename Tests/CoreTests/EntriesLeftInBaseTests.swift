@@ -14,7 +14,7 @@ import GalleryTestSupport
     /// A state of `count` photos and pages with 500 files, written to `url`
     /// and read back as a build reads it (the file kept open).
     static func written(_ count: Int, to url: URL) throws -> BuildState {
-        var photos: PhotoEntries = [:], pages: [String: PageRecord] = [:]
+        var photos: PhotoEntries = [:], pages: PageEntries = [:]
         for n in 0..<count {
             photos[BuildState.key(for: "a/\(n).jpg")] = Delta.photo(n)
             let (id, record) = Delta.page(n, 1)

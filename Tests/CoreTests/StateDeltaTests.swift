@@ -55,7 +55,7 @@ import GalleryTestSupport
     @Test func randomChangesGiveTheBytesOfTheWholeEncoding() throws {
         let folder = try TemporaryFolder()
         let url = folder.url.appendingPathComponent("state.bin")
-        var photos: PhotoEntries = [:], pages: [String: PageRecord] = [:]
+        var photos: PhotoEntries = [:], pages: PageEntries = [:]
         for n in 0..<3000 {
             photos[BuildState.key(for: "a/\(n).jpg")] = Self.photo(n)
             let (id, record) = Self.page(n, 1)
