@@ -126,3 +126,18 @@ public final class Eventually<Value: Sendable>: @unchecked Sendable {
         return result!
     }
 }
+
+extension Array {
+    /// `runs` joined, then `rest`, in one array sized once; each run is let
+    /// go of once copied (`runs` is left holding empty runs), so the whole
+    /// is not held twice while it is joined.
+    public init(joiningReleased runs: inout [[Element]], then rest: [Element]) {
+        self.init()
+        reserveCapacity(runs.reduce(0) { $0 + $1.count } + rest.count)
+        for index in runs.indices {
+            self += runs[index]
+            runs[index] = []
+        }
+        self += rest
+    }
+}

@@ -306,7 +306,7 @@ struct Fingerprinter: Sendable {
     private func plannedPages() -> [PlannedPage] {
         // Each album's pages and its items' pages, albums on every core, in path order.
         let planner = self
-        let albumPages = parallelMap(gallery.albums.keys.sorted()) { path -> [PlannedPage] in
+        var albumRuns = parallelMap(gallery.albums.keys.sorted()) { path -> [PlannedPage] in
             guard let album = planner.gallery.albums[path], let paths = planner.map.albumPages[path] else { return [] }
             var pages: [PlannedPage] = []
             let rows = planner.albumRows[path] ?? AlbumRows()
@@ -326,7 +326,7 @@ struct Fingerprinter: Sendable {
             }
             return pages
         }
-        var pages = albumPages.flatMap { $0 }
+        var pages: [PlannedPage] = []
         let timeline = timelineDigest()
         let rail = railDigest()
         pages += parallelMap(Array(map.momentPages.indices), minimumCount: 2) { planner.momentsPage($0, rail: rail, timeline: timeline) }
@@ -383,7 +383,8 @@ struct Fingerprinter: Sendable {
                 }
             })
         }
-        return pages
+        // The albums' pages, then the rest: joined and grown by doubling, a million were held three times over.
+        return Array(joiningReleased: &albumRuns, then: pages)
     }
 
     func albumPage(_ album: Album, rows: AlbumRows, paths: [String], number: Int, cover: MediaItem?) -> PlannedPage {

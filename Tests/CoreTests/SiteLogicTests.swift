@@ -26,6 +26,14 @@ import GalleryTestSupport
         }
     }
 
+    /// Runs joined in order, then the rest; the runs are emptied.
+    @Test func runsAreJoinedAndLetGoOf() {
+        var runs = [[1, 2], [], [3], [4, 5, 6]]
+        let joined = Array(joiningReleased: &runs, then: [7, 8])
+        #expect(joined == [1, 2, 3, 4, 5, 6, 7, 8])
+        #expect(runs.count == 4 && runs.allSatisfy(\.isEmpty))
+    }
+
     @Test func parallelMapIsMapOnEveryCore() {
         let input = Array(0..<20_000)
         for _ in 0..<20 {
