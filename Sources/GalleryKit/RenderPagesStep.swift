@@ -93,8 +93,8 @@ struct RenderPagesStep: BuildStep {
         // unchanged pages are not inserted into a new dictionary one by one.
         let previousCount = previous.records.count
         var records = part == nil ? previous.take() : [:]
-        // The pages to render by their place in the plan: on a cold build
-        // that is every page, and a copy of each was 1M copies at 1M items.
+        // The pages to render by their place in the plan: on a first build
+        // that is every page, and copies of them held the plan's pages twice.
         var toRender: [Int] = []
         var htmlPages = 0
         let known = runs.reduce(0) { $0 + $1.known }
