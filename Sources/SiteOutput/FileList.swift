@@ -353,8 +353,8 @@ extension OutputFolder {
         }
         if !ownedWritten.isEmpty {
             var at = 0
-            for (key, path) in zip(freshKeys, freshPaths) where !ownedWritten.contains(key) {
-                freshPaths[at] = path
+            for index in freshPaths.indices where !ownedWritten.contains(freshKeys[index]) {
+                freshPaths.swapAt(at, index)
                 at += 1
             }
             freshPaths.removeLast(freshPaths.count - at)
