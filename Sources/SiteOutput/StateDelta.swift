@@ -124,8 +124,8 @@ extension BuildState {
     /// `file`. With `checksEncodingFromBase` set (the tests), every entry
     /// let go of is compared with the file's (`read` of it), and the file's
     /// entries not in `entries` must be listed: a change not listed fails the build.
-    private static func leavingUnchangedInBase<Table: KeyedEntries>(_ entries: Table, changed: Set<String>, file: URL?,
-                                                                    read: (BuildState) -> Table) throws(OutputError) -> Table? {
+    private static func leavingUnchangedInBase<Entry: Equatable>(_ entries: StringTable<Entry>, changed: Set<String>, file: URL?,
+                                                                 read: (BuildState) -> StringTable<Entry>) throws(OutputError) -> StringTable<Entry>? {
         guard let file else { return nil }
         if checksEncodingFromBase.load(ordering: .relaxed) {
             guard let state = try? BuildState.decode(Data(contentsOf: file)) else {
@@ -136,7 +136,7 @@ extension BuildState {
                 || old.keys.contains { entries[$0] == nil && !changed.contains($0) }
             if unlisted { throw .writeFailed(file.path, reason: "internal: an entry changed but is not listed as changed") }
         }
-        var kept = Table(minimumCapacity: changed.count)
+        var kept = StringTable<Entry>(minimumCapacity: changed.count)
         for key in changed { if let entry = entries[key] { kept[key] = entry } }
         return kept
     }
@@ -345,22 +345,4 @@ struct BaseReader {
     }
 
     mutating func consume(_ count: Int) { start += count }
-}
-
-/// A table of entries by key, as `leavingUnchangedInBase` reads and makes
-/// one: the page records' `Dictionary` and the photos' `StringTable`.
-protocol KeyedEntries {
-    associatedtype Entry: Equatable
-    associatedtype KeyList: Sequence<String>
-    init(minimumCapacity: Int)
-    subscript(key: String) -> Entry? { get set }
-    var keys: KeyList { get }
-}
-
-extension Dictionary: KeyedEntries where Key == String, Value: Equatable {
-    typealias Entry = Value
-}
-
-extension StringTable: KeyedEntries where Value: Equatable {
-    typealias Entry = Value
 }
