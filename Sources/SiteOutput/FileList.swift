@@ -267,14 +267,13 @@ extension OutputFolder {
     /// What the next state lists of OUT, from the previous list (`owned`,
     /// sorted) and the files this build produced (`produced`, any order,
     /// a path possibly twice) and wrote (`written`): the owned files no
-    /// longer produced, and the `leftovers` (files a killed build journaled,
-    /// or this build wrote) not produced either (`stale`); and the produced
-    /// ones in order, the owned ones kept in theirs and the ones this build
-    /// wrote merged in (nil when some produced file is neither: a state
-    /// lost, a killed build's files taken; the caller sorts). `sameFiles`:
-    /// the list is `owned`'s. `writtenAreLeftovers`: the written files not
-    /// produced are stale too (a build's own; not a set of them beside the list).
-    static func sift(owned: EncodedStrings, produced: [String], written: [String], leftovers: Set<String> = [], writtenAreLeftovers: Bool = false)
+    /// longer produced, and the `leftovers` (files a killed build journaled)
+    /// and the written files not produced either (`stale`, a path possibly
+    /// twice); and the produced ones in order, the owned ones kept in
+    /// theirs and the ones this build wrote merged in (nil when some
+    /// produced file is neither: a state lost, a killed build's files
+    /// taken; the caller sorts). `sameFiles`: the list is `owned`'s.
+    static func sift(owned: EncodedStrings, produced: [String], written: [String], leftovers: Set<String> = [])
         -> (stale: [String], files: EncodedStrings?, sameFiles: Bool) {
         // Hashed on every core a chunk at a time (a million paths' hashes are not held twice), gathered into one set.
         var producedKeys = Set<PathKey>(minimumCapacity: produced.count)
@@ -289,7 +288,8 @@ extension OutputFolder {
         // The files this build wrote that it produces: new unless owned
         // before. Two lists, not a dictionary: on a first build that is
         // every file, and a table of them had room for twice as many.
-        var freshKeys: [PathKey] = [], freshPaths: [String] = []
+        // The others are stale, as leftovers are (each path hashed once).
+        var freshKeys: [PathKey] = [], freshPaths: [String] = [], writtenStale: [String] = []
         var maybeFresh = FreshFilter()
         for path in written {
             let key = PathKey(path)
@@ -297,6 +297,8 @@ extension OutputFolder {
                 freshKeys.append(key)
                 freshPaths.append(path)
                 maybeFresh.insert(key)
+            } else {
+                writtenStale.append(path)
             }
         }
         // The owned files looked up in runs on every core; what is kept of
@@ -348,9 +350,7 @@ extension OutputFolder {
         }
         let ownedStale = stale.count
         for path in leftovers where !producedKeys.contains(PathKey(path)) { stale.append(path) }
-        if writtenAreLeftovers {
-            for path in written where !leftovers.contains(path) && !producedKeys.contains(PathKey(path)) { stale.append(path) }
-        }
+        stale += writtenStale
         if !ownedWritten.isEmpty {
             var at = 0
             for index in freshPaths.indices where !ownedWritten.contains(freshKeys[index]) {
@@ -361,9 +361,9 @@ extension OutputFolder {
         }
         freshKeys = []
         // Sorted, each once (a file written twice is listed once).
-        freshPaths.sort()
         var new = freshPaths
         freshPaths = []
+        new.sort()
         new.removeConsecutiveDuplicates()
         // A list read from a state is in order; one merged with a sharded build's parts is not.
         guard owned.encoded != nil || zip(owned.strings, owned.strings.dropFirst()).allSatisfy({ $0 < $1 }),

@@ -307,7 +307,7 @@ public final class OutputFolder: @unchecked Sendable {
     public func prune(previous: BuildState, produced: [String]) throws(OutputError) -> (removed: [String], files: EncodedStrings?, sameFiles: Bool) {
         try previous.loadFiles()
         let written = mutex.withLock { self.written }
-        let sifted = Self.sift(owned: previous.fileList, produced: produced, written: written, leftovers: interruptedFiles, writtenAreLeftovers: true)
+        let sifted = Self.sift(owned: previous.fileList, produced: produced, written: written, leftovers: interruptedFiles)
         var removed: [String] = []
         for path in Set(sifted.stale).sorted() {
             let file = url.appendingPathComponent(path)
