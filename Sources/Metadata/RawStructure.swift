@@ -29,7 +29,7 @@ struct RawStructure {
         facts.camera.make = Self.text(idata.make)
         facts.camera.model = Self.text(idata.model)
         facts.camera.lens = Self.text(raw.pointee.lens.Lens)
-        if other.iso_speed > 0 { facts.camera.iso = Int(other.iso_speed.rounded()) }
+        facts.camera.iso = Self.iso(speed: other.iso_speed)
         if other.shutter > 0, other.shutter.isFinite { facts.camera.exposureTime = Double(other.shutter) }
         if other.aperture > 0, other.aperture.isFinite { facts.camera.fNumber = Double(other.aperture) }
         if other.focal_len > 0, other.focal_len.isFinite { facts.camera.focalLength = Double(other.focal_len) }
@@ -50,6 +50,14 @@ struct RawStructure {
                 facts.gps = GPSCoordinate(latitude: latitude, longitude: longitude)
             }
         }
+    }
+
+    /// libraw's ISO speed (a float, from the file) as a whole number; nil
+    /// when there is none or it is out of `Int`'s range (converting an
+    /// infinite or huge float to `Int` would stop the build).
+    static func iso(speed: Float) -> Int? {
+        guard speed > 0, speed.isFinite else { return nil }
+        return Int(exactly: speed.rounded())
     }
 
     /// libraw's `flip` (0, 3, 5, 6) as an EXIF orientation.

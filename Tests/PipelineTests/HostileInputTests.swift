@@ -212,6 +212,14 @@ import GalleryTestSupport
 }
 
 @Suite struct LocationStripperTests {
+    /// A RAW file's ISO speed is a float libraw reads from the file: one no
+    /// camera gives (infinite, past `Int`) is dropped, not converted.
+    @Test func rawISOSpeedsOutOfRangeAreDropped() {
+        #expect(RawStructure.iso(speed: 199.6) == 200)
+        #expect(RawStructure.iso(speed: 3_276_800) == 3_276_800)
+        for speed: Float in [0, -100, .infinity, .nan, 1e30, .greatestFiniteMagnitude] { #expect(RawStructure.iso(speed: speed) == nil) }
+    }
+
     @Test func progressiveJPEGKeepsEveryScanAndDropsTheTrailer() throws {
         let image = Fixtures.quadrants(width: 64, height: 48)
         let progressive = try JPEGCodec.encode(image, quality: 90, progressive: true, iccProfile: nil)
