@@ -128,7 +128,8 @@ public enum WordsReader {
 
         static func rating(_ text: String) -> Int? {
             guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else { return nil }
-            return max(-1, min(5, Int(value.rounded())))
+            // Clamped before it becomes an Int: Int(1e300) would stop the build.
+            return Int(max(-1, min(5, value)).rounded())
         }
 
         func characters(_ string: String) {

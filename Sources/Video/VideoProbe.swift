@@ -72,12 +72,15 @@ public enum VideoProbe {
     /// it anticlockwise: -90 is a clip shown turned a quarter clockwise), else
     /// the old `rotate` tag (clockwise).
     static func rotation(_ video: [String: Any]) -> Int {
+        // An angle as a whole turn's degrees, folded first: the tag is the
+        // file's text, and Int("1e300" or "inf" read) would stop the build.
+        func wholeDegrees(_ angle: Double) -> Int { angle.isFinite ? Int(angle.truncatingRemainder(dividingBy: 360).rounded()) : 0 }
         var degrees = 0
         if let sideData = video["side_data_list"] as? [[String: Any]],
            let matrix = sideData.first(where: { $0["rotation"] != nil }), let angle = number(matrix["rotation"]) {
-            degrees = -Int(angle.rounded())
+            degrees = -wholeDegrees(angle)
         } else if let tags = video["tags"] as? [String: Any], let angle = number(tags["rotate"]) {
-            degrees = Int(angle.rounded())
+            degrees = wholeDegrees(angle)
         }
         let normalised = ((degrees % 360) + 360) % 360
         return (normalised + 45) / 90 * 90 % 360

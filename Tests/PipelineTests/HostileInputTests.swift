@@ -5,6 +5,7 @@ import GalleryTestSupport
 @testable import GalleryKit
 @testable import Imaging
 @testable import Metadata
+@testable import Video
 
 /// A library of hostile names and files: nothing injected reaches the HTML,
 /// every URL works, nothing published carries a location, nothing crashes.
@@ -218,6 +219,20 @@ import GalleryTestSupport
         #expect(RawStructure.iso(speed: 199.6) == 200)
         #expect(RawStructure.iso(speed: 3_276_800) == 3_276_800)
         for speed: Float in [0, -100, .infinity, .nan, 1e30, .greatestFiniteMagnitude] { #expect(RawStructure.iso(speed: speed) == nil) }
+    }
+
+    /// A file's own numbers as text: an XMP rating or a video's rotate tag of
+    /// "1e300" or "inf" is clamped or dropped, not converted to Int (a trap).
+    @Test func hugeRatingsAndRotationsAreFolded() {
+        func rating(_ text: String) -> Int? {
+            WordsReader.xmp(Array(WordsTests.xmpPacket(
+                #"<rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/"><xmp:Rating>\#(text)</xmp:Rating></rdf:Description>"#).utf8)).rating
+        }
+        #expect(rating("1e300") == 5 && rating("-1e300") == -1 && rating("3.6") == 4 && rating("inf") == nil)
+        #expect(VideoProbe.rotation(["tags": ["rotate": "450"]]) == 90)
+        #expect(VideoProbe.rotation(["side_data_list": [["rotation": -90.0]]]) == 90)
+        #expect(VideoProbe.rotation(["tags": ["rotate": "inf"]]) == 0 && VideoProbe.rotation(["tags": ["rotate": "nan"]]) == 0)
+        #expect([0, 90, 180, 270].contains(VideoProbe.rotation(["tags": ["rotate": "1e300"]])))
     }
 
     @Test func progressiveJPEGKeepsEveryScanAndDropsTheTrailer() throws {
