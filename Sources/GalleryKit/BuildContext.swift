@@ -114,12 +114,8 @@ public struct ProducedFiles: Sendable {
     /// The paths as given (one given twice is there twice).
     public var all: [String] { paths }
 
-    /// Room for `count` paths (the previous build's count: grown by doubling,
-    /// the list of 300,000 was copied a dozen times and held twice at the end).
-    public mutating func reserve(_ count: Int) { paths.reserveCapacity(count) }
-
-    /// Room for `more` paths beyond those held: a first build has no
-    /// previous count, and doubling held the old list beside the new. A
+    /// Room for `more` paths beyond those held (grown by doubling, the list
+    /// of 300,000 was copied a dozen times and held twice at the end). A
     /// little more than asked, so the few files added after (the static
     /// files, a step's next reserve) do not move the list again.
     public mutating func reserve(adding more: Int) {

@@ -28,7 +28,7 @@ struct PrepareOutputStep: BuildStep {
             state.pages.merge(part.pages) { _, part in part }
             state.files += part.files  // owned: kept if produced, pruned if not
         }
-        context.producedFiles.reserve(state.fileCount + 64)
+        context.producedFiles.reserve(adding: state.fileCount)
         context.previousState = state
     }
 }

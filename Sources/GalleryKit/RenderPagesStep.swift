@@ -71,10 +71,11 @@ struct RenderPagesStep: BuildStep {
         // core (a lookup and an existence check per page for 100,000 pages).
         let pages = plan.pages
         let ranges = (0..<16).map { pages.count * $0 / 16 ..< pages.count * ($0 + 1) / 16 }
-        // Per run: how many of its pages the previous build had, and each
-        // page's previous record if the page is taken as it is.
-        let runs = parallelMap(ranges, minimumCount: 2) { range -> (known: Int, taken: [PageRecord?]) in
-            var known = 0
+        // Per run: how many of its pages the previous build had, each
+        // page's previous record if the page is taken as it is, and how
+        // many files the taken pages list.
+        let runs = parallelMap(ranges, minimumCount: 2) { range -> (known: Int, taken: [PageRecord?], takenFiles: Int) in
+            var known = 0, takenFiles = 0
             let taken = range.map { index -> PageRecord? in
                 let page = pages[index]
                 if let part, !Self.owns(page, part) { return nil }
@@ -85,9 +86,11 @@ struct RenderPagesStep: BuildStep {
                 if page.kind == .sitemap, (old.files ?? []).contains(SiteRenderer.robotsFile) != usersOwn.isEmpty { return nil }
                 let present = old.files.map { $0.allSatisfy { output.contains($0) && (suspect.isEmpty || !suspect.contains($0)) } }
                     ?? (output.contains(page.id) && (suspect.isEmpty || !suspect.contains(page.id)))
-                return present ? old : nil
+                guard present else { return nil }
+                takenFiles += old.files?.count ?? 1
+                return old
             }
-            return (known, taken)
+            return (known, taken, takenFiles)
         }
         // The previous records, changed where this build differs: 100,000
         // unchanged pages are not inserted into a new dictionary one by one.
@@ -99,7 +102,7 @@ struct RenderPagesStep: BuildStep {
         var htmlPages = 0
         let known = runs.reduce(0) { $0 + $1.known }
         // Sized once, for every file the taken pages list (a search index is thousands).
-        context.producedFiles.reserve(adding: runs.reduce(0) { $0 + $1.taken.reduce(0) { $0 + ($1.map { $0.files?.count ?? 1 } ?? 0) } })
+        context.producedFiles.reserve(adding: runs.reduce(0) { $0 + $1.takenFiles })
         for (index, taken) in runs.lazy.flatMap(\.taken).enumerated() {
             let page = pages[index]
             if let part, !Self.owns(page, part) { continue }
