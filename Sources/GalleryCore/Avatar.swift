@@ -19,7 +19,13 @@ public struct Avatar: Hashable, Sendable {
 
     /// The avatar of the face at `face` (upright fractions) in a photo of
     /// `displaySize` whose content hash is `contentHash`.
-    public init(contentHash: String, displaySize: PixelSize, face: NormalizedRect, encoding: Encoding) {
+    public init(contentHash: ContentHash, displaySize: PixelSize, face: NormalizedRect, encoding: Encoding) {
+        self.init(photoName: contentHash.description, displaySize: displaySize, face: face, encoding: encoding)
+    }
+
+    /// The avatar of a photo named otherwise than by its content hash (a
+    /// review page's, which is never published).
+    public init(photoName: String, displaySize: PixelSize, face: NormalizedRect, encoding: Encoding) {
         square = face.avatarSquare(in: displaySize)
         let available = max(1, Int((square.width * Double(displaySize.width)).rounded(.down)))
         var sides = [min(Self.displaySide, available)]
@@ -31,7 +37,7 @@ public struct Avatar: Hashable, Sendable {
         let where_ = [square.x, square.y, square.width, square.height].map { String(Int(($0 * 10_000).rounded())) }.joined(separator: ",")
         let key = "avatar\(Self.version)-\(spec.key)-\(where_)"
         paths = sides.map { side in
-            spec.relativePath(contentHash: contentHash + key, size: PixelSize(width: side, height: side))
+            spec.relativePath(named: photoName + key, size: PixelSize(width: side, height: side))
         }
     }
 }

@@ -24,7 +24,7 @@ public enum MediaKind: String, Sendable, Codable, CaseIterable {
 public struct MediaItem: Hashable, Sendable {
     private final class Storage: @unchecked Sendable {
         var source: SourceFile
-        var contentHash: String
+        var contentHash: ContentHash
         var metadata: OutOfLine<PhotoMetadata>
         var renditions: [Rendition]
         var metadataDigest: StableHash.Digest?
@@ -36,7 +36,7 @@ public struct MediaItem: Hashable, Sendable {
         var stack: StackRole = .single
         var looks: PictureLooks?
 
-        init(source: SourceFile, contentHash: String, metadata: OutOfLine<PhotoMetadata>, renditions: [Rendition],
+        init(source: SourceFile, contentHash: ContentHash, metadata: OutOfLine<PhotoMetadata>, renditions: [Rendition],
              metadataDigest: StableHash.Digest?) {
             self.source = source
             self.contentHash = contentHash
@@ -70,7 +70,7 @@ public struct MediaItem: Hashable, Sendable {
         set { unique().source = newValue }
     }
     /// Hash of the file's bytes: equal hashes mean the same photo.
-    public var contentHash: String {
+    public var contentHash: ContentHash {
         get { storage.contentHash }
         set { unique().contentHash = newValue }
     }
@@ -110,14 +110,14 @@ public struct MediaItem: Hashable, Sendable {
     }
 
     /// Creates a photo record.
-    public init(source: SourceFile, contentHash: String, metadata: PhotoMetadata, renditions: [Rendition]) {
+    public init(source: SourceFile, contentHash: ContentHash, metadata: PhotoMetadata, renditions: [Rendition]) {
         storage = Storage(source: source, contentHash: contentHash, metadata: OutOfLine(wrappedValue: metadata), renditions: renditions,
                           metadataDigest: nil)
     }
 
     /// Creates a record whose metadata is `holder`'s box (a cache entry's:
     /// one box for both, not two copies) with its digest known.
-    public init(source: SourceFile, contentHash: String, metadata holder: OutOfLine<PhotoMetadata>, renditions: [Rendition],
+    public init(source: SourceFile, contentHash: ContentHash, metadata holder: OutOfLine<PhotoMetadata>, renditions: [Rendition],
                 metadataDigest: StableHash.Digest) {
         storage = Storage(source: source, contentHash: contentHash, metadata: holder, renditions: renditions, metadataDigest: metadataDigest)
     }

@@ -140,8 +140,14 @@ public struct RenditionSpec: Hashable, Sendable, Codable {
     /// pixels, of a source whose content hash is `contentHash`, made with the
     /// other renditions `madeWith` names (their bytes depend on each other).
     /// Sharded by two hex digits so no folder holds tens of thousands of files.
-    public func relativePath(contentHash: String, size: PixelSize, originalExtension: String = "jpg", madeWith: String = "") -> String {
+    public func relativePath(contentHash: ContentHash, size: PixelSize, originalExtension: String = "jpg", madeWith: String = "") -> String {
         KeyedRenditionSpec(self).relativePath(contentHash: contentHash, size: size, originalExtension: originalExtension, madeWith: madeWith)
+    }
+
+    /// `relativePath` of a name other than a content hash (an avatar's: the
+    /// photo's hash and where the face is).
+    public func relativePath(named name: String, size: PixelSize) -> String {
+        KeyedRenditionSpec(self).relativePath(size: size, originalExtension: "jpg", madeWith: "") { $0.update(name) }
     }
 }
 
@@ -164,7 +170,12 @@ public struct KeyedRenditionSpec: Sendable {
     /// and `madeWith`. Written into one string, the size's digits made once:
     /// a rebuild names every rendition of every photo (four interpolations
     /// and their copies were two fifths of planning a photo).
-    public func relativePath(contentHash: String, size: PixelSize, originalExtension: String = "jpg", madeWith: String = "") -> String {
+    public func relativePath(contentHash: ContentHash, size: PixelSize, originalExtension: String = "jpg", madeWith: String = "") -> String {
+        relativePath(size: size, originalExtension: originalExtension, madeWith: madeWith) { $0.update(contentHash) }
+    }
+
+    /// The name of what `content` feeds a hasher (a content hash's 32 hex digits and their separator).
+    fileprivate func relativePath(size: PixelSize, originalExtension: String, madeWith: String, content: (inout StableHash) -> Void) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { dimensions in
             // "WIDTHxHEIGHT" (what `size.description` is) and the separator `update(_: String)` hashes after it.
             var count = Self.writeDecimal(size.width, into: dimensions, at: 0)
@@ -172,7 +183,7 @@ public struct KeyedRenditionSpec: Sendable {
             count = Self.writeDecimal(size.height, into: dimensions, at: count + 1)
             dimensions[count] = 0
             var hasher = StableHash()
-            hasher.update(contentHash)
+            content(&hasher)
             hasher.update(key)
             hasher.update(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: dimensions[0...count])))
             if !madeWith.isEmpty { hasher.update(madeWith) }

@@ -146,7 +146,7 @@ public struct FaceReview: Sendable {
         let bytes = [UInt8](data)
         return try? bytes.withUnsafeBytes { raw -> [UInt8] in
             let metadata = try MetadataReader.read(raw, fileName: reference.path, modificationDate: Date())
-            let avatar = Avatar(contentHash: "review", displaySize: metadata.displaySize, face: box, encoding: .jpeg(quality: 85))
+            let avatar = Avatar(photoName: "review", displaySize: metadata.displaySize, face: box, encoding: .jpeg(quality: 85))
             var square = avatar
             square.sides = [min(192, avatar.sides.last ?? 192)]
             return try AvatarCropper.make(raw, format: metadata.format, storedSize: metadata.storedSize, orientation: metadata.orientation,

@@ -97,7 +97,7 @@ struct FacesStep: BuildStep {
         // they are many (a pass over every item, a tenth of a second at
         // 100,000): until then a photo of nobody that comes back is known.
         if library.withoutFaces.count > Self.forgettingSlack + context.items.count + context.items.count / 4 {
-            library.withoutFaces = library.withoutFaces.keeping(context.items.lazy.map(\.contentHash))
+            library.withoutFaces = library.withoutFaces.keeping(context.items.lazy.map(\.contentHash.description))
             changed = true
         }
         for (hash, faces) in found { library.record(hash, faces.map { FaceLibrary.Entry(face: $0) }) }
@@ -105,9 +105,12 @@ struct FacesStep: BuildStep {
         // Paths are kept for photos with faces only (what `people` and the review page name).
         var seen = Set<String>(minimumCapacity: library.photos.count)
         var paths: [String: String] = [:]
-        for item in context.items where library.photos[item.contentHash] != nil {
-            seen.insert(item.contentHash)
-            paths[item.contentHash] = item.source.relativePath
+        // The faces table names photos by their hashes' text.
+        for item in context.items {
+            let hash = item.contentHash.description
+            guard library.photos[hash] != nil else { continue }
+            seen.insert(hash)
+            paths[hash] = item.source.relativePath
         }
         if seen.count != library.photos.count {
             library.photos = library.photos.filter { seen.contains($0.key) }
@@ -151,9 +154,9 @@ struct FacesStep: BuildStep {
         var hashByPath: [String: String] = [:]
         var tagged: [String: [FaceRegion]] = [:]
         for item in context.items {
-            if !referenced.isEmpty, referenced.contains(item.source.relativePath) { hashByPath[item.source.relativePath] = item.contentHash }
-            if item.metadata.hasWords, !item.metadata.words.faces.isEmpty, library.photos[item.contentHash]?.isEmpty == false {
-                tagged[item.contentHash] = item.metadata.words.faces
+            if !referenced.isEmpty, referenced.contains(item.source.relativePath) { hashByPath[item.source.relativePath] = item.contentHash.description }
+            if item.metadata.hasWords, !item.metadata.words.faces.isEmpty, library.photos[item.contentHash.description]?.isEmpty == false {
+                tagged[item.contentHash.description] = item.metadata.words.faces
             }
         }
         return FaceNaming(library: library, people: context.people, tagged: tagged, hashOf: { hashByPath[$0] })
@@ -163,7 +166,7 @@ struct FacesStep: BuildStep {
     static func addPeople(_ named: [String: [FaceRegion]], to items: inout [MediaItem]) {
         guard !named.isEmpty else { return }
         for index in items.indices {
-            guard let regions = named[items[index].contentHash] else { continue }
+            guard let regions = named[items[index].contentHash.description] else { continue }
             var metadata = items[index].metadata
             var words = metadata.words
             // Found in the upright picture; regions are kept as taggers write them, for the picture as stored.

@@ -13,12 +13,16 @@ public enum ContentIdentity {
     /// Bumped when what is hashed changes (it is part of every rendition's name).
     public static let version = 2
 
-    public static func hash(_ bytes: UnsafeRawBufferPointer, format: SourceFormat, orientation: Orientation) -> String {
-        guard format == .jpeg, let pixels = jpegPixelHash(bytes, orientation: orientation) else { return StableHash.of(bytes) }
+    public static func hash(_ bytes: UnsafeRawBufferPointer, format: SourceFormat, orientation: Orientation) -> ContentHash {
+        guard format == .jpeg, let pixels = jpegPixelHash(bytes, orientation: orientation) else {
+            var whole = StableHash()
+            whole.update(bytes)
+            return whole.contentHash()
+        }
         return pixels
     }
 
-    static func jpegPixelHash(_ bytes: UnsafeRawBufferPointer, orientation: Orientation) -> String? {
+    static func jpegPixelHash(_ bytes: UnsafeRawBufferPointer, orientation: Orientation) -> ContentHash? {
         let r = ByteReader(bytes: bytes)
         guard r.u8(0) == 0xFF, r.u8(1) == 0xD8 else { return nil }
         var hasher = StableHash()
@@ -31,7 +35,7 @@ public enum ContentIdentity {
                 // The first scan and everything after it (entropy-coded data,
                 // further tables and scans, EOI, and whatever trails): pixels.
                 hasher.update(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
-                return hasher.finalize()
+                return hasher.contentHash()
             }
             guard let length = r.u16be(offset + 2), length >= 2, let segment = r.slice(offset, 2 + length) else { return nil }
             let isApplication = (0xE0...0xEF).contains(marker)

@@ -37,7 +37,7 @@ public enum MomentSectioner {
     public static func unique(_ photos: [MediaItem]) -> [MediaItem] {
         // Only copies need choosing between: no sort of every item (a struct
         // copied at each move), one dictionary pass.
-        var chosen: [String: Int] = [:]
+        var chosen: [ContentHash: Int] = [:]
         chosen.reserveCapacity(photos.count)
         // The copies not chosen, marked as they lose (not every item looked up again).
         var dropped: [Bool] = []

@@ -11,7 +11,7 @@ public enum TakeoutAlbumCopies {
     /// list the kept item instead (by its path below SOURCE), and how many copies folded.
     public static func folded(_ items: [MediaItem], albums: Set<AlbumPath>) -> (kept: [MediaItem], listed: [AlbumPath: [String]], folded: Int) {
         guard albums.count > 1 else { return (items, [:], 0) }
-        var first: [String: String] = [:]
+        var first: [ContentHash: String] = [:]
         var listed: [AlbumPath: [String]] = [:]
         var kept: [MediaItem] = []
         kept.reserveCapacity(items.count)

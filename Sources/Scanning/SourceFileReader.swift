@@ -225,7 +225,7 @@ public enum SourceFileReader {
     /// The content hash of a file of any size (a video can be gigabytes),
     /// read in chunks: the same hash `StableHash.of` gives the whole bytes
     /// (the chunks are a multiple of the hash's 16-byte word pair).
-    public static func contentHash(of file: SourceFile) throws -> String {
+    public static func contentHash(of file: SourceFile) throws -> ContentHash {
         let descriptor = file.rawPath.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(descriptor) }
@@ -248,7 +248,7 @@ public enum SourceFileReader {
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<filled]))
             if filled < chunk { break }
         }
-        return hasher.finalize()
+        return hasher.contentHash()
     }
 }
 

@@ -9,7 +9,7 @@ public struct CachedPhoto: Sendable, Equatable {
     /// Modification time in nanoseconds since 1970.
     public var modified: Int64
     /// Content hash of the bytes.
-    public var contentHash: String
+    public var contentHash: ContentHash
     /// Metadata as `PhotoMetadata.kept` leaves it: no GPS, people and place only when published.
     @OutOfLine public private(set) var metadata: PhotoMetadata
     /// A digest of `metadata` (from its bytes in the state): what page
@@ -53,7 +53,7 @@ public struct CachedPhoto: Sendable, Equatable {
     /// Creates an entry of what outlives the read (`PhotoMetadata.kept`):
     /// people's names with `keepPeople` (publish_people), the place with
     /// `keepPlace` (moment_places), never GPS.
-    public init(size: Int64, modified: Int64, contentHash: String, metadata: PhotoMetadata, clip: CachedClip? = nil,
+    public init(size: Int64, modified: Int64, contentHash: ContentHash, metadata: PhotoMetadata, clip: CachedClip? = nil,
                 sidecarStamp: String = "", keepPeople: Bool = false, keepPlace: Bool = false, shardKey: UInt64 = 0) {
         let kept = metadata.kept(people: keepPeople, place: keepPlace)
         self.init(size: size, modified: modified, contentHash: contentHash, metadata: kept, clip: clip, sidecarStamp: sidecarStamp,
@@ -62,7 +62,7 @@ public struct CachedPhoto: Sendable, Equatable {
     }
 
     /// An entry whose metadata is kept already and its digest known (read from the state).
-    init(size: Int64, modified: Int64, contentHash: String, metadata: PhotoMetadata, clip: CachedClip?, sidecarStamp: String,
+    init(size: Int64, modified: Int64, contentHash: ContentHash, metadata: PhotoMetadata, clip: CachedClip?, sidecarStamp: String,
          keepPeople: Bool, keepPlace: Bool, metadataDigest: StableHash.Digest) {
         self.shardKey = 0
         self.size = size
@@ -109,19 +109,20 @@ public struct PageRecord: Sendable, Equatable {
 }
 
 /// What the previous build knew about a Live Photo's clip (the `.MOV` beside the still).
-public struct CachedClip: Codable, Sendable, Equatable {
+public struct CachedClip: Sendable, Equatable {
     /// File size in bytes.
     public var size: Int64
     /// Modification time in nanoseconds since 1970.
     public var modified: Int64
-    /// Content hash of the clip's bytes (its playback file's name follows from it).
-    public var contentHash: String
+    /// Content hash of the clip's bytes (its playback file's name follows
+    /// from it); nil when the clip could not be read.
+    public var contentHash: ContentHash?
     /// False when the clip turned out not to be this still's motion (too
     /// long, or another Live Photo's identifier): it is published on its own.
     public var belongsToStill: Bool
 
     /// Creates an entry.
-    public init(size: Int64, modified: Int64, contentHash: String, belongsToStill: Bool) {
+    public init(size: Int64, modified: Int64, contentHash: ContentHash?, belongsToStill: Bool) {
         self.size = size
         self.modified = modified
         self.contentHash = contentHash

@@ -29,6 +29,12 @@ struct StateWriter {
 
     mutating func double(_ value: Double) { int(Int64(bitPattern: value.bitPattern)) }
 
+    /// A content hash as the string of its 32 hex digits.
+    mutating func contentHash(_ hash: ContentHash) {
+        int(ContentHash.hexCount)
+        hash.withHexDigits { bytes.append(contentsOf: $0) }
+    }
+
     mutating func string(_ value: String) {
         // From the string's own UTF-8 (a million strings in a large state: no array each).
         var value = value
@@ -121,6 +127,25 @@ struct StateReader {
         return text
     }
 
+    /// A content hash, written as its 32 hex digits (a string); `orNone`:
+    /// no digits, nil.
+    mutating func contentHash(orNone: Bool = false) throws(StateFormatError) -> ContentHash? {
+        let length = try count()
+        guard bytes.count - offset >= length else { throw StateFormatError(reason: "truncated") }
+        if orNone, length == 0 { return nil }
+        guard let hash = ContentHash(hexBytes: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])) else {
+            throw StateFormatError(reason: "bad content hash")
+        }
+        offset += length
+        return hash
+    }
+
+    /// A content hash that must be there.
+    mutating func contentHash() throws(StateFormatError) -> ContentHash {
+        guard let hash = try contentHash(orNone: false) else { throw StateFormatError(reason: "bad content hash") }
+        return hash
+    }
+
     mutating func optional<T>(_ read: (inout StateReader) throws(StateFormatError) -> T) throws(StateFormatError) -> T? {
         switch try byte() {
         case 0: return nil
@@ -139,11 +164,12 @@ extension CachedPhoto {
     func write(to writer: inout StateWriter) {
         writer.int(size)
         writer.int(modified)
-        writer.string(contentHash)
+        writer.contentHash(contentHash)
         writer.optional(clip) { w, clip in
             w.int(clip.size)
             w.int(clip.modified)
-            w.string(clip.contentHash)
+            // An unreadable clip's hash is written as no digits.
+            if let hash = clip.contentHash { w.contentHash(hash) } else { w.string("") }
             w.byte(clip.belongsToStill ? 1 : 0)
         }
         writer.string(sidecarStamp)
@@ -270,9 +296,9 @@ extension CachedPhoto {
     init(reading reader: inout StateReader) throws(StateFormatError) {
         let size = try reader.int()
         let modified = try reader.int()
-        let contentHash = try reader.string()
+        let contentHash = try reader.contentHash()
         let clip = try reader.optional { (r: inout StateReader) throws(StateFormatError) -> CachedClip in
-            CachedClip(size: try r.int(), modified: try r.int(), contentHash: try r.string(), belongsToStill: try r.byte() == 1)
+            CachedClip(size: try r.int(), modified: try r.int(), contentHash: try r.contentHash(orNone: true), belongsToStill: try r.byte() == 1)
         }
         let stamp = try reader.string()
         let flags = try reader.byte()

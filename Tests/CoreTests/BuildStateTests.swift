@@ -16,8 +16,12 @@ import GalleryTestSupport
         let bare = PhotoMetadata(format: .gif, storedSize: PixelSize(width: 1, height: 1), orientation: .up,
                                  captureDate: CaptureDate(wallClockSeconds: -5, utcOffsetSeconds: nil, source: .fileTime), frameCount: 40)
         return BuildState(files: ["index.html", "media/ab/x.webp", "albums/é/ü.html"],
-                          photos: ["k1": CachedPhoto(size: 123, modified: 1_700_000_000_123_456_789, contentHash: "abc", metadata: full),
-                                   "k2": CachedPhoto(size: 0, modified: -1, contentHash: "", metadata: bare)],
+                          photos: ["k1": CachedPhoto(size: 123, modified: 1_700_000_000_123_456_789, contentHash: sampleHash("abc"), metadata: full),
+                                   "k2": CachedPhoto(size: 0, modified: -1, contentHash: sampleHash(""), metadata: bare),
+                                   "k3": CachedPhoto(size: 5, modified: 6, contentHash: sampleHash("live"), metadata: bare,
+                                                     clip: CachedClip(size: 7, modified: 8, contentHash: sampleHash("clip"), belongsToStill: true)),
+                                   "k4": CachedPhoto(size: 5, modified: 6, contentHash: sampleHash("unreadable clip"), metadata: bare,
+                                                     clip: CachedClip(size: -1, modified: 0, contentHash: nil, belongsToStill: false))],
                           pages: ["index.html": PageRecord(fingerprint: StableHash.Digest(high: 1, low: .max)),
                                   "search/index.js": PageRecord(fingerprint: StableHash.Digest(high: 7, low: 9),
                                                                 files: ["search/index.js", "search/t-ab.js"])])
@@ -38,6 +42,20 @@ import GalleryTestSupport
         changed.files = ["x"]
         #expect(changed.fileCount == 1 && read.files.count == 3, "a copy's new list is its own")
         #expect(try BuildState.decode(data, withFiles: false).fileCount == 0)
+    }
+
+    /// A content hash is kept as its bits and written as its 32 hex digits:
+    /// any other text where one belongs is a damaged state, not a hash.
+    @Test func aContentHashThatIsNotThirtyTwoHexDigitsIsRefused() throws {
+        let data = [UInt8](Self.sample().encoded())
+        let hex = Array(sampleHash("abc").description.utf8)
+        let at = try #require((0...(data.count - hex.count)).first { data[$0..<($0 + hex.count)].elementsEqual(hex) })
+        for bad in [UInt8(ascii: "G"), UInt8(ascii: "A"), UInt8(ascii: " "), 0] {
+            var damaged = data
+            damaged[at + 7] = bad
+            #expect(throws: StateFormatError.self) { try BuildState.decode(Data(damaged)) }
+        }
+        #expect(try BuildState.decode(Data(data)).photos["k1"]?.contentHash == sampleHash("abc"))
     }
 
     @Test func everyTruncationAndCorruptionIsRefused() {
@@ -74,7 +92,7 @@ import GalleryTestSupport
         var pages: PageEntries = [:]
         for n in 0..<20_000 {
             photos[BuildState.key(for: "album \(n % 97)/IMG_\(n).jpg")] = CachedPhoto(size: Int64(n), modified: Int64(n) * 7,
-                                                                                    contentHash: "h\(n)", metadata: metadata)
+                                                                                    contentHash: sampleHash("h\(n)"), metadata: metadata)
             pages["albums/\(n % 97)/img-\(n).html"] = PageRecord(fingerprint: StableHash.Digest(high: UInt64(n), low: 1))
         }
         #expect(BuildState.sortedKeys(photos) == photos.keys.sorted())

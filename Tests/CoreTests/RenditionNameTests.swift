@@ -28,11 +28,11 @@ import GalleryTestSupport
         let size = Bool.random(using: &generator)
             ? PixelSize(width: sizes.randomElement(using: &generator)!, height: sizes.randomElement(using: &generator)!)
             : PixelSize(width: Int.random(in: 1...20_000, using: &generator), height: Int.random(in: 1...20_000, using: &generator))
-        let hash = StableHash.Digest(high: generator.next(), low: generator.next()).description
+        let hash = ContentHash(StableHash.Digest(high: generator.next(), low: generator.next()))
         let madeWith = Bool.random(using: &generator) ? "" : String(StableHash.Digest(high: generator.next(), low: 0).hex(digits: 8))
         let ext = ["jpg", "png", "gif", "webp", "jpeg"].randomElement(using: &generator)!
         let made = keyed.relativePath(contentHash: hash, size: size, originalExtension: ext, madeWith: madeWith)
-        let expected = reference(keyed, contentHash: hash, size: size, originalExtension: ext, madeWith: madeWith)
+        let expected = reference(keyed, contentHash: hash.description, size: size, originalExtension: ext, madeWith: madeWith)
         #expect(made == expected, "seed \(seed)")
         if made != expected { return }
     }

@@ -25,7 +25,7 @@ import GalleryTestSupport
                                      captureDate: CaptureDate(wallClockSeconds: Int64(n), utcOffsetSeconds: 3600, source: .original),
                                      camera: CameraFacts(make: "Make \(n % 3)", model: "Model"), frameCount: 1)
         metadata.words.caption = caption
-        return CachedPhoto(size: Int64(n), modified: Int64(n) * 1000, contentHash: String(n, radix: 16), metadata: metadata,
+        return CachedPhoto(size: Int64(n), modified: Int64(n) * 1000, contentHash: sampleHash(String(n, radix: 16)), metadata: metadata,
                            sidecarStamp: n % 5 == 0 ? "stamp \(n)" : "")
     }
 

@@ -12,10 +12,17 @@ public func samplePhoto(_ path: String, _ exif: String?, offset: String? = nil, 
     let spec = RenditionSpec(role: .thumbnail, box: PixelSize(width: 280, height: 210), encoding: .webp(quality: 80))
     let preview = RenditionSpec(role: .preview, box: PixelSize(width: 800, height: 600), encoding: .webp(quality: 80))
     let h = hash ?? path
-    return MediaItem(source: source, contentHash: h, metadata: metadata, renditions: [
+    return MediaItem(source: source, contentHash: sampleHash(h), metadata: metadata, renditions: [
         Rendition(spec: spec, size: size.fitting(in: spec.box), path: "media/aa/\(h.hashValue)-t.webp"),
         Rendition(spec: preview, size: size.fitting(in: preview.box), path: "media/bb/\(h.hashValue)-p.webp"),
     ])
+}
+
+/// A content hash for a test's label: the same label, the same hash.
+public func sampleHash(_ label: String) -> ContentHash {
+    var hasher = StableHash()
+    hasher.update(label)
+    return hasher.contentHash()
 }
 
 /// Test data kept beside the tests that own it.

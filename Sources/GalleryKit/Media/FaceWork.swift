@@ -95,14 +95,17 @@ final class FaceWork: @unchecked Sendable {
         return !knows(cached.contentHash)
     }
 
-    /// The faces of `contentHash` are in the table or were found this build.
-    func knows(_ contentHash: String) -> Bool {
-        lock.withLock { found[contentHash] != nil } || library.faces(of: contentHash) != nil
+    /// The faces of `contentHash` are in the table or were found this build
+    /// (both name photos by their hashes' text).
+    func knows(_ contentHash: ContentHash) -> Bool {
+        let hash = contentHash.description
+        return lock.withLock { found[hash] != nil } || library.faces(of: hash) != nil
     }
 
     /// Finds the faces in `picture` (a rendition of the photo, upright), or
     /// keeps it for `findWaiting` while the models are not read and it fits.
-    func find(in picture: RGBPicture, contentHash: String, path: String) {
+    func find(in picture: RGBPicture, contentHash hash: ContentHash, path: String) {
+        let contentHash = hash.description
         let waits = lock.withLock { () -> Bool in
             guard finder == nil, waitingBytes + picture.bytes.count <= Self.waitingBudget else { return false }
             waiting.append((picture, contentHash, path))

@@ -90,7 +90,7 @@ struct PublishingRules: Sendable {
     /// `shardKey` is the file's key for sharded builds (a part of one then
     /// reads only its own entries of the state): of a photo, from the bytes
     /// just read; of a video, which is not read whole, from the file.
-    func cacheEntry(_ file: SourceFile, contentHash: String, metadata: PhotoMetadata, clip: CachedClip? = nil,
+    func cacheEntry(_ file: SourceFile, contentHash: ContentHash, metadata: PhotoMetadata, clip: CachedClip? = nil,
                     shardKey: UInt64) -> CachedPhoto {
         CachedPhoto(size: file.byteCount, modified: file.modifiedNanoseconds, contentHash: contentHash, metadata: metadata, clip: clip,
                     sidecarStamp: SidecarWords.stamp(file), keepPeople: publishPeople, keepPlace: places != nil,

@@ -83,7 +83,7 @@ struct MotionJob: Sendable {
         } catch {
             // Unreadable: published on its own, which names the error, and
             // examined again next build (no size matches -1).
-            return (nil, CachedClip(size: -1, modified: 0, contentHash: "", belongsToStill: false))
+            return (nil, CachedClip(size: -1, modified: 0, contentHash: nil, belongsToStill: false))
         }
     }
 }

@@ -66,7 +66,7 @@ struct RenditionPlanner: Sendable {
     /// What an item of `album` publishes; `clipHash` names a Live Photo's playback file
     /// (its clip's content hash; a video's and a Motion Photo's is the file's own).
     /// A private album's files go to its vault, under opaque names.
-    func plan(contentHash: String, metadata: PhotoMetadata, clipHash: String? = nil, album: AlbumPath) -> RenditionPlan {
+    func plan(contentHash: ContentHash, metadata: PhotoMetadata, clipHash: ContentHash? = nil, album: AlbumPath) -> RenditionPlan {
         let vault = vaults.nearest(to: album)
         let place: (String) -> String = vault.map { vault in { vault.file($0) } } ?? { $0 }
         let upright = metadata.displaySize

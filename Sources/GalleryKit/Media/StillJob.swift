@@ -22,7 +22,7 @@ struct StillJob: Sendable {
     /// `known` (from the triage) spares hashing the file, reading its
     /// metadata and planning again.
     func run(_ file: SourceFile, bytes: UnsafeRawBufferPointer, known: (CachedPhoto, RenditionPlan)?) throws -> MediaOutcome {
-        let contentHash: String, plan: RenditionPlan
+        let contentHash: ContentHash, plan: RenditionPlan
         var metadata: PhotoMetadata
         var clip: CachedClip?
         var notes: [String] = []

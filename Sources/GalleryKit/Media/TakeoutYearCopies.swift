@@ -16,7 +16,7 @@ import Scanning
 final class TakeoutYearCopies: @unchecked Sendable {
     let yearFolders: Set<AlbumPath>
     private let lock = NSLock()
-    private var albumHashes: Set<String>?
+    private var albumHashes: Set<ContentHash>?
 
     init(yearFolders: Set<AlbumPath>) {
         self.yearFolders = yearFolders
@@ -34,13 +34,13 @@ final class TakeoutYearCopies: @unchecked Sendable {
 
     /// The items outside year folders are all known: their contents decide which copies fold.
     func hold(_ items: [MediaItem]) {
-        var hashes = Set<String>()
+        var hashes = Set<ContentHash>()
         for item in items where !yearFolders.contains(item.source.albumPath) { hashes.insert(item.contentHash) }
         lock.withLock { albumHashes = hashes }
     }
 
     /// Whether `file`, of this content, is a year folder's copy of an album's item.
-    func isFolded(_ file: SourceFile, contentHash: String) -> Bool {
+    func isFolded(_ file: SourceFile, contentHash: ContentHash) -> Bool {
         isInYearFolder(file) && lock.withLock { albumHashes?.contains(contentHash) == true }
     }
 }

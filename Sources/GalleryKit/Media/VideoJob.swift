@@ -14,7 +14,7 @@ struct VideoJob: Sendable {
 
     func run(_ file: SourceFile, known: (CachedPhoto, RenditionPlan)?) throws -> MediaOutcome {
         _ = try video.requireTools()
-        let contentHash: String, metadata: PhotoMetadata, plan: RenditionPlan
+        let contentHash: ContentHash, metadata: PhotoMetadata, plan: RenditionPlan
         var notes: [String] = []
         if let (cached, knownPlan) = known {
             (contentHash, metadata, plan) = (cached.contentHash, cached.metadata, knownPlan)

@@ -1,0 +1,66 @@
+/// The hash of a file's content (`StableHash` of its bytes, or of a JPEG's
+/// pixels): equal hashes mean the same photo.
+///
+/// Kept as its 128 bits and spelt as 32 lowercase hex digits wherever it is
+/// named or hashed (rendition names, the state file, page fingerprints),
+/// exactly as the string it replaced: as a string, each of a million items
+/// held 80 bytes more on the heap, and every lookup hashed 32 characters.
+public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
+    /// The hash's bits.
+    public let digest: StableHash.Digest
+
+    /// The number of hex digits a content hash is spelt with.
+    public static let hexCount = 32
+
+    public init(_ digest: StableHash.Digest) {
+        self.digest = digest
+    }
+
+    /// The hash `hex` spells (32 lowercase hex digits, as `description`
+    /// writes them); nil for anything else.
+    public init?(hex: String) {
+        guard let digest = StableHash.Digest(hex: hex) else { return nil }
+        self.digest = digest
+    }
+
+    /// The hash the bytes spell (32 lowercase hex digits); nil for anything else.
+    public init?(hexBytes bytes: UnsafeRawBufferPointer) {
+        guard bytes.count == Self.hexCount else { return nil }
+        var high: UInt64 = 0, low: UInt64 = 0
+        for (index, byte) in bytes.enumerated() {
+            guard let nibble = StableHash.Digest.value(ofHexDigit: byte) else { return nil }
+            if index < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
+        }
+        digest = StableHash.Digest(high: high, low: low)
+    }
+
+    /// 32 lowercase hex digits.
+    public var description: String { digest.description }
+
+    /// Calls `body` with the 32 hex digits, and one byte more when
+    /// `separated` (a NUL, as `StableHash.update(String)` ends a string),
+    /// written on the stack: hashed for every rendition of every item.
+    public func withHexDigits<Result>(separated: Bool = false, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(byteCount: Self.hexCount + 1, alignment: 8) { buffer in
+            for index in 0..<Self.hexCount { buffer[index] = digest.hexDigit(index) }
+            buffer[Self.hexCount] = 0
+            return body(UnsafeRawBufferPointer(rebasing: buffer[0..<(separated ? Self.hexCount + 1 : Self.hexCount)]))
+        }
+    }
+}
+
+extension StableHash {
+    /// Feeds a content hash as `update(hash.description)` would, without the string.
+    public mutating func update(_ hash: ContentHash) {
+        hash.withHexDigits(separated: true) { update($0) }
+    }
+
+    /// Feeds a content hash as `add(hash.description)` would, without the string.
+    public mutating func add(_ hash: ContentHash) {
+        hash.withHexDigits { update($0) }
+        add(UInt64(0xFF))
+    }
+
+    /// The content hash of what was fed.
+    public func contentHash() -> ContentHash { ContentHash(digest()) }
+}

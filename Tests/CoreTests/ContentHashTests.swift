@@ -1,0 +1,47 @@
+import Testing
+import GalleryTestSupport
+@testable import GalleryCore
+
+/// A content hash kept as its bits names and hashes exactly as the string
+/// of its 32 hex digits did: rendition names, fingerprints and the state
+/// stay the same bytes.
+@Suite struct ContentHashTests {
+    @Test func itIsSpeltAndReadAsThirtyTwoLowercaseHexDigits() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<1_000 {
+            let hash = ContentHash(StableHash.Digest(high: generator.next(), low: generator.next()))
+            let text = hash.description
+            #expect(text.utf8.count == 32 && text == text.lowercased())
+            #expect(ContentHash(hex: text) == hash)
+            #expect(Array(text.utf8).withUnsafeBytes { ContentHash(hexBytes: $0) } == hash)
+        }
+        for bad in ["", "abc", String(repeating: "0", count: 31), String(repeating: "0", count: 33), String(repeating: "A", count: 32),
+                    String(repeating: "g", count: 32), "0123456789abcdef0123456789abcde "] {
+            #expect(ContentHash(hex: bad) == nil, "\(bad)")
+            #expect(Array(bad.utf8).withUnsafeBytes { ContentHash(hexBytes: $0) } == nil, "\(bad)")
+        }
+    }
+
+    @Test func itIsHashedAsItsTextWas() {
+        for label in ["", "a", "photo", "IMG_0001.jpg"] {
+            let hash = sampleHash(label)
+            var asValue = StableHash(), asText = StableHash()
+            asValue.update(hash)
+            asText.update(hash.description)
+            #expect(asValue.digest() == asText.digest())
+            asValue.add(hash)
+            asText.add(hash.description)
+            asValue.add("after")
+            asText.add("after")
+            #expect(asValue.digest() == asText.digest())
+        }
+    }
+
+    @Test func aFileIsHashedToWhatItsWholeBytesHash() {
+        let bytes: [UInt8] = Array(0..<200).map { UInt8($0) }
+        let whole = bytes.withUnsafeBytes { StableHash.of($0) }
+        var hasher = StableHash()
+        bytes.withUnsafeBytes { hasher.update($0) }
+        #expect(hasher.contentHash().description == whole)
+    }
+}
