@@ -16,8 +16,11 @@ public struct BuildContext: Sendable {
     public let quiet: Bool
     /// The part of a sharded build this run makes (`--shard`); nil: the whole build.
     public let shard: Shard?
-    /// Items published so far.
+    /// Items published so far (none while they are deferred).
     public var items: [MediaItem] = []
+    /// A rebuild's unchanged items, not made unless a step needs them
+    /// (`makeDeferredItems`); nil when `items` holds them all.
+    var deferredItems: DeferredItems?
     /// Album sidecars, read and checked before any image work.
     public var sidecars: [AlbumPath: AlbumSettings] = [:]
     /// Google Takeout's year folders: their copies of album photos fold into the albums'.

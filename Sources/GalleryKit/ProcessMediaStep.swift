@@ -29,6 +29,11 @@ struct ProcessMediaStep: BuildStep {
         // dictionary, not a second of 100,000 entries beside it.
         var tally = MediaTally(report: context.report, progress: progress, cache: context.previousState.photos,
                                keepsChangedKeys: context.previousState.hasBaseFile)
+        // Unchanged items are deferred (`DeferredItems`) unless a step of this
+        // build reads every item anyway: the faces, the downloads, a sharded
+        // build's parts, Takeout's copies folded into its albums.
+        tally.defers = shard == nil && !context.mergedParts && faces == nil && !settings.values.albumDownloads
+            && yearCopies.yearFolders.isEmpty && context.takeoutAlbumFolders.isEmpty
         context.previousState.photos = [:]
         // Each outcome travels with its file's cache key, made once per file.
         await withTaskGroup(of: (String, MediaOutcome).self) { group in
@@ -48,6 +53,13 @@ struct ProcessMediaStep: BuildStep {
                 switch processor.triage(file, cached: tally.cache[key]) {
                 case .unchanged(let outcome):
                     tally.record(outcome, key: key)
+                    return
+                case .complete(let cached, let plan, let detached):
+                    if tally.defers {
+                        tally.recordDeferred(file, cached, plan, detachedClip: detached, key: key)
+                    } else {
+                        tally.record(MediaProcessor.published(file, cached, plan, detachedClip: detached), key: key)
+                    }
                     return
                 case .incomplete(let cached, let plan): known = (cached, plan)
                 case .unknown: known = nil
@@ -92,18 +104,32 @@ struct ProcessMediaStep: BuildStep {
         tally.removeUnseen()
         context.photoCacheUnchanged = !tally.cacheChanged
         context.changedPhotos = tally.changedKeys
+        // Deferred items stay so only when nothing changed: otherwise the
+        // pages are planned, and the items made now, with the entries at hand.
+        var deferred: DeferredItems?
+        if !tally.deferred.isEmpty {
+            let made = DeferredItems(records: tally.deferred, entries: tally.cache, planner: processor.planner)
+            tally.deferred = []
+            if tally.cacheChanged || !tally.items.isEmpty {
+                tally.items += try made.items()
+            } else {
+                deferred = made
+            }
+        }
         // A whole build commits its state from the previous state's file:
         // the entries that did not change stay there, not in memory.
         if shard == nil, !context.mergedParts,
            let changed = try context.previousState.leavingUnchangedPhotosInBase(tally.cache, changed: tally.changedKeys) {
             context.photoCache = changed
             context.photoCountWithBase = tally.cache.count
-            ReleasedLater.drop(tally.takeCache())
+            let entries = tally.takeCache()
+            if deferred == nil { ReleasedLater.drop(entries) }
         } else {
             context.photoCache = tally.takeCache()
         }
         // Scan order depends on job timing; the site must not.
         context.items = Self.sortedByPath(tally.items)
+        context.deferredItems = deferred
         // A photo in several public Takeout albums: one item, listed by each (a private album keeps its own copy).
         let vaults = context.albumKeys.mapValues(\.vault)
         let publicAlbums = context.takeoutAlbumFolders.filter { vaults.nearest(to: $0) == nil }
@@ -202,6 +228,10 @@ struct SourceFeed {
 /// build's cache, the report's counts, and the first fault of OUT.
 struct MediaTally {
     var items: [MediaItem] = []
+    /// Unchanged published files whose items are not made (`DeferredItems`),
+    /// while `defers`: until the first change, after which every item is made.
+    var deferred: [DeferredItems.Record] = []
+    var defers = false
     /// The previous build's entries, replaced one by one as files are
     /// recorded; those of files not seen this build are removed at the end.
     private(set) var cache: PhotoEntries
@@ -235,12 +265,30 @@ struct MediaTally {
         items.reserveCapacity(cache.count)
     }
 
+    /// Records an unchanged published file (`MediaProcessor.Triage.complete`)
+    /// without making its item, as `record` would count it.
+    mutating func recordDeferred(_ file: SourceFile, _ entry: CachedPhoto, _ plan: RenditionPlan, detachedClip: SourceFile?, key: String) {
+        progress.photoDone()
+        if let note = plan.note { progress.message("note: \(file.displayPath): \(note)") }
+        if let detachedClip {
+            progress.photoFound()
+            detachedClips.append(detachedClip)
+        }
+        if entry.metadata.kind == .video { report.videos += 1 }
+        deferred.append(DeferredItems.Record(file: file, inputs: DeferredItems.inputs(file, contentHash: entry.contentHash, metadata: entry.metadata,
+                                                                                      renditions: plan.renditions)))
+        store(entry, for: key)
+        report.published += 1
+        report.renditionsReused += plan.reused
+    }
+
     /// Drops the entries of files this build did not record (removed,
     /// skipped, or another part's): the cache then holds this build's alone.
     mutating func removeUnseen() {
         guard cache.count != entriesRecorded else { return }
         var seen = Set<String>(minimumCapacity: entriesRecorded)
         for item in items { seen.insert(BuildState.key(for: item.source.relativePath)) }
+        for record in deferred { seen.insert(BuildState.key(for: record.file.relativePath)) }
         for skipped in report.leftOut { seen.insert(BuildState.key(for: skipped.path)) }
         for path in foldedCopies { seen.insert(BuildState.key(for: path)) }
         // Gathered first: removing while iterating the keys would copy the dictionary.
@@ -259,6 +307,7 @@ struct MediaTally {
     private mutating func store(_ entry: CachedPhoto, for key: String) {
         if cache.updateValue(entry, forKey: key) != entry {
             cacheChanged = true
+            defers = false
             if keepsChangedKeys { changedKeys.insert(key) }
         }
         entriesRecorded += 1
@@ -277,6 +326,7 @@ struct MediaTally {
             }
             if photo.kind == .video { report.videos += 1 }
             items.append(photo)
+            defers = false
             store(entry, for: key)
             report.published += 1
             report.renditionsMade += made

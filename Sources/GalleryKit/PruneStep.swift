@@ -21,6 +21,8 @@ struct PruneStep: BuildStep {
             output.commitUnchanged()
             return
         }
+        // Every file produced is wanted: the deferred items' renditions too.
+        try context.makeDeferredItems()
         // The items are not pruned by: let go of before OUT's lists are
         // made, not held beside them (a third of a first build's peak).
         ReleasedLater.drop(context.items)

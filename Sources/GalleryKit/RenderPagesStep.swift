@@ -43,6 +43,8 @@ struct RenderPagesStep: BuildStep {
         let usersOwn: Set<String> = output.contains(SiteRenderer.robotsFile)
             && !previous.records.values.contains { $0.files?.contains(SiteRenderer.robotsFile) == true }
             ? [SiteRenderer.robotsFile] : []
+        // Covers are looked for among the items (rarely set: made for it).
+        if context.sidecars.values.contains(where: { $0.cover != nil }) { try context.makeDeferredItems() }
         context.report.warnings += Self.missingCovers(context)
         let seed = Self.seed(context, theme: theme)
         let inputs = Self.siteInputs(context, seed: seed, usersOwnRobots: !usersOwn.isEmpty)
@@ -55,6 +57,8 @@ struct RenderPagesStep: BuildStep {
             return
         }
 
+        // The site is planned: from every item.
+        try context.makeDeferredItems()
         let gallery = Gallery.assemble(title: context.settings.title, photos: context.items,
                                        sidecars: context.sidecars, options: context.settings.values,
                                        vaults: context.albumKeys.mapValues(\.vault), references: context.albumReferences)
@@ -378,41 +382,30 @@ struct RenderPagesStep: BuildStep {
             hasher.add(path.description)
             hasher.add(key.vault.folder)
         }
-        hasher.add(context.items.count)
-        // The items in sixteen runs hashed on every core, each run's digest
-        // added in order: 100,000 items took a fifth of a second on one.
-        let items = context.items, runs = 16
-        let ranges = (0..<runs).map { items.count * $0 / runs ..< items.count * ($0 + 1) / runs }
-        for digest in parallelMap(ranges, minimumCount: 2, { itemInputs(items[$0]) }) { hasher.add(digest) }
-        return hasher.digest()
-    }
-
-    /// What the pages show of `items`: path, content, modification times, words, place, renditions.
-    static func itemInputs(_ items: ArraySlice<MediaItem>) -> StableHash.Digest {
-        var hasher = StableHash()
-        for item in items {
-            // Fields read where they are: neither the source nor the metadata copied whole.
-            hasher.add(item.source.relativePath)
-            hasher.add(item.contentHash)
-            hasher.add(UInt64(bitPattern: item.source.modifiedNanoseconds))
-            hasher.add(UInt64(bitPattern: item.source.livePhotoClip?.modifiedNanoseconds ?? 0))
-            let words = item.metadata.words
-            hasher.add(words.title ?? "\u{1}")
-            hasher.add(words.caption ?? "\u{1}")
-            hasher.add(words.keywords.count)
-            for keyword in words.keywords { hasher.add(keyword) }
-            hasher.add(words.rating ?? -9)
-            hasher.add(words.people.count)
-            for person in words.people { hasher.add(person) }
-            hasher.add(words.faces.count)
-            for face in words.faces {
-                hasher.add(face.name)
-                for value in [face.area.x, face.area.y, face.area.width, face.area.height] { hasher.add(value.bitPattern) }
+        hasher.add(context.itemCount)
+        // Each item's digest, made by the media step for a deferred one; the
+        // items' in sixteen runs on every core, each run's digest added in
+        // order: 100,000 items took a fifth of a second on one.
+        let runs = 16
+        let digests: [StableHash.Digest]
+        if let deferred = context.deferredItems {
+            let records = deferred.records
+            let ranges = (0..<runs).map { records.count * $0 / runs ..< records.count * ($0 + 1) / runs }
+            digests = parallelMap(ranges, minimumCount: 2) { range in
+                var hasher = StableHash()
+                for record in records[range] { hasher.add(record.inputs) }
+                return hasher.digest()
             }
-            hasher.add(item.metadata.place?.key ?? "\u{1}")
-            hasher.add(item.renditions.count)
-            for rendition in item.renditions { hasher.add(rendition.path) }
+        } else {
+            let items = context.items
+            let ranges = (0..<runs).map { items.count * $0 / runs ..< items.count * ($0 + 1) / runs }
+            digests = parallelMap(ranges, minimumCount: 2) { range in
+                var hasher = StableHash()
+                for item in items[range] { hasher.add(DeferredItems.inputs(of: item)) }
+                return hasher.digest()
+            }
         }
+        for digest in digests { hasher.add(digest) }
         return hasher.digest()
     }
 

@@ -32,6 +32,11 @@ struct MediaProcessor: Sendable {
         /// Unchanged (size and modification time as cached) and every
         /// rendition in OUT: the outcome is known.
         case unchanged(MediaOutcome)
+        /// Unchanged and published, every rendition in OUT: the item is the
+        /// entry's with the plan's renditions (made by `published`, or later:
+        /// `DeferredItems`), and a clip that is not the still's own is
+        /// published on its own.
+        case complete(CachedPhoto, RenditionPlan, detachedClip: SourceFile?)
         /// Unchanged, but some renditions are missing (a setting changed, a
         /// file was deleted): its hash and metadata are known, and what to make.
         case incomplete(CachedPhoto, RenditionPlan)
@@ -65,9 +70,13 @@ struct MediaProcessor: Sendable {
         guard plan.isComplete, faces?.needs(cached) != true, !RenditionPlanner.needsLooks(cached, plan, wanted: rules.wantsLooks) else {
             return .incomplete(cached, plan)
         }
-        let photo = cached.item(file, renditions: plan.renditions)
-        let detached = cached.clip?.belongsToStill == false ? file.livePhotoClip : nil
-        return .unchanged(.published(photo, made: 0, reused: plan.reused, cache: cached, note: plan.note, detachedClip: detached))
+        return .complete(cached, plan, detachedClip: cached.clip?.belongsToStill == false ? file.livePhotoClip : nil)
+    }
+
+    /// The outcome of a file `triage` found complete.
+    static func published(_ file: SourceFile, _ cached: CachedPhoto, _ plan: RenditionPlan, detachedClip: SourceFile?) -> MediaOutcome {
+        .published(cached.item(file, renditions: plan.renditions), made: 0, reused: plan.reused, cache: cached, note: plan.note,
+                   detachedClip: detachedClip)
     }
 
     /// Reads the file and makes what is missing; `known` is the triage's.

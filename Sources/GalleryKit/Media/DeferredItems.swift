@@ -1,0 +1,110 @@
+import SiteOutput
+import GalleryCore
+
+/// The items of a rebuild whose media step found nothing changed, made only
+/// when a step needs them.
+///
+/// An unchanged file with every rendition in OUT is published as its state
+/// entry with its plan's renditions. Whether the pages are the previous
+/// build's is decided from each item's inputs digest alone
+/// (`RenderPagesStep.siteInputs`), so a no-op build needs no item: made for a
+/// million unchanged files, the items (an object, its renditions and their
+/// paths: 400 heap bytes each) were a third of the no-op's peak, for
+/// nothing. When a step does need them (the site changed: a setting, a
+/// sidecar, people.yml), they are made again from the entries, their
+/// renditions planned anew: the same plan the media step checked OUT with.
+struct DeferredItems: Sendable {
+    /// A published file whose item is not made yet, and the digest of what
+    /// the pages show of it.
+    struct Record: Sendable {
+        let file: SourceFile
+        let inputs: StableHash.Digest
+    }
+
+    /// In the order of their paths in SOURCE (the items' order).
+    let records: [Record]
+    /// The state's entries the items are made from (each record's is there).
+    let entries: PhotoEntries
+    let planner: RenditionPlanner
+
+    init(records: [Record], entries: PhotoEntries, planner: RenditionPlanner) {
+        let paths = records.map(\.file.relativePath)
+        self.records = paths.indices.sorted { paths[$0] < paths[$1] }.map { records[$0] }
+        self.entries = entries
+        self.planner = planner
+    }
+
+    var count: Int { records.count }
+
+    /// The items, in the records' order, planned on every core.
+    func items() throws(GalleryError) -> [MediaItem] {
+        let runs = 16, records = records
+        let ranges = (0..<runs).map { records.count * $0 / runs ..< records.count * ($0 + 1) / runs }
+        let made = parallelMap(ranges, minimumCount: 2) { range in
+            range.map { index -> MediaItem? in
+                let file = records[index].file
+                guard let cached = entries[BuildState.key(for: file.relativePath)] else { return nil }
+                let plan = planner.plan(contentHash: cached.contentHash, metadata: cached.metadata, clipHash: cached.clip?.contentHash,
+                                        album: file.albumPath)
+                return cached.item(file, renditions: plan.renditions)
+            }
+        }
+        var items: [MediaItem] = []
+        items.reserveCapacity(records.count)
+        for run in made {
+            for item in run {
+                guard let item else { throw .invalidSetting("internal: an unchanged item's state entry is gone") }
+                items.append(item)
+            }
+        }
+        return items
+    }
+
+    /// What the pages show of an item: path, content, modification times,
+    /// words, place, renditions. Equal digests of every item (and of the
+    /// rest, `RenderPagesStep.siteInputs`) mean equal pages.
+    static func inputs(of item: MediaItem) -> StableHash.Digest {
+        inputs(item.source, contentHash: item.contentHash, metadata: item.metadata, renditions: item.renditions)
+    }
+
+    /// `inputs(of:)` of the item `file`, `metadata` and `renditions` make.
+    static func inputs(_ file: SourceFile, contentHash: ContentHash, metadata: PhotoMetadata, renditions: [Rendition]) -> StableHash.Digest {
+        var hasher = StableHash()
+        hasher.add(file.relativePath)
+        hasher.add(contentHash)
+        hasher.add(UInt64(bitPattern: file.modifiedNanoseconds))
+        hasher.add(UInt64(bitPattern: file.livePhotoClip?.modifiedNanoseconds ?? 0))
+        let words = metadata.words
+        hasher.add(words.title ?? "\u{1}")
+        hasher.add(words.caption ?? "\u{1}")
+        hasher.add(words.keywords.count)
+        for keyword in words.keywords { hasher.add(keyword) }
+        hasher.add(words.rating ?? -9)
+        hasher.add(words.people.count)
+        for person in words.people { hasher.add(person) }
+        hasher.add(words.faces.count)
+        for face in words.faces {
+            hasher.add(face.name)
+            for value in [face.area.x, face.area.y, face.area.width, face.area.height] { hasher.add(value.bitPattern) }
+        }
+        hasher.add(metadata.place?.key ?? "\u{1}")
+        hasher.add(renditions.count)
+        for rendition in renditions { hasher.add(rendition.path) }
+        return hasher.digest()
+    }
+}
+
+extension BuildContext {
+    /// How many items the build publishes, made or deferred.
+    var itemCount: Int { deferredItems?.count ?? items.count }
+
+    /// Makes the deferred items (`DeferredItems`), if any, and adds their
+    /// renditions to the files produced: for a step that reads the items.
+    mutating func makeDeferredItems() throws(GalleryError) {
+        guard let deferred = deferredItems else { return }
+        deferredItems = nil
+        items = try deferred.items()
+        producedFiles.reserve(adding: items.reduce(0) { $0 + $1.renditions.count })
+        for item in items { producedFiles.append(contentsOf: item.renditions.lazy.map(\.path)) }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import GalleryTestSupport
+@testable import SiteOutput
+@testable import GalleryCore
+@testable import GalleryKit
+
+/// A rebuild whose media step finds nothing changed makes no item
+/// (`DeferredItems`): the pages are taken whole from the items' digests, and
+/// when the site does change, the items are made from the state's entries
+/// and give the clean build's site.
+@Suite(.serialized) struct DeferredItemsTests {
+    typealias Library = PageIncrementalityTests.Library
+
+    /// What the context held after the media step and after the page step.
+    struct Held {
+        var itemsAfterMedia = -1, deferredAfterMedia = -1, itemsAfterPages = -1, deferredAfterPages = -1
+        var pagesReused = false
+    }
+
+    /// A whole build, step by step as `GalleryBuilder` runs them, looking at the context between steps.
+    static func build(_ settings: BuildSettings) async throws -> (report: BuildReport, held: Held) {
+        var context = BuildContext(settings: settings, theme: try BuildConfiguration.loadTheme(settings.values), quiet: true)
+        var held = Held()
+        for step in GalleryBuilder().steps {
+            try await step.run(&context)
+            switch step.name {
+            case ProcessMediaStep().name:
+                held.itemsAfterMedia = context.items.count
+                held.deferredAfterMedia = context.deferredItems?.count ?? 0
+            case RenderPagesStep().name:
+                held.itemsAfterPages = context.items.count
+                held.deferredAfterPages = context.deferredItems?.count ?? 0
+                held.pagesReused = context.pagesReused
+            default: break
+            }
+        }
+        return (context.report, held)
+    }
+
+    static func library(photos: Int) async throws -> Library {
+        var random = PageIncrementalityTests.Random(state: 11)
+        let library = try Library()
+        for _ in 0..<photos { try library.add(&random) }
+        _ = try await GalleryBuilder().build(settings: library.settings, quiet: true)
+        return library
+    }
+
+    static func stateBytes(_ settings: BuildSettings) throws -> Data {
+        try Data(contentsOf: BuildState.location(in: settings.stateFolder))
+    }
+
+    @Test func aNoOpMakesNoItemAndTakesEveryPageWhole() async throws {
+        let library = try await Self.library(photos: 9)
+        let site = try PageIncrementalityTests.files(library.settings.output), state = try Self.stateBytes(library.settings)
+        let (report, held) = try await Self.build(library.settings)
+        #expect(report.published > 0)
+        #expect(held.itemsAfterMedia == 0 && held.deferredAfterMedia == report.published, "\(held)")
+        #expect(held.pagesReused && held.itemsAfterPages == 0 && held.deferredAfterPages == report.published, "\(held)")
+        #expect(report.pagesRendered == 0 && report.renditionsMade == 0 && report.filesRemoved.isEmpty)
+        #expect(try PageIncrementalityTests.files(library.settings.output) == site)
+        #expect(try Self.stateBytes(library.settings) == state, "a no-op leaves the state as it was")
+    }
+
+    /// A setting every page shows: the items are made from the entries (no
+    /// photo opened, no rendition made) and the site is the clean build's.
+    @Test func aChangedSettingMakesTheItemsFromTheState() async throws {
+        let library = try await Self.library(photos: 9)
+        library.settings.values.photosPerPage = 4
+        let (report, held) = try await Self.build(library.settings)
+        #expect(held.itemsAfterMedia == 0 && held.deferredAfterMedia == report.published, "\(held)")
+        #expect(!held.pagesReused && held.itemsAfterPages == report.published && held.deferredAfterPages == 0, "\(held)")
+        #expect(report.renditionsMade == 0 && report.pagesRendered > 0)
+        let after = try PageIncrementalityTests.files(library.settings.output), clean = try await PageIncrementalityTests().cleanSite(library)
+        #expect(after == clean, "\(Set(after.keys).union(clean.keys).filter { after[$0] != clean[$0] }.sorted())")
+    }
+
+    /// A page deleted from OUT (and nothing else): the pages are planned
+    /// from the items made then, and that page alone is written again; no
+    /// rendition is pruned for want of its item.
+    @Test func aPageGoneFromOUTIsMadeFromDeferredItems() async throws {
+        let library = try await Self.library(photos: 9)
+        try FileManager.default.removeItem(at: library.settings.output.appendingPathComponent("moments/index.html"))
+        let (report, held) = try await Self.build(library.settings)
+        #expect(held.itemsAfterMedia == 0 && held.deferredAfterMedia == report.published, "\(held)")
+        #expect(held.itemsAfterPages == report.published, "\(held)")
+        #expect(report.pagesRendered == 1 && report.renditionsMade == 0 && report.filesRemoved.isEmpty)
+        let after = try PageIncrementalityTests.files(library.settings.output), clean = try await PageIncrementalityTests().cleanSite(library)
+        #expect(after == clean, "\(Set(after.keys).union(clean.keys).filter { after[$0] != clean[$0] }.sorted())")
+    }
+
+    /// A photo added: every item is made in the media step (the new one read,
+    /// the others from their entries), in path order.
+    @Test func aPhotoAddedMakesEveryItem() async throws {
+        let library = try await Self.library(photos: 9)
+        var random = PageIncrementalityTests.Random(state: 99)
+        try library.add(&random)
+        let (report, held) = try await Self.build(library.settings)
+        #expect(held.itemsAfterMedia == report.published && held.deferredAfterMedia == 0, "\(held)")
+        let after = try PageIncrementalityTests.files(library.settings.output), clean = try await PageIncrementalityTests().cleanSite(library)
+        #expect(after == clean, "\(Set(after.keys).union(clean.keys).filter { after[$0] != clean[$0] }.sorted())")
+    }
+}
