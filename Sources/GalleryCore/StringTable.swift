@@ -39,6 +39,12 @@ public struct StringTable<Value: Sendable>: Sendable, Sequence, ExpressibleByDic
         }
     }
 
+    /// Where `key`'s entry is in `keys` and `values`: the same until an
+    /// entry is removed (setting a value keeps every entry where it is).
+    public func index(forKey key: String) -> Int? {
+        slot(of: key).map { Int(slots[$0]) }
+    }
+
     /// Sets `key`'s value, replacing the one it had.
     public mutating func set(_ value: Value, for key: String) {
         updateValue(value, forKey: key)

@@ -4,6 +4,7 @@ import GalleryCore
 import Metadata
 import Planning
 import Scanning
+import Synchronization
 
 /// Scans SOURCE and processes media while the scan is still running, with at
 /// most `jobs` items in flight so decoded bitmaps never pile up.
@@ -34,7 +35,9 @@ struct ProcessMediaStep: BuildStep {
         // build's parts, Takeout's copies folded into its albums.
         tally.defers = shard == nil && !context.mergedParts && faces == nil && !settings.values.albumDownloads
             && yearCopies.yearFolders.isEmpty && context.takeoutAlbumFolders.isEmpty
+        if tally.defers { tally.deferred.reserveCapacity(tally.cache.count) }
         context.previousState.photos = [:]
+        let madeSomething = Flag()
         // Each outcome travels with its file's cache key, made once per file.
         await withTaskGroup(of: (String, MediaOutcome).self) { group in
             var inFlight = 0
@@ -50,13 +53,16 @@ struct ProcessMediaStep: BuildStep {
                 // plan and a few existence checks: cheaper than a task.
                 let key = BuildState.key(for: file.relativePath)
                 let known: (CachedPhoto, RenditionPlan)?
-                switch processor.triage(file, cached: tally.cache[key]) {
+                // A file that was read made something this build: the items are made from here on.
+                if tally.defers, madeSomething.isSet { tally.defers = false }
+                let entry = tally.cache.index(forKey: key)
+                switch processor.triage(file, cached: entry.map { tally.cache.values[$0] }) {
                 case .unchanged(let outcome):
                     tally.record(outcome, key: key)
                     return
                 case .complete(let cached, let plan, let detached):
-                    if tally.defers {
-                        tally.recordDeferred(file, cached, plan, detachedClip: detached, key: key)
+                    if tally.defers, let entry {
+                        tally.recordDeferred(file, cached, plan, detachedClip: detached, key: key, entry: entry)
                     } else {
                         tally.record(MediaProcessor.published(file, cached, plan, detachedClip: detached), key: key)
                     }
@@ -76,7 +82,11 @@ struct ProcessMediaStep: BuildStep {
                     tally.record(outcome, key: doneKey)
                     inFlight -= 1
                 }
-                group.addTask { (key, processor.process(file, known: known)) }
+                group.addTask {
+                    let outcome = processor.process(file, known: known)
+                    if outcome.recordsAnEntry { madeSomething.set() }
+                    return (key, outcome)
+                }
                 inFlight += 1
             }
             for await batch in feed.batches {
@@ -101,21 +111,21 @@ struct ProcessMediaStep: BuildStep {
         // The face models are let go here, before the heap is handed back after this step.
         faces?.finishFinding()
         if let fault = tally.fault { throw fault }
-        tally.removeUnseen()
-        context.photoCacheUnchanged = !tally.cacheChanged
-        context.changedPhotos = tally.changedKeys
         // Deferred items stay so only when nothing changed: otherwise the
-        // pages are planned, and the items made now, with the entries at hand.
+        // pages are planned, and the items made now, with the entries at hand
+        // (before an unseen one is removed: each record knows its entry's place).
         var deferred: DeferredItems?
         if !tally.deferred.isEmpty {
-            let made = DeferredItems(records: tally.deferred, entries: tally.cache, planner: processor.planner)
-            tally.deferred = []
-            if tally.cacheChanged || !tally.items.isEmpty {
+            let made = DeferredItems(records: tally.takeDeferred(), entries: tally.cache, planner: processor.planner)
+            if tally.cacheChanged || !tally.items.isEmpty || !tally.allSeen {
                 tally.items += try made.items()
             } else {
                 deferred = made
             }
         }
+        tally.removeUnseen()
+        context.photoCacheUnchanged = !tally.cacheChanged
+        context.changedPhotos = tally.changedKeys
         // A whole build commits its state from the previous state's file:
         // the entries that did not change stay there, not in memory.
         if shard == nil, !context.mergedParts,
@@ -267,7 +277,9 @@ struct MediaTally {
 
     /// Records an unchanged published file (`MediaProcessor.Triage.complete`)
     /// without making its item, as `record` would count it.
-    mutating func recordDeferred(_ file: SourceFile, _ entry: CachedPhoto, _ plan: RenditionPlan, detachedClip: SourceFile?, key: String) {
+    /// `index`: the entry's place in `cache`.
+    mutating func recordDeferred(_ file: SourceFile, _ entry: CachedPhoto, _ plan: RenditionPlan, detachedClip: SourceFile?, key: String,
+                                 entry index: Int) {
         progress.photoDone()
         if let note = plan.note { progress.message("note: \(file.displayPath): \(note)") }
         if let detachedClip {
@@ -275,12 +287,16 @@ struct MediaTally {
             detachedClips.append(detachedClip)
         }
         if entry.metadata.kind == .video { report.videos += 1 }
-        deferred.append(DeferredItems.Record(file: file, inputs: DeferredItems.inputs(file, contentHash: entry.contentHash, metadata: entry.metadata,
-                                                                                      renditions: plan.renditions)))
+        deferred.append(DeferredItems.Record(file: file, entry: Int32(index),
+                                             inputs: DeferredItems.inputs(file, contentHash: entry.contentHash, metadata: entry.metadata,
+                                                                          renditions: plan.renditions)))
         store(entry, for: key)
         report.published += 1
         report.renditionsReused += plan.reused
     }
+
+    /// Every entry of `cache` was recorded by this build (none to remove).
+    var allSeen: Bool { cache.count == entriesRecorded }
 
     /// Drops the entries of files this build did not record (removed,
     /// skipped, or another part's): the cache then holds this build's alone.
@@ -296,6 +312,12 @@ struct MediaTally {
         for key in unseen { cache.removeValue(forKey: key) }
         if !unseen.isEmpty { cacheChanged = true }
         if keepsChangedKeys { changedKeys.formUnion(unseen) }
+    }
+
+    /// The deferred files, handed on (the tally keeps none: one list, not two).
+    mutating func takeDeferred() -> [DeferredItems.Record] {
+        defer { deferred = [] }
+        return deferred
     }
 
     /// The cache, handed on (the tally keeps none: one dictionary, not two).
@@ -347,6 +369,14 @@ struct MediaTally {
             break
         }
     }
+}
+
+/// Set once by any thread, read by the media step as it schedules files.
+final class Flag: Sendable {
+    private let value = Atomic(false)
+
+    func set() { value.store(true, ordering: .relaxed) }
+    var isSet: Bool { value.load(ordering: .relaxed) }
 }
 
 /// A count kept on the walker's thread and read after it ends.

@@ -389,13 +389,7 @@ struct RenderPagesStep: BuildStep {
         let runs = 16
         let digests: [StableHash.Digest]
         if let deferred = context.deferredItems {
-            let records = deferred.records
-            let ranges = (0..<runs).map { records.count * $0 / runs ..< records.count * ($0 + 1) / runs }
-            digests = parallelMap(ranges, minimumCount: 2) { range in
-                var hasher = StableHash()
-                for record in records[range] { hasher.add(record.inputs) }
-                return hasher.digest()
-            }
+            digests = deferred.inputsByRun(runs)
         } else {
             let items = context.items
             let ranges = (0..<runs).map { items.count * $0 / runs ..< items.count * ($0 + 1) / runs }

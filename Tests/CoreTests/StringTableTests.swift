@@ -4,6 +4,25 @@ import GalleryTestSupport
 
 /// `StringTable` answers as a `Dictionary` given the same sets would.
 @Suite struct StringTableTests {
+    /// An entry's index is where its key and value are, and setting values
+    /// (new keys or old) moves no entry: the media step keeps indices.
+    @Test func anEntryStaysAtItsIndexWhileValuesAreSet() throws {
+        var table = StringTable<Int>()
+        for n in 0..<5_000 { table.set(n, for: "k\(n)") }
+        let before = (0..<5_000).map { table.index(forKey: "k\($0)") }
+        for n in stride(from: 0, to: 5_000, by: 3) { table.set(-n, for: "k\(n)") }
+        for n in 5_000..<20_000 { table.set(n, for: "k\(n)") }
+        for n in 0..<5_000 {
+            let index = try #require(before[n])
+            #expect(table.index(forKey: "k\(n)") == index)
+            #expect(table.keys[index] == "k\(n)" && table.values[index] == (n % 3 == 0 ? -n : n))
+        }
+        #expect(table.index(forKey: "absent") == nil)
+        table.removeValue(forKey: "k0")
+        #expect(table.index(forKey: "k0") == nil)
+        #expect(table.index(forKey: "k19999").map { table.values[$0] } == 19_999, "the last entry moved into the gap")
+    }
+
     @Test func answersAsADictionary() {
         var table = StringTable<Int>(minimumCapacity: 3)
         var dictionary: [String: Int] = [:]

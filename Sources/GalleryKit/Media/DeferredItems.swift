@@ -18,34 +18,56 @@ struct DeferredItems: Sendable {
     /// the pages show of it.
     struct Record: Sendable {
         let file: SourceFile
+        /// Its entry's place in `entries` (no entry is removed while items are deferred).
+        let entry: Int32
         let inputs: StableHash.Digest
     }
 
-    /// In the order of their paths in SOURCE (the items' order).
-    let records: [Record]
-    /// The state's entries the items are made from (each record's is there).
+    /// In the order the media step met them.
+    private let records: [Record]
+    /// `records`' indices in the order of their paths in SOURCE (the items'
+    /// order): sorting the records themselves took a scratch copy of half
+    /// of them, a twentieth of a no-op's peak.
+    private let order: [Int32]
+    /// The state's entries the items are made from (each record's at its place).
     let entries: PhotoEntries
     let planner: RenditionPlanner
 
     init(records: [Record], entries: PhotoEntries, planner: RenditionPlanner) {
-        let paths = records.map(\.file.relativePath)
-        self.records = paths.indices.sorted { paths[$0] < paths[$1] }.map { records[$0] }
+        order = (0..<Int32(records.count)).sorted { records[Int($0)].file.relativePath < records[Int($1)].file.relativePath }
+        self.records = records
         self.entries = entries
         self.planner = planner
     }
 
     var count: Int { records.count }
 
-    /// The items, in the records' order, planned on every core.
+    /// Each item's inputs digest, in path order, hashed in sixteen runs on
+    /// every core (`RenderPagesStep.siteInputs`): each run's digest.
+    func inputsByRun(_ runs: Int) -> [StableHash.Digest] {
+        let records = records, order = order
+        let ranges = (0..<runs).map { order.count * $0 / runs ..< order.count * ($0 + 1) / runs }
+        return parallelMap(ranges, minimumCount: 2) { range in
+            var hasher = StableHash()
+            for index in order[range] { hasher.add(records[Int(index)].inputs) }
+            return hasher.digest()
+        }
+    }
+
+    /// The items, in path order, planned on every core.
     func items() throws(GalleryError) -> [MediaItem] {
-        let runs = 16, records = records
-        let ranges = (0..<runs).map { records.count * $0 / runs ..< records.count * ($0 + 1) / runs }
+        let runs = 16, records = records, order = order
+        let ranges = (0..<runs).map { order.count * $0 / runs ..< order.count * ($0 + 1) / runs }
         let made = parallelMap(ranges, minimumCount: 2) { range in
-            range.map { index -> MediaItem? in
-                let file = records[index].file
-                guard let cached = entries[BuildState.key(for: file.relativePath)] else { return nil }
+            range.map { place -> MediaItem? in
+                let record = records[Int(order[place])], file = record.file
+                guard entries.values.indices.contains(Int(record.entry)) else { return nil }
+                // The entry the media step matched the file with (its size and time).
+                let cached = entries.values[Int(record.entry)]
+                guard cached.size == file.byteCount, cached.modified == file.modifiedNanoseconds else { return nil }
+                // The media step found every file of this plan in OUT.
                 let plan = planner.plan(contentHash: cached.contentHash, metadata: cached.metadata, clipHash: cached.clip?.contentHash,
-                                        album: file.albumPath)
+                                        album: file.albumPath, inOutput: true)
                 return cached.item(file, renditions: plan.renditions)
             }
         }

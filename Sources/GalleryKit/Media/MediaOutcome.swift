@@ -28,6 +28,16 @@ enum MediaOutcome: Sendable {
     case vanished(SourceFile)
 }
 
+extension MediaOutcome {
+    /// The outcome puts an entry in the next build's cache (a file read and published, left out or folded).
+    var recordsAnEntry: Bool {
+        switch self {
+        case .published, .leftOut, .folded: true
+        case .skipped, .stopped, .vanished: false
+        }
+    }
+}
+
 /// Rethrows `error` when it is a fault of OUT that stops the build, for the
 /// places that otherwise carry on without an optional part (a motion clip).
 func rethrowIfTheBuildMustStop(_ error: Error) throws {

@@ -66,7 +66,11 @@ struct RenditionPlanner: Sendable {
     /// What an item of `album` publishes; `clipHash` names a Live Photo's playback file
     /// (its clip's content hash; a video's and a Motion Photo's is the file's own).
     /// A private album's files go to its vault, under opaque names.
-    func plan(contentHash: ContentHash, metadata: PhotoMetadata, clipHash: ContentHash? = nil, album: AlbumPath) -> RenditionPlan {
+    /// `inOutput`: every file is known to be in OUT (a plan made again for
+    /// an item the media step found complete), not looked for.
+    func plan(contentHash: ContentHash, metadata: PhotoMetadata, clipHash: ContentHash? = nil, album: AlbumPath,
+              inOutput: Bool = false) -> RenditionPlan {
+        let present = { (path: String) in inOutput || output.contains(path) }
         let vault = vaults.nearest(to: album)
         let place: (String) -> String = vault.map { vault in { vault.file($0) } } ?? { $0 }
         let upright = metadata.displaySize
@@ -137,22 +141,22 @@ struct RenditionPlanner: Sendable {
             }
             let path = place(still.keyed.relativePath(contentHash: contentHash, size: still.size, madeWith: together))
             plan.renditions.append(Rendition(still.keyed, size: still.size, path: path))
-            let present = output.contains(path)
-            if present { plan.reused += 1 }
-            plan.jobs.append(RenditionJob(spec: still.keyed.spec, size: still.size, isWanted: !present))
+            let isPresent = present(path)
+            if isPresent { plan.reused += 1 }
+            plan.jobs.append(RenditionJob(spec: still.keyed.spec, size: still.size, isWanted: !isPresent))
             plan.jobPaths.append(path)
         }
         if let motion = metadata.motion {
             let size = motion.displaySize.fittingVideo(in: videoSpec.spec.box)
             let path = place(videoSpec.relativePath(contentHash: clipHash ?? contentHash, size: size))
             plan.renditions.append(Rendition(videoSpec, size: size, path: path))
-            if output.contains(path) { plan.reused += 1 } else { plan.videoPath = path }
+            if present(path) { plan.reused += 1 } else { plan.videoPath = path }
         }
         if let original = originalSpec, metadata.kind != .video, !convertsOriginal {
             let path = place(original.relativePath(contentHash: contentHash, size: metadata.storedSize,
                                                    originalExtension: metadata.format.fileExtension))
             plan.renditions.append(Rendition(original, size: metadata.displaySize, path: path))
-            if output.contains(path) { plan.reused += 1 } else { plan.originalPath = path }
+            if present(path) { plan.reused += 1 } else { plan.originalPath = path }
         }
         return plan
     }
