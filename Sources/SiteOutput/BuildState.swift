@@ -237,7 +237,10 @@ public struct BuildState: Sendable, Equatable {
     /// length, so the others are stepped over, not decoded).
     /// `file`: the open file `data` is (mapped): the list of files is then
     /// read from it when needed, not copied now.
-    static func decode(_ data: Data, keeping: ((UInt64) -> Bool)? = nil, withFiles: Bool = true, file: StateFile? = nil) throws -> BuildState {
+    /// `passed`: told, now and then, the offset in `data` the reading has
+    /// passed (nothing before it is read again).
+    static func decode(_ data: Data, keeping: ((UInt64) -> Bool)? = nil, withFiles: Bool = true, file: StateFile? = nil,
+                       passed: ((Int) -> Void)? = nil) throws -> BuildState {
         // Read in place (no copy: the state of a million photos is hundreds of MB).
         return try data.withUnsafeBytes { raw throws -> BuildState in
             guard raw.count >= magic.count, Array(raw.prefix(magic.count)) == magic else {
@@ -269,6 +272,7 @@ public struct BuildState: Sendable, Equatable {
                 guard reader.position == end else { throw StateFormatError(reason: "bad entry length") }
                 entry.shardKey = shardKey
                 photos[key] = entry
+                if let passed, photos.count & 1023 == 0 { passed(magic.count + reader.position) }
             }
             let photosEnd = magic.count + reader.position
             var pages: PageEntries = [:]
@@ -285,6 +289,7 @@ public struct BuildState: Sendable, Equatable {
                     for _ in 0..<fileCount { files!.append(try reader.string()) }
                 }
                 if withFiles { pages[id] = PageRecord(fingerprint: fingerprint, files: files) }
+                if let passed, pages.count & 1023 == 0 { passed(magic.count + reader.position) }
             }
             guard reader.isAtEnd else { throw StateFormatError(reason: "trailing bytes") }
             var state = BuildState(files: [], photos: photos, pages: pages)

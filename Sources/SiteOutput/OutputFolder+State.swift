@@ -28,11 +28,12 @@ extension OutputFolder {
     public static func readState(in stateFolder: URL) -> BuildState {
         let location = BuildState.location(in: stateFolder)
         // Kept open: the list of files is read from it when pruning.
-        // Mapped, not read: the pages it touches stay the file's (the kernel can drop them), not the heap's.
+        // Mapped, not read: the pages it touches stay the file's (the kernel can drop them), not the heap's,
+        // and are handed back as the decoding moves past them.
         guard let file = StateFile(location), let identity = FileIdentity(descriptor: file.descriptor),
-              let data = try? Data(contentsOf: location, options: .alwaysMapped) else { return BuildState() }
-        // Mapped (just above) while the same file is open: the same bytes, unless replaced in between, which the identity tells.
-        guard FileIdentity(path: location.path) == identity, var state = try? BuildState.decode(data, file: file) else { return BuildState() }
+              let mapped = MappedFile(descriptor: file.descriptor) else { return BuildState() }
+        // Mapped from the open file: its bytes are the identity's.
+        guard var state = try? BuildState.decode(mapped.data, file: file, passed: mapped.release) else { return BuildState() }
         state.base?.file = location
         state.base?.identity = identity
         return state

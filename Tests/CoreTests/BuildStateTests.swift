@@ -104,6 +104,23 @@ import GalleryTestSupport
         let bytes = state.encodedBytes()
         #expect(try BuildState.decode(Data(bytes)) == state)
         #expect(state.encodedBytes() == bytes)
+
+        // Read from the file mapped, its pages handed back as the decoding
+        // passes them: the same state, and the bytes still read as the file's.
+        let temporary = try TemporaryFolder()
+        let url = temporary.url.appendingPathComponent("state.bin")
+        try Data(bytes).write(to: url)
+        let file = try #require(StateFile(url))
+        let mapped = try #require(MappedFile(descriptor: file.descriptor, releasingRunsOf: 4096))
+        var passed: [Int] = []
+        let read = try BuildState.decode(mapped.data, file: file) { offset in
+            passed.append(offset)
+            mapped.release(before: offset)
+        }
+        #expect(read.photos == state.photos && read.pages == state.pages && read.files == state.files)
+        #expect(passed.count > 10 && passed == passed.sorted() && passed.last! <= bytes.count, "told as it moves on")
+        #expect(mapped.releasedBytes > bytes.count / 2, "most pages handed back")
+        #expect(Array(mapped.data) == bytes, "pages handed back are read from the file again")
     }
 
     /// The state is written only when its bytes change: compared as it is
