@@ -117,6 +117,12 @@ public struct ProducedFiles: Sendable {
     /// The paths as given (one given twice is there twice).
     public var all: [String] { paths }
 
+    /// How many paths were given.
+    public var count: Int { paths.count }
+
+    /// Takes back the last `count` paths given.
+    public mutating func removeLast(_ count: Int) { paths.removeLast(count) }
+
     /// Room for `more` paths beyond those held (grown by doubling, the list
     /// of 300,000 was copied a dozen times and held twice at the end). A
     /// little more than asked, so the few files added after (the static

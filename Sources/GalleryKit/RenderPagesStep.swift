@@ -338,15 +338,29 @@ struct RenderPagesStep: BuildStep {
     /// Nothing the pages are made from changed: the previous build's pages
     /// are this build's, if every one of their files is still there.
     static func reuseAll(_ previous: PageEntries, _ context: inout BuildContext, output: OutputFolder) throws(OutputError) -> Bool {
-        var files: [String] = []
-        files.reserveCapacity(previous.count)
-        for (id, record) in previous { files += record.files ?? [id] }
-        guard files.allSatisfy(output.contains) else { return false }
-        context.producedFiles.append(contentsOf: files)
+        // Listed as produced while they are looked for (not gathered in a
+        // list of their own first, a million paths beside the produced ones),
+        // and taken back if one is missing.
+        let before = context.producedFiles.count
+        var htmlPages = 0
+        func take(_ file: String, into produced: inout ProducedFiles) -> Bool {
+            guard output.contains(file) else { return false }
+            produced.append(file)
+            if file.hasSuffix(".html") { htmlPages += 1 }
+            return true
+        }
+        for (id, record) in previous {
+            // A page's one file is its id (no list of one made for each).
+            let present = record.files.map { $0.allSatisfy { take($0, into: &context.producedFiles) } } ?? take(id, into: &context.producedFiles)
+            guard present else {
+                context.producedFiles.removeLast(context.producedFiles.count - before)
+                return false
+            }
+        }
         context.changedPages = []
         try handOn(previous, changed: [], &context)
         context.pagesReused = true
-        context.report.pages = files.count { $0.hasSuffix(".html") }
+        context.report.pages = htmlPages
         for (path, _) in staticFiles(context.theme, map: previous[SiteMap.mapPagePath] != nil) { context.producedFiles.append("static/" + path) }
         return true
     }
