@@ -53,7 +53,7 @@ public struct BuildContext: Sendable {
     /// The keys of `photoCache`'s entries that differ from the previous
     /// state's, when it was read from a file (`BuildState.hasBaseFile`):
     /// whether any differ is `photoCacheUnchanged`.
-    var changedPhotos: Set<String> = []
+    var changedPhotos: Set<PhotoKey> = []
     /// Set when `photoCache` holds only the changed entries, the others left
     /// in the previous state's file (`BuildState.photoCountWithBase`): how many there are in all.
     var photoCountWithBase: Int?

@@ -39,7 +39,7 @@ struct ProcessMediaStep: BuildStep {
         context.previousState.photos = [:]
         let madeSomething = Flag()
         // Each outcome travels with its file's cache key, made once per file.
-        await withTaskGroup(of: (String, MediaOutcome).self) { group in
+        await withTaskGroup(of: (PhotoKey, MediaOutcome).self) { group in
             var inFlight = 0
             // Takeout year folders' files, held until every other item is known (which of them fold).
             var held: [SourceFile] = []
@@ -250,7 +250,7 @@ struct MediaTally {
     /// The keys of the entries that differ from the previous build's (new,
     /// changed or gone), when kept: a state committed from the previous
     /// one's file wants them; a first build's would be every key.
-    private(set) var changedKeys: Set<String> = []
+    private(set) var changedKeys: Set<PhotoKey> = []
     private let keepsChangedKeys: Bool
     /// Files recorded with an entry: each file the walk finds (or a still
     /// detaches) is scheduled once and has one outcome, so this counts keys.
@@ -278,7 +278,7 @@ struct MediaTally {
     /// Records an unchanged published file (`MediaProcessor.Triage.complete`)
     /// without making its item, as `record` would count it.
     /// `index`: the entry's place in `cache`.
-    mutating func recordDeferred(_ file: SourceFile, _ entry: CachedPhoto, _ plan: RenditionPlan, detachedClip: SourceFile?, key: String,
+    mutating func recordDeferred(_ file: SourceFile, _ entry: CachedPhoto, _ plan: RenditionPlan, detachedClip: SourceFile?, key: PhotoKey,
                                  entry index: Int) {
         progress.photoDone()
         if let note = plan.note { progress.message("note: \(file.displayPath): \(note)") }
@@ -302,7 +302,7 @@ struct MediaTally {
     /// skipped, or another part's): the cache then holds this build's alone.
     mutating func removeUnseen() {
         guard cache.count != entriesRecorded else { return }
-        var seen = Set<String>(minimumCapacity: entriesRecorded)
+        var seen = Set<PhotoKey>(minimumCapacity: entriesRecorded)
         for item in items { seen.insert(BuildState.key(for: item.source.relativePath)) }
         for record in deferred { seen.insert(BuildState.key(for: record.file.relativePath)) }
         for skipped in report.leftOut { seen.insert(BuildState.key(for: skipped.path)) }
@@ -326,7 +326,7 @@ struct MediaTally {
         return cache
     }
 
-    private mutating func store(_ entry: CachedPhoto, for key: String) {
+    private mutating func store(_ entry: CachedPhoto, for key: PhotoKey) {
         if cache.updateValue(entry, forKey: key) != entry {
             cacheChanged = true
             defers = false
@@ -336,7 +336,7 @@ struct MediaTally {
     }
 
     /// Records the outcome of the file whose cache key is `key`.
-    mutating func record(_ outcome: MediaOutcome, key: String) {
+    mutating func record(_ outcome: MediaOutcome, key: PhotoKey) {
         progress.photoDone()
         switch outcome {
         case .published(let photo, let made, let reused, let entry, let note, let detached, let dropped):

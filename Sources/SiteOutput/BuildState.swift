@@ -183,7 +183,7 @@ public struct BuildState: Sendable, Equatable {
     /// The photo keys whose entries may differ from `base`'s (new, changed
     /// or gone), and likewise the page ids: with both known, a commit copies
     /// every other entry's bytes from `base` instead of encoding it again.
-    public var changedPhotos: Set<String>?
+    public var changedPhotos: Set<PhotoKey>?
     public var changedPages: Set<String>?
     /// Set when `photos` holds only the changed entries that still exist and
     /// every other entry is `base`'s, as it was read (`leavingUnchangedPhotosInBase`):
@@ -214,10 +214,10 @@ public struct BuildState: Sendable, Equatable {
     }
 
     /// The cache key of a source path.
-    public static func key(for relativePath: String) -> String {
+    public static func key(for relativePath: String) -> PhotoKey {
         var hasher = StableHash()
         hasher.update(relativePath)
-        return hasher.digest().hex(digits: 24)
+        return PhotoKey(hasher.digest())
     }
 
     /// The state file's name inside the state folder.
@@ -260,7 +260,7 @@ public struct BuildState: Sendable, Equatable {
             var photos: PhotoEntries = [:]
             if keeping == nil { photos.reserveCapacity(photoCount) }
             for _ in 0..<photoCount {
-                let key = try reader.string()
+                let key = try reader.photoKey()
                 let shardKey = UInt64(bitPattern: try reader.int())
                 let length = try reader.count()
                 if let keeping, !keeping(shardKey) {
@@ -333,7 +333,8 @@ public struct BuildState: Sendable, Equatable {
         writer.int(photos.count)
         try writer.flush(emit)
         let photos = self.photos
-        let keys = Self.sortedKeys(photos)
+        // Written in the keys' order (their hex digits' order as text), sorted as numbers.
+        let keys = photos.keys.sorted()
         try Self.encodeInBatches(keys.count, emit) { range, writer in
             var body = StateWriter()
             for key in keys[range] { Self.writePhoto(key, photos[key]!, to: &writer, body: &body) }
@@ -359,8 +360,8 @@ public struct BuildState: Sendable, Equatable {
 
     /// One photo entry: its key, its shard key, then its length and body
     /// (`body` is scratch space, reused entry after entry).
-    static func writePhoto(_ key: String, _ entry: CachedPhoto, to writer: inout StateWriter, body: inout StateWriter) {
-        writer.string(key)
+    static func writePhoto(_ key: PhotoKey, _ entry: CachedPhoto, to writer: inout StateWriter, body: inout StateWriter) {
+        writer.photoKey(key)
         writer.int(Int64(bitPattern: entry.shardKey))
         body.removeAll()
         entry.write(to: &body)
@@ -397,34 +398,5 @@ public struct BuildState: Sendable, Equatable {
                 try result.get()
             }
         }
-    }
-
-    /// The photos' keys in order. Keys are 24 hex digits (`key(for:)`), which
-    /// sort as the 96-bit numbers they spell: compared as two integers, not
-    /// as strings (sorting the keys and page ids as strings was a third of
-    /// the state's commit at 100,000 photos); any other key, as a string.
-    static func sortedKeys(_ photos: PhotoEntries) -> [String] {
-        let keys = Array(photos.keys)
-        var numbered: [(high: UInt64, low: UInt32, index: Int)] = []
-        numbered.reserveCapacity(keys.count)
-        for (index, key) in keys.enumerated() {
-            guard let number = hexNumber(key) else { return parallelSorted(keys) }
-            numbered.append((number.high, number.low, index))
-        }
-        numbered.sort { ($0.high, $0.low) < ($1.high, $1.low) }
-        return numbered.map { keys[$0.index] }
-    }
-
-    /// The number a key of 24 lowercase hex digits spells (digits ordered as characters are).
-    private static func hexNumber(_ key: String) -> (high: UInt64, low: UInt32)? {
-        var utf8 = key.utf8.makeIterator()
-        var high: UInt64 = 0, low: UInt32 = 0, digits = 0
-        while let byte = utf8.next() {
-            guard let value = StableHash.Digest.value(ofHexDigit: byte) else { return nil }
-            if digits < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt32(value) }
-            digits += 1
-            if digits > 24 { return nil }
-        }
-        return digits == 24 ? (high, low) : nil
     }
 }

@@ -29,6 +29,12 @@ struct StateWriter {
 
     mutating func double(_ value: Double) { int(Int64(bitPattern: value.bitPattern)) }
 
+    /// A photo's key as the string of its 24 hex digits.
+    mutating func photoKey(_ key: PhotoKey) {
+        int(PhotoKey.hexCount)
+        bytes.append(contentsOf: key.hexDigits)
+    }
+
     /// A content hash as the string of its 32 hex digits.
     mutating func contentHash(_ hash: ContentHash) {
         int(ContentHash.hexCount)
@@ -138,6 +144,17 @@ struct StateReader {
         }
         offset += length
         return hash
+    }
+
+    /// A photo's key, written as its 24 hex digits.
+    mutating func photoKey() throws(StateFormatError) -> PhotoKey {
+        let length = try count()
+        guard bytes.count - offset >= length else { throw StateFormatError(reason: "truncated") }
+        guard let key = PhotoKey(hexBytes: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])) else {
+            throw StateFormatError(reason: "bad photo key")
+        }
+        offset += length
+        return key
     }
 
     /// A content hash that must be there.

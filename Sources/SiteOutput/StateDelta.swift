@@ -109,7 +109,7 @@ extension BuildState {
     /// holds the others as they are (`photoCountWithBase`): at 100,000 photos
     /// the unchanged entries were 36 MB of an add's peak, held through the
     /// page step for nothing. Nil when there is no such file.
-    public func leavingUnchangedPhotosInBase(_ cache: PhotoEntries, changed: Set<String>) throws(OutputError) -> PhotoEntries? {
+    public func leavingUnchangedPhotosInBase(_ cache: PhotoEntries, changed: Set<PhotoKey>) throws(OutputError) -> PhotoEntries? {
         try Self.leavingUnchangedInBase(cache, changed: changed, file: base?.file) { $0.photos }
     }
 
@@ -124,8 +124,9 @@ extension BuildState {
     /// `file`. With `checksEncodingFromBase` set (the tests), every entry
     /// let go of is compared with the file's (`read` of it), and the file's
     /// entries not in `entries` must be listed: a change not listed fails the build.
-    private static func leavingUnchangedInBase<Entry: Equatable>(_ entries: StringTable<Entry>, changed: Set<String>, file: URL?,
-                                                                 read: (BuildState) -> StringTable<Entry>) throws(OutputError) -> StringTable<Entry>? {
+    private static func leavingUnchangedInBase<Key, Entry: Equatable>(_ entries: KeyedTable<Key, Entry>, changed: Set<Key>, file: URL?,
+                                                                      read: (BuildState) -> KeyedTable<Key, Entry>) throws(OutputError)
+        -> KeyedTable<Key, Entry>? {
         guard let file else { return nil }
         if checksEncodingFromBase.load(ordering: .relaxed) {
             guard let state = try? BuildState.decode(Data(contentsOf: file)) else {
@@ -136,7 +137,7 @@ extension BuildState {
                 || old.keys.contains { entries[$0] == nil && !changed.contains($0) }
             if unlisted { throw .writeFailed(file.path, reason: "internal: an entry changed but is not listed as changed") }
         }
-        var kept = StringTable<Entry>(minimumCapacity: changed.count)
+        var kept = KeyedTable<Key, Entry>(minimumCapacity: changed.count)
         for key in changed { if let entry = entries[key] { kept[key] = entry } }
         return kept
     }
@@ -180,7 +181,8 @@ extension BuildState {
         func send(_ chunk: UnsafeRawBufferPointer) throws(StateDeltaError) {
             do { try emit(chunk) } catch { throw .output(error) }
         }
-        let photoKeys = try Self.inByteOrder(changedPhotos, hexKeys: true)
+        // Sorted as numbers: the order of their hex digits as text, the file's.
+        let photoKeys = changedPhotos.sorted().map(\.description)
         let pageIDs = try Self.inByteOrder(changedPages, hexKeys: false)
         var writer = StateWriter()
         writer.reserve(chunkSize + 4096)
@@ -189,8 +191,8 @@ extension BuildState {
         let photos = self.photos
         var body = StateWriter()
         try Self.merge(base.photos, from: descriptor, changed: photoKeys, expected: photoCount, hexKeys: true, readSize: readSize,
-                       writer: &writer, chunkSize: chunkSize, send, entryLength: Self.photoEntryLength) { key, writer in
-            guard let entry = photos[key] else { return false }
+                       writer: &writer, chunkSize: chunkSize, send, entryLength: Self.photoEntryLength) { hex, writer in
+            guard let key = PhotoKey(hex: hex), let entry = photos[key] else { return false }
             Self.writePhoto(key, entry, to: &writer, body: &body)
             return true
         }

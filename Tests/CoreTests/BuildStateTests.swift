@@ -16,11 +16,11 @@ import GalleryTestSupport
         let bare = PhotoMetadata(format: .gif, storedSize: PixelSize(width: 1, height: 1), orientation: .up,
                                  captureDate: CaptureDate(wallClockSeconds: -5, utcOffsetSeconds: nil, source: .fileTime), frameCount: 40)
         return BuildState(files: ["index.html", "media/ab/x.webp", "albums/é/ü.html"],
-                          photos: ["k1": CachedPhoto(size: 123, modified: 1_700_000_000_123_456_789, contentHash: sampleHash("abc"), metadata: full),
-                                   "k2": CachedPhoto(size: 0, modified: -1, contentHash: sampleHash(""), metadata: bare),
-                                   "k3": CachedPhoto(size: 5, modified: 6, contentHash: sampleHash("live"), metadata: bare,
+                          photos: [BuildState.key(for: "k1"): CachedPhoto(size: 123, modified: 1_700_000_000_123_456_789, contentHash: sampleHash("abc"), metadata: full),
+                                   BuildState.key(for: "k2"): CachedPhoto(size: 0, modified: -1, contentHash: sampleHash(""), metadata: bare),
+                                   BuildState.key(for: "k3"): CachedPhoto(size: 5, modified: 6, contentHash: sampleHash("live"), metadata: bare,
                                                      clip: CachedClip(size: 7, modified: 8, contentHash: sampleHash("clip"), belongsToStill: true)),
-                                   "k4": CachedPhoto(size: 5, modified: 6, contentHash: sampleHash("unreadable clip"), metadata: bare,
+                                   BuildState.key(for: "k4"): CachedPhoto(size: 5, modified: 6, contentHash: sampleHash("unreadable clip"), metadata: bare,
                                                      clip: CachedClip(size: -1, modified: 0, contentHash: nil, belongsToStill: false))],
                           pages: ["index.html": PageRecord(fingerprint: StableHash.Digest(high: 1, low: .max)),
                                   "search/index.js": PageRecord(fingerprint: StableHash.Digest(high: 7, low: 9),
@@ -32,7 +32,7 @@ import GalleryTestSupport
         let data = state.encoded()
         #expect(try BuildState.decode(data) == state)
         #expect(state.encoded() == data)
-        #expect(try BuildState.decode(data).photos["k1"]?.metadata.gps == nil, "GPS never reaches the state")
+        #expect(try BuildState.decode(data).photos[BuildState.key(for: "k1")]?.metadata.gps == nil, "GPS never reaches the state")
         // The files are made strings when first asked for: counted before, the same list after, again and again.
         let read = try BuildState.decode(data)
         #expect(read.fileCount == 3)
@@ -55,7 +55,13 @@ import GalleryTestSupport
             damaged[at + 7] = bad
             #expect(throws: StateFormatError.self) { try BuildState.decode(Data(damaged)) }
         }
-        #expect(try BuildState.decode(Data(data)).photos["k1"]?.contentHash == sampleHash("abc"))
+        #expect(try BuildState.decode(Data(data)).photos[BuildState.key(for: "k1")]?.contentHash == sampleHash("abc"))
+        // A photo's key likewise: 24 lowercase hex digits.
+        let key = BuildState.key(for: "k2").hexDigits
+        let keyAt = try #require((0...(data.count - key.count)).first { data[$0..<($0 + key.count)].elementsEqual(key) })
+        var damaged = data
+        damaged[keyAt + 3] = UInt8(ascii: "X")
+        #expect(throws: StateFormatError.self) { try BuildState.decode(Data(damaged)) }
     }
 
     @Test func everyTruncationAndCorruptionIsRefused() {
@@ -95,11 +101,9 @@ import GalleryTestSupport
                                                                                     contentHash: sampleHash("h\(n)"), metadata: metadata)
             pages["albums/\(n % 97)/img-\(n).html"] = PageRecord(fingerprint: StableHash.Digest(high: UInt64(n), low: 1))
         }
-        #expect(BuildState.sortedKeys(photos) == photos.keys.sorted())
-        var mixed = photos
-        mixed["k1"] = photos.values.first
-        mixed[String(repeating: "F", count: 24)] = photos.values.first  // upper case: not a key of ours
-        #expect(BuildState.sortedKeys(mixed) == mixed.keys.sorted())
+        // Keys sort as numbers in the order their hex digits sort as text (the file's order).
+        #expect(photos.keys.sorted().map(\.description) == photos.keys.map(\.description).sorted())
+        #expect(photos.keys.allSatisfy { PhotoKey(hex: $0.description) == $0 })
         let state = BuildState(files: ["index.html"], photos: photos, pages: pages)
         let bytes = state.encodedBytes()
         #expect(try BuildState.decode(Data(bytes)) == state)

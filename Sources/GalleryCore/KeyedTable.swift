@@ -1,38 +1,41 @@
-/// A map from strings to values for the build's tables of one entry per
-/// item (each item's place in the site, each item's fingerprint, the state's
-/// photo entries): keys and values in two dense arrays, found through a
-/// table of 32-bit indices probed in order. A `Dictionary` keeps key and
-/// value in every slot of a table at most three quarters full, so 100,000
-/// entries took 262,144 slots of both: more than twice the memory (the
-/// state's photo entries alone were 40 MB of a no-op's peak).
+/// A map from keys to values for the build's tables of one entry per item
+/// (each item's place in the site, each item's fingerprint, the state's
+/// photo entries and page records): keys and values in two dense arrays,
+/// found through a table of 32-bit indices probed in order. A `Dictionary`
+/// keeps key and value in every slot of a table at most three quarters
+/// full, so 100,000 entries took 262,144 slots of both: more than twice the
+/// memory (the state's photo entries alone were 40 MB of a no-op's peak).
 /// Where the build used a `Dictionary`, the same calls work here; the order
 /// entries are visited in is the keys' order, not a meaningful one.
-public struct StringTable<Value: Sendable>: Sendable, Sequence, ExpressibleByDictionaryLiteral {
-    public typealias Element = (key: String, value: Value)
+///
+/// Inlinable, so each module's tables are specialized for their keys and
+/// values: a lookup hashes and compares its key type's own way.
+public struct KeyedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    public typealias Element = (key: Key, value: Value)
 
     /// The keys, in the order they were first set (a removal moves the last into the gap).
-    public private(set) var keys: [String] = []
+    public private(set) var keys: [Key] = []
     /// `values[i]` is `keys[i]`'s.
     public private(set) var values: [Value] = []
     /// Indices into `keys`, at each key's hash (or after it); -1: empty.
-    private var slots: [Int32] = []
+    @usableFromInline var slots: [Int32] = []
 
     /// An empty table with room for `capacity` entries.
     public init(minimumCapacity capacity: Int = 0) {
         reserveCapacity(capacity)
     }
 
-    public init(dictionaryLiteral elements: (String, Value)...) {
+    public init(dictionaryLiteral elements: (Key, Value)...) {
         reserveCapacity(elements.count)
         for (key, value) in elements { set(value, for: key) }
     }
 
     /// How many entries there are.
-    public var count: Int { keys.count }
-    public var isEmpty: Bool { keys.isEmpty }
+    @inlinable public var count: Int { keys.count }
+    @inlinable public var isEmpty: Bool { keys.isEmpty }
 
     /// The value of `key`, if it has one; setting nil removes it.
-    public subscript(key: String) -> Value? {
+    @inlinable public subscript(key: Key) -> Value? {
         get { slot(of: key).map { values[Int(slots[$0])] } }
         set {
             if let newValue { set(newValue, for: key) } else { removeValue(forKey: key) }
@@ -41,18 +44,18 @@ public struct StringTable<Value: Sendable>: Sendable, Sequence, ExpressibleByDic
 
     /// Where `key`'s entry is in `keys` and `values`: the same until an
     /// entry is removed (setting a value keeps every entry where it is).
-    public func index(forKey key: String) -> Int? {
+    @inlinable public func index(forKey key: Key) -> Int? {
         slot(of: key).map { Int(slots[$0]) }
     }
 
     /// Sets `key`'s value, replacing the one it had.
-    public mutating func set(_ value: Value, for key: String) {
+    public mutating func set(_ value: Value, for key: Key) {
         updateValue(value, forKey: key)
     }
 
     /// Sets `key`'s value; returns the one it replaced.
     @discardableResult
-    public mutating func updateValue(_ value: Value, forKey key: String) -> Value? {
+    public mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
         if let slot = slot(of: key) {
             let index = Int(slots[slot])
             let old = values[index]
@@ -64,14 +67,14 @@ public struct StringTable<Value: Sendable>: Sendable, Sequence, ExpressibleByDic
     }
 
     /// Sets `key`'s value unless it has one already.
-    public mutating func setIfAbsent(_ value: Value, for key: String) {
+    public mutating func setIfAbsent(_ value: Value, for key: Key) {
         if slot(of: key) == nil { append(value, for: key) }
     }
 
     /// Removes `key`'s value; returns it. The last entry takes its place in
     /// the arrays, and the probe run it leaves is closed up (no tombstones).
     @discardableResult
-    public mutating func removeValue(forKey key: String) -> Value? {
+    public mutating func removeValue(forKey key: Key) -> Value? {
         guard var hole = slot(of: key) else { return nil }
         let index = Int(slots[hole]), removed = values[index]
         let mask = slots.count - 1
@@ -103,8 +106,8 @@ public struct StringTable<Value: Sendable>: Sendable, Sequence, ExpressibleByDic
     }
 
     /// The entries `isIncluded` accepts (one pass, one rehash).
-    public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> StringTable {
-        var kept = StringTable()
+    public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> KeyedTable {
+        var kept = KeyedTable()
         for element in self where try isIncluded(element) {
             kept.keys.append(element.key)
             kept.values.append(element.value)
@@ -114,7 +117,7 @@ public struct StringTable<Value: Sendable>: Sendable, Sequence, ExpressibleByDic
     }
 
     /// Adds `other`'s entries; a key in both gets `combine(mine, theirs)`.
-    public mutating func merge(_ other: StringTable, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows {
+    public mutating func merge(_ other: KeyedTable, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows {
         reserveCapacity(count + other.count)
         for (key, value) in other {
             updateValue(try self[key].map { try combine($0, value) } ?? value, forKey: key)
@@ -133,14 +136,14 @@ public struct StringTable<Value: Sendable>: Sendable, Sequence, ExpressibleByDic
     }
 
     /// Slots for `count` entries: a power of two, at most three quarters full.
-    private static func slotCount(for count: Int) -> Int {
+    @usableFromInline static func slotCount(for count: Int) -> Int {
         var slots = 8
         while slots * 3 < count * 4 { slots *= 2 }
         return slots
     }
 
     /// The slot that holds `key`'s index.
-    private func slot(of key: String) -> Int? {
+    @inlinable func slot(of key: Key) -> Int? {
         guard !slots.isEmpty else { return nil }
         let mask = slots.count - 1
         var slot = key.hashValue & mask
@@ -152,7 +155,7 @@ public struct StringTable<Value: Sendable>: Sendable, Sequence, ExpressibleByDic
         }
     }
 
-    private mutating func append(_ value: Value, for key: String) {
+    @usableFromInline mutating func append(_ value: Value, for key: Key) {
         if Self.slotCount(for: keys.count + 1) > slots.count { rehash(Self.slotCount(for: keys.count + 1)) }
         keys.append(key)
         values.append(value)
@@ -160,22 +163,25 @@ public struct StringTable<Value: Sendable>: Sendable, Sequence, ExpressibleByDic
     }
 
     /// Puts `keys[index]` in the first empty slot from its hash on.
-    private mutating func place(_ index: Int) {
+    @usableFromInline mutating func place(_ index: Int) {
         let mask = slots.count - 1
         var slot = keys[index].hashValue & mask
         while slots[slot] >= 0 { slot = (slot + 1) & mask }
         slots[slot] = Int32(index)
     }
 
-    private mutating func rehash(_ count: Int) {
+    @usableFromInline mutating func rehash(_ count: Int) {
         slots = [Int32](repeating: -1, count: count)
         for index in keys.indices { place(index) }
     }
 }
 
+/// The tables keyed by text (page paths, item paths).
+public typealias StringTable<Value: Sendable> = KeyedTable<String, Value>
+
 /// Equal when they hold the same entries, whatever their order.
-extension StringTable: Equatable where Value: Equatable {
-    public static func == (a: StringTable, b: StringTable) -> Bool {
+extension KeyedTable: Equatable where Value: Equatable {
+    public static func == (a: KeyedTable, b: KeyedTable) -> Bool {
         a.count == b.count && a.allSatisfy { b[$0.key] == $0.value }
     }
 }
