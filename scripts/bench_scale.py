@@ -25,11 +25,13 @@ photos as camera bursts of five frames (a library to stack, in its own --work).
 
 With --memory-limit 1G every step runs in a memory cgroup of that size
 (swap included, root only), as on a small NAS: a step over it is killed by
-the kernel and the benchmark stops there, saying so. The table gives each
-step's peak RSS divided by the item count.
+the kernel and the benchmark stops there, saying so. With --unlimited cold
+the steps named run outside the limit (the first build made on a larger
+machine, the rebuilds on the small one), and the table says which did. The
+table gives each step's peak RSS divided by the item count.
 
 usage: scripts/bench_scale.py [--count 100000] [--work DIR] [--binary PATH] [--jobs N] [--watch-trials 3] [--stacks on|off] [--bursts]
-                              [--memory-limit 1G]
+                              [--memory-limit 1G [--unlimited cold]]
 """
 import argparse
 import datetime
@@ -133,7 +135,12 @@ def main():
     parser.add_argument("--bursts", action="store_true", help="half of each album's photos named as bursts of five frames")
     parser.add_argument("--memory-limit", type=memlimit.parse_size, default=None,
                         help="run every step in a cgroup of this many bytes (1G, 512M), as on a small NAS; root only")
+    parser.add_argument("--unlimited", default="", help="steps run outside --memory-limit, comma-separated (cold)")
     args = parser.parse_args()
+    args.unlimited = {name.strip() for name in args.unlimited.split(",") if name.strip()}
+    unknown = args.unlimited - {"cold", "no-op", "add one", "caption one", "remove one"}
+    if unknown:
+        parser.error(f"--unlimited: no step named {', '.join(sorted(unknown))}")
     if args.memory_limit:
         with memlimit.MemoryLimit(args.memory_limit) as limit:
             measure(args, limit)
@@ -181,8 +188,9 @@ def measure(args, limit):
     for name, change in steps:
         change()
         before = benchlib.snapshot(out) if os.path.isdir(out) else {}
-        run = benchlib.run_timed(build, check=limit is None, preexec_fn=limit.enter if limit else None)
-        if limit and run.returncode != 0:
+        limited = limit if name not in args.unlimited else None
+        run = benchlib.run_timed(build, check=limited is None, preexec_fn=limited.enter if limited else None)
+        if limited and run.returncode != 0:
             why = "killed by the kernel at the memory limit" if limit.killed(run) else f"failed ({run.returncode})"
             raise SystemExit(f"{name}: {why} ({args.memory_limit / (1 << 20):.0f} MB):\n{run.stderr[-2000:]}")
         after = benchlib.snapshot(out)
@@ -190,13 +198,14 @@ def measure(args, limit):
         if name == "add one":
             page = next((os.path.join(out, path) for path in after if path not in before and path.endswith("/img-9999.html")), None)
         pages, total = rendered(run)
-        rows.append((name, run, pages, total, written, removed))
+        rows.append((name + (" (no limit)" if limit and not limited else ""), run, pages, total, written, removed))
         print(f"{name:12s} {run.wall:7.2f} s wall {run.cpu:7.2f} s CPU {run.peak_mb:7.0f} MB  "
               f"rendered {pages} of {total} pages, {written} files written, {removed} removed", flush=True)
     noop = rows[1][1]
     print()
     if limit:
-        print(f"Every step ran within a {args.memory_limit / (1 << 20):.0f} MB memory cgroup (swap included).")
+        outside = f" but {', '.join(sorted(args.unlimited))}" if args.unlimited else ""
+        print(f"Every step{outside} ran within a {args.memory_limit / (1 << 20):.0f} MB memory cgroup (swap included).")
     print(f"| step ({args.count:,} items) | wall s | CPU s | peak RSS MB | peak bytes per item | pages rendered | files written | removed |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for name, step, pages, total, written, removed in rows:

@@ -177,3 +177,10 @@ def test_bench_scale_within_a_memory_limit(tmp_path):
                             "--work", str(tmp_path), "--watch-trials", "0", "--memory-limit", "8M"],
                            capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
     assert small.returncode != 0 and "killed by the kernel at the memory limit (8 MB)" in small.stderr, small.stdout + small.stderr
+    # --unlimited cold: the first build outside the limit, the rebuilds within it (here too small for one of them).
+    outside = subprocess.run([sys.executable, os.path.join(SCRIPTS, "bench_scale.py"), "--count", "300", "--binary", gallerygen(),
+                              "--work", str(tmp_path), "--watch-trials", "0", "--memory-limit", "8M", "--unlimited", "cold"],
+                             capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    assert outside.returncode != 0 and re.search(r"^cold +[\d.]+ s wall", outside.stdout, re.M), outside.stdout + outside.stderr
+    assert re.search(r"^(no-op|add one|caption one|remove one): killed by the kernel at the memory limit \(8 MB\)", outside.stderr, re.M), \
+        outside.stdout + outside.stderr
