@@ -304,7 +304,6 @@ struct MediaTally {
         guard cache.count != entriesRecorded else { return }
         var seen = Set<PhotoKey>(minimumCapacity: entriesRecorded)
         for item in items { seen.insert(BuildState.key(for: item.source.relativePath)) }
-        for record in deferred { seen.insert(BuildState.key(for: record.file.relativePath)) }
         for skipped in report.leftOut { seen.insert(BuildState.key(for: skipped.path)) }
         for path in foldedCopies { seen.insert(BuildState.key(for: path)) }
         // Gathered first: removing while iterating the keys would copy the dictionary.

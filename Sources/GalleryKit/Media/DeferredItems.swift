@@ -10,9 +10,12 @@ import GalleryCore
 /// (`RenderPagesStep.siteInputs`), so a no-op build needs no item: made for a
 /// million unchanged files, the items (an object, its renditions and their
 /// paths: 400 heap bytes each) were a third of the no-op's peak, for
-/// nothing. When a step does need them (the site changed: a setting, a
-/// sidecar, people.yml), they are made again from the entries, their
-/// renditions planned anew: the same plan the media step checked OUT with.
+/// nothing. When they are needed (the media step found a file added,
+/// changed or gone; or a later step plans the site: a setting, a sidecar,
+/// people.yml changed, a page is missing from OUT), they are made from the
+/// entries, their renditions planned anew: the plan the media step checked
+/// OUT with. Deferring stops at the first file the media step reads and
+/// publishes, so an add makes few of them this way.
 struct DeferredItems: Sendable {
     /// A published file whose item is not made yet, and the digest of what
     /// the pages show of it.
