@@ -25,27 +25,17 @@ public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
 
     /// The hash the bytes spell (32 lowercase hex digits); nil for anything else.
     public init?(hexBytes bytes: UnsafeRawBufferPointer) {
-        guard bytes.count == Self.hexCount else { return nil }
-        var high: UInt64 = 0, low: UInt64 = 0
-        for (index, byte) in bytes.enumerated() {
-            guard let nibble = StableHash.Digest.value(ofHexDigit: byte) else { return nil }
-            if index < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
-        }
-        digest = StableHash.Digest(high: high, low: low)
+        guard let digest = StableHash.Digest(hexPrefix: bytes, digits: Self.hexCount) else { return nil }
+        self.digest = digest
     }
 
     /// 32 lowercase hex digits.
     public var description: String { digest.description }
 
-    /// Calls `body` with the 32 hex digits, and one byte more when
-    /// `separated` (a NUL, as `StableHash.update(String)` ends a string),
+    /// Calls `body` with the 32 hex digits (and a NUL when `separated`),
     /// written on the stack: hashed for every rendition of every item.
     public func withHexDigits<Result>(separated: Bool = false, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        withUnsafeTemporaryAllocation(byteCount: Self.hexCount + 1, alignment: 8) { buffer in
-            for index in 0..<Self.hexCount { buffer[index] = digest.hexDigit(index) }
-            buffer[Self.hexCount] = 0
-            return body(UnsafeRawBufferPointer(rebasing: buffer[0..<(separated ? Self.hexCount + 1 : Self.hexCount)]))
-        }
+        digest.withHexDigits(Self.hexCount, separated: separated, body)
     }
 }
 

@@ -125,14 +125,35 @@ public struct StableHash: Sendable {
         }
 
         /// The digest `description` spells (32 lowercase hex digits); nil for anything else.
-        public init?(hex: String) {
-            guard hex.utf8.count == 32 else { return nil }
+        public init?(hex: String) { self.init(hexPrefix: hex.utf8, digits: 32) }
+
+        /// The digest whose first `digits` (at most 32) hex digits `bytes`
+        /// are, exactly, the rest zero (`hex(digits:)` read back); nil for
+        /// any other bytes. Content hashes and photo keys are read this way.
+        public init?(hexPrefix bytes: some Collection<UInt8>, digits: Int) {
+            guard (0...32).contains(digits), bytes.count == digits else { return nil }
             var high: UInt64 = 0, low: UInt64 = 0
-            for (index, byte) in hex.utf8.enumerated() {
+            for (index, byte) in bytes.enumerated() {
                 guard let nibble = Self.value(ofHexDigit: byte) else { return nil }
                 if index < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
             }
+            // Left-aligned: the digits read are the digest's first ones.
+            if digits < 16 { high <<= UInt64(4 * (16 - digits)) }
+            if digits < 32 { low = digits <= 16 ? 0 : low << UInt64(4 * (32 - digits)) }
             self.init(high: high, low: low)
+        }
+
+        /// Calls `body` with the first `digits` (at most 32) hex digits of
+        /// `description`, and a NUL after them when `separated` (as
+        /// `StableHash.update(String)` ends a string), written on the stack:
+        /// content hashes and photo keys are hashed and written this way.
+        public func withHexDigits<Result>(_ digits: Int, separated: Bool = false, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+            let count = min(32, max(0, digits))
+            return withUnsafeTemporaryAllocation(byteCount: 33, alignment: 8) { buffer in
+                for index in 0..<count { buffer[index] = hexDigit(index) }
+                buffer[count] = 0
+                return body(UnsafeRawBufferPointer(rebasing: buffer[0..<(separated ? count + 1 : count)]))
+            }
         }
 
         /// A lowercase hex digit's value, as `hexDigit` writes it; nil for any other byte.
@@ -155,10 +176,10 @@ public struct StableHash: Sendable {
         }
     }
 
-    /// Hash of a whole buffer.
-    public static func of(_ bytes: UnsafeRawBufferPointer) -> String {
+    /// The content hash of a whole buffer.
+    public static func contentHash(of bytes: UnsafeRawBufferPointer) -> ContentHash {
         var h = StableHash()
         h.update(bytes)
-        return h.finalize()
+        return h.contentHash()
     }
 }

@@ -14,11 +14,7 @@ public enum ContentIdentity {
     public static let version = 2
 
     public static func hash(_ bytes: UnsafeRawBufferPointer, format: SourceFormat, orientation: Orientation) -> ContentHash {
-        guard format == .jpeg, let pixels = jpegPixelHash(bytes, orientation: orientation) else {
-            var whole = StableHash()
-            whole.update(bytes)
-            return whole.contentHash()
-        }
+        guard format == .jpeg, let pixels = jpegPixelHash(bytes, orientation: orientation) else { return StableHash.contentHash(of: bytes) }
         return pixels
     }
 

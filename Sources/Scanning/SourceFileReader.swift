@@ -223,7 +223,7 @@ public enum SourceFileReader {
     }
 
     /// The content hash of a file of any size (a video can be gigabytes),
-    /// read in chunks: the same hash `StableHash.of` gives the whole bytes
+    /// read in chunks: the same hash `StableHash.contentHash(of:)` gives the whole bytes
     /// (the chunks are a multiple of the hash's 16-byte word pair).
     public static func contentHash(of file: SourceFile) throws -> ContentHash {
         let descriptor = file.rawPath.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }

@@ -14,41 +14,31 @@ public typealias PageEntries = StringTable<PageRecord>
 /// its path's hash, written as 24 lowercase hex digits. Kept as the number:
 /// as a string, each of a million entries held 64 heap bytes more.
 public struct PhotoKey: Hashable, Sendable, Comparable, CustomStringConvertible {
-    let high: UInt64
-    let low: UInt32
+    /// The digest whose first 96 bits the key is (the rest zero).
+    let digest: StableHash.Digest
 
     /// The number of hex digits a key is written with.
     static let hexCount = 24
 
     /// The key of the digest's first 96 bits.
     init(_ digest: StableHash.Digest) {
-        high = digest.high
-        low = UInt32(truncatingIfNeeded: digest.low >> 32)
+        self.digest = StableHash.Digest(high: digest.high, low: digest.low & 0xFFFF_FFFF_0000_0000)
     }
 
     /// The key the bytes spell (24 lowercase hex digits); nil for anything else.
     init?(hexBytes bytes: some Collection<UInt8>) {
-        guard bytes.count == Self.hexCount else { return nil }
-        var high: UInt64 = 0, low: UInt32 = 0
-        for (index, byte) in bytes.enumerated() {
-            guard let value = StableHash.Digest.value(ofHexDigit: byte) else { return nil }
-            if index < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt32(value) }
-        }
-        self.high = high
-        self.low = low
+        guard let digest = StableHash.Digest(hexPrefix: bytes, digits: Self.hexCount) else { return nil }
+        self.digest = digest
     }
 
     /// The key `hex` spells (24 lowercase hex digits); nil for anything else.
-    public init?(hex: String) { self.init(hexBytes: Array(hex.utf8)) }
+    public init?(hex: String) { self.init(hexBytes: hex.utf8) }
 
     /// As the state writes it: 24 lowercase hex digits, whose order as text is the keys' order.
-    public var description: String { String(decoding: hexDigits, as: UTF8.self) }
+    public var description: String { digest.hex(digits: Self.hexCount) }
 
-    /// `description`'s bytes.
-    var hexDigits: [UInt8] {
-        let digest = StableHash.Digest(high: high, low: UInt64(low) << 32)
-        return (0..<Self.hexCount).map { digest.hexDigit($0) }
-    }
+    /// Calls `body` with `description`'s bytes, written on the stack.
+    func withHexDigits<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result { digest.withHexDigits(Self.hexCount, body) }
 
-    public static func < (a: PhotoKey, b: PhotoKey) -> Bool { (a.high, a.low) < (b.high, b.low) }
+    public static func < (a: PhotoKey, b: PhotoKey) -> Bool { (a.digest.high, a.digest.low) < (b.digest.high, b.digest.low) }
 }

@@ -32,7 +32,7 @@ struct StateWriter {
     /// A photo's key as the string of its 24 hex digits.
     mutating func photoKey(_ key: PhotoKey) {
         int(PhotoKey.hexCount)
-        bytes.append(contentsOf: key.hexDigits)
+        key.withHexDigits { bytes.append(contentsOf: $0) }
     }
 
     /// A content hash as the string of its 32 hex digits.
@@ -133,34 +133,34 @@ struct StateReader {
         return text
     }
 
-    /// A content hash, written as its 32 hex digits (a string); `orNone`:
-    /// no digits, nil.
-    mutating func contentHash(orNone: Bool = false) throws(StateFormatError) -> ContentHash? {
+    /// A digest written as its first `digits` hex digits (a string): any
+    /// other string is a damaged state.
+    private mutating func hexDigest(digits: Int, naming what: String) throws(StateFormatError) -> StableHash.Digest {
         let length = try count()
         guard bytes.count - offset >= length else { throw StateFormatError(reason: "truncated") }
-        if orNone, length == 0 { return nil }
-        guard let hash = ContentHash(hexBytes: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])) else {
-            throw StateFormatError(reason: "bad content hash")
+        guard let digest = StableHash.Digest(hexPrefix: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)]), digits: digits) else {
+            throw StateFormatError(reason: "bad \(what)")
         }
         offset += length
-        return hash
+        return digest
     }
 
-    /// A photo's key, written as its 24 hex digits.
-    mutating func photoKey() throws(StateFormatError) -> PhotoKey {
-        let length = try count()
-        guard bytes.count - offset >= length else { throw StateFormatError(reason: "truncated") }
-        guard let key = PhotoKey(hexBytes: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])) else {
-            throw StateFormatError(reason: "bad photo key")
-        }
-        offset += length
-        return key
-    }
-
-    /// A content hash that must be there.
+    /// A content hash (32 hex digits).
     mutating func contentHash() throws(StateFormatError) -> ContentHash {
-        guard let hash = try contentHash(orNone: false) else { throw StateFormatError(reason: "bad content hash") }
-        return hash
+        ContentHash(try hexDigest(digits: ContentHash.hexCount, naming: "content hash"))
+    }
+
+    /// A content hash, or nil where none was written (an empty string).
+    mutating func contentHashOrNone() throws(StateFormatError) -> ContentHash? {
+        let start = offset
+        if try count() == 0 { return nil }
+        offset = start
+        return try contentHash()
+    }
+
+    /// A photo's key (24 hex digits).
+    mutating func photoKey() throws(StateFormatError) -> PhotoKey {
+        PhotoKey(try hexDigest(digits: PhotoKey.hexCount, naming: "photo key"))
     }
 
     mutating func optional<T>(_ read: (inout StateReader) throws(StateFormatError) -> T) throws(StateFormatError) -> T? {
@@ -315,7 +315,7 @@ extension CachedPhoto {
         let modified = try reader.int()
         let contentHash = try reader.contentHash()
         let clip = try reader.optional { (r: inout StateReader) throws(StateFormatError) -> CachedClip in
-            CachedClip(size: try r.int(), modified: try r.int(), contentHash: try r.contentHash(orNone: true), belongsToStill: try r.byte() == 1)
+            CachedClip(size: try r.int(), modified: try r.int(), contentHash: try r.contentHashOrNone(), belongsToStill: try r.byte() == 1)
         }
         let stamp = try reader.string()
         let flags = try reader.byte()

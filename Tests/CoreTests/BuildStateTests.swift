@@ -57,7 +57,7 @@ import GalleryTestSupport
         }
         #expect(try BuildState.decode(Data(data)).photos[BuildState.key(for: "k1")]?.contentHash == sampleHash("abc"))
         // A photo's key likewise: 24 lowercase hex digits.
-        let key = BuildState.key(for: "k2").hexDigits
+        let key = Array(BuildState.key(for: "k2").description.utf8)
         let keyAt = try #require((0...(data.count - key.count)).first { data[$0..<($0 + key.count)].elementsEqual(key) })
         var damaged = data
         damaged[keyAt + 3] = UInt8(ascii: "X")
