@@ -183,7 +183,7 @@ extension BuildState {
         }
         // Sorted as numbers: the order of their hex digits as text, the file's.
         let photoKeys = changedPhotos.sorted().map(\.description)
-        let pageIDs = try Self.inByteOrder(changedPages, hexKeys: false)
+        let pageIDs = try Self.inByteOrder(changedPages)
         var writer = StateWriter()
         writer.reserve(chunkSize + 4096)
         try encodeHead(&writer, chunkSize: chunkSize, send)
@@ -207,10 +207,10 @@ extension BuildState {
         if !writer.bytes.isEmpty { try writer.flush(send) }
     }
 
-    /// `keys` sorted by their UTF-8 bytes; each must be 24 lowercase hex
-    /// digits (`hexKeys`) or ASCII, the keys whose string order is that.
-    private static func inByteOrder(_ keys: Set<String>, hexKeys: Bool) throws(StateDeltaError) -> [String] {
-        for key in keys where !orderedByBytes(key.utf8, hexKeys: hexKeys) { throw .unusable("a key not ordered by its bytes") }
+    /// Page ids sorted by their UTF-8 bytes; each must be ASCII, whose
+    /// string order is that. (Photo keys are `PhotoKey`s: in order as numbers.)
+    private static func inByteOrder(_ keys: Set<String>) throws(StateDeltaError) -> [String] {
+        for key in keys where !orderedByBytes(key.utf8, hexKeys: false) { throw .unusable("a key not ordered by its bytes") }
         return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
