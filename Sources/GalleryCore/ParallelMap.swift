@@ -127,6 +127,12 @@ public final class Eventually<Value: Sendable>: @unchecked Sendable {
     }
 }
 
+/// `0..<count` cut into `runs` ranges of nearly equal length, in order
+/// (some empty when `count` is smaller): the runs work is spread over cores in.
+public func evenRuns(of count: Int, _ runs: Int) -> [Range<Int>] {
+    (0..<runs).map { count * $0 / runs ..< count * ($0 + 1) / runs }
+}
+
 extension Array {
     /// `runs` joined, then `rest`, in one array sized once; each run is let
     /// go of once copied (`runs` is left holding empty runs), so the whole

@@ -43,8 +43,6 @@ struct RenderPagesStep: BuildStep {
         let usersOwn: Set<String> = output.contains(SiteRenderer.robotsFile)
             && !previous.records.values.contains { $0.files?.contains(SiteRenderer.robotsFile) == true }
             ? [SiteRenderer.robotsFile] : []
-        // Covers are looked for among the items (rarely set: made for it).
-        if context.sidecars.values.contains(where: { $0.cover != nil }) { try context.makeDeferredItems() }
         context.report.warnings += Self.missingCovers(context)
         let seed = Self.seed(context, theme: theme)
         let inputs = Self.siteInputs(context, seed: seed, usersOwnRobots: !usersOwn.isEmpty)
@@ -74,7 +72,7 @@ struct RenderPagesStep: BuildStep {
         // Which pages are as the previous build left them, decided on every
         // core (a lookup and an existence check per page for 100,000 pages).
         let pages = plan.pages
-        let ranges = (0..<16).map { pages.count * $0 / 16 ..< pages.count * ($0 + 1) / 16 }
+        let ranges = evenRuns(of: pages.count, 16)
         // Per run: how many of its pages the previous build had, each
         // page's previous record if the page is taken as it is, and how
         // many files the taken pages list.
@@ -201,8 +199,8 @@ struct RenderPagesStep: BuildStep {
         guard !wanted.isEmpty else { return [] }
         let folders = Set(wanted.map(\.0))
         var present = Set<String>()
-        for item in context.items where folders.contains(item.source.albumPath) {
-            present.insert(item.source.albumPath.description + "/" + item.source.fileName)
+        context.forEachPublishedSource { source in
+            if folders.contains(source.albumPath) { present.insert(source.albumPath.description + "/" + source.fileName) }
         }
         return wanted.filter { !present.contains($0.0.description + "/" + $0.1) }.sorted { $0.0 < $1.0 }.map { path, name, line in
             let file = (path.components + [SourceLayout.albumSidecarName]).joined(separator: "/")
@@ -397,21 +395,14 @@ struct RenderPagesStep: BuildStep {
             hasher.add(key.vault.folder)
         }
         hasher.add(context.itemCount)
-        // Each item's digest, made by the media step for a deferred one; the
-        // items' in sixteen runs on every core, each run's digest added in
+        // Each item's digest in path order (a deferred one's made by the media
+        // step), in sixteen runs on every core, each run's digest added in
         // order: 100,000 items took a fifth of a second on one.
-        let runs = 16
-        let digests: [StableHash.Digest]
-        if let deferred = context.deferredItems {
-            digests = deferred.inputsByRun(runs)
-        } else {
-            let items = context.items
-            let ranges = (0..<runs).map { items.count * $0 / runs ..< items.count * ($0 + 1) / runs }
-            digests = parallelMap(ranges, minimumCount: 2) { range in
-                var hasher = StableHash()
-                for item in items[range] { hasher.add(DeferredItems.inputs(of: item)) }
-                return hasher.digest()
-            }
+        let deferred = context.deferredItems, items = context.items
+        let digests = parallelMap(evenRuns(of: context.itemCount, 16), minimumCount: 2) { range in
+            var hasher = StableHash()
+            for place in range { hasher.add(deferred?.inputs(at: place) ?? DeferredItems.inputs(of: items[place])) }
+            return hasher.digest()
         }
         for digest in digests { hasher.add(digest) }
         return hasher.digest()

@@ -62,6 +62,25 @@ import GalleryTestSupport
         #expect(try Self.stateBytes(library.settings) == state, "a no-op leaves the state as it was")
     }
 
+    /// A cover album.yml names that no photo is: told on a no-op too, from
+    /// the deferred files, without making the items.
+    @Test func aMissingCoverIsToldWithoutMakingTheItems() async throws {
+        let library = try await Self.library(photos: 9)
+        let album = try #require(library.photos.first { $0.contains("/") }.map { String($0[..<$0.lastIndex(of: "/")!]) })
+        try Data("cover: missing.jpg\n".utf8).write(to: library.source.appendingPathComponent(album + "/album.yml"))
+        let first = try await Self.build(library.settings)
+        let (report, held) = try await Self.build(library.settings)
+        for warnings in [first.report.warnings, report.warnings] {
+            #expect(warnings.contains { $0.contains("cover 'missing.jpg' is not a published photo") }, "\(warnings)")
+        }
+        #expect(held.itemsAfterPages == 0 && held.deferredAfterPages == report.published && held.pagesReused, "\(held)")
+        // The cover named, the warning is gone.
+        let cover = try #require(library.photos.first { $0.hasPrefix(album + "/") && !$0.dropFirst(album.count + 1).contains("/") })
+        try Data("cover: \(cover.split(separator: "/").last!)\n".utf8).write(to: library.source.appendingPathComponent(album + "/album.yml"))
+        _ = try await Self.build(library.settings)
+        #expect(!(try await Self.build(library.settings)).report.warnings.contains { $0.contains("cover") })
+    }
+
     /// A setting every page shows: the items are made from the entries (no
     /// photo opened, no rendition made) and the site is the clean build's.
     @Test func aChangedSettingMakesTheItemsFromTheState() async throws {

@@ -45,23 +45,18 @@ struct DeferredItems: Sendable {
 
     var count: Int { records.count }
 
-    /// Each item's inputs digest, in path order, hashed in sixteen runs on
-    /// every core (`RenderPagesStep.siteInputs`): each run's digest.
-    func inputsByRun(_ runs: Int) -> [StableHash.Digest] {
-        let records = records, order = order
-        let ranges = (0..<runs).map { order.count * $0 / runs ..< order.count * ($0 + 1) / runs }
-        return parallelMap(ranges, minimumCount: 2) { range in
-            var hasher = StableHash()
-            for index in order[range] { hasher.add(records[Int(index)].inputs) }
-            return hasher.digest()
-        }
+    /// The inputs digest of the item at `place` in path order (`inputs(of:)` of it, made).
+    func inputs(at place: Int) -> StableHash.Digest { records[Int(order[place])].inputs }
+
+    /// Calls `body` with each record's source file (in the media step's order).
+    func forEachFile(_ body: (SourceFile) -> Void) {
+        for record in records { body(record.file) }
     }
 
     /// The items, in path order, planned on every core.
     func items() throws(GalleryError) -> [MediaItem] {
-        let runs = 16, records = records, order = order
-        let ranges = (0..<runs).map { order.count * $0 / runs ..< order.count * ($0 + 1) / runs }
-        let made = parallelMap(ranges, minimumCount: 2) { range in
+        let records = records, order = order
+        let made = parallelMap(evenRuns(of: order.count, 16), minimumCount: 2) { range in
             range.map { place -> MediaItem? in
                 let record = records[Int(order[place])], file = record.file
                 guard entries.values.indices.contains(Int(record.entry)) else { return nil }
@@ -122,6 +117,12 @@ struct DeferredItems: Sendable {
 extension BuildContext {
     /// How many items the build publishes, made or deferred.
     var itemCount: Int { deferredItems?.count ?? items.count }
+
+    /// Calls `body` with the source file of each item the build publishes,
+    /// made or deferred (in no particular order).
+    func forEachPublishedSource(_ body: (SourceFile) -> Void) {
+        if let deferredItems { deferredItems.forEachFile(body) } else { for item in items { body(item.source) } }
+    }
 
     /// Makes the deferred items (`DeferredItems`), if any, and adds their
     /// renditions to the files produced: for a step that reads the items.
