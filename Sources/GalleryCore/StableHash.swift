@@ -131,10 +131,19 @@ public struct StableHash: Sendable {
         /// are, exactly, the rest zero (`hex(digits:)` read back); nil for
         /// any other bytes. Content hashes and photo keys are read this way.
         public init?(hexPrefix bytes: some Collection<UInt8>, digits: Int) {
+            guard let digest = bytes.withContiguousStorageIfAvailable({ Self(hexPrefix: UnsafeRawBufferPointer($0), digits: digits) })
+                ?? Array(bytes).withUnsafeBytes({ Self(hexPrefix: $0, digits: digits) }) else { return nil }
+            self = digest
+        }
+
+        /// Likewise, of bytes in memory: not generic, so a state's two
+        /// million keys and hashes are read without a type looked up per
+        /// digit (a tenth of a no-op's reading of its state, unspecialized).
+        public init?(hexPrefix bytes: UnsafeRawBufferPointer, digits: Int) {
             guard (0...32).contains(digits), bytes.count == digits else { return nil }
             var high: UInt64 = 0, low: UInt64 = 0
-            for (index, byte) in bytes.enumerated() {
-                guard let nibble = Self.value(ofHexDigit: byte) else { return nil }
+            for index in 0..<digits {
+                guard let nibble = Self.value(ofHexDigit: bytes[index]) else { return nil }
                 if index < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
             }
             // Left-aligned: the digits read are the digest's first ones.
