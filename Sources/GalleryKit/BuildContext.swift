@@ -63,7 +63,7 @@ public struct BuildContext: Sendable {
     public var pageRecords: PageEntries = [:]
     /// The ids of `pageRecords`' records that may differ from the previous
     /// state's (nil: not known, as in a part of a sharded page build).
-    var changedPages: Set<String>?
+    var changedPages: Set<PageKey>?
     /// Set when `pageRecords` holds only the changed records, the others left
     /// in the previous state's file (`BuildState.pageCountWithBase`): how many there are in all.
     var pageCountWithBase: Int?
@@ -109,6 +109,9 @@ public struct BuildContext: Sendable {
 /// previous build's, and hashing them into a set was a fifth of its time.
 public struct ProducedFiles: Sendable {
     private var paths: [String] = []
+    /// Every file the previous build produced is produced again (every page
+    /// was taken as it was: `RenderPagesStep.reuseAll`), besides `paths`.
+    public var includesPreviousFiles = false
 
     public init() {}
 

@@ -16,24 +16,27 @@ struct PruneStep: BuildStep {
         // produced are the previous build's. With nothing written or left
         // by a killed build there is nothing to prune, nor a state to encode.
         let unchanged = context.photoCacheUnchanged && context.pagesReused && !context.mergedParts && context.shard == nil
-            && context.siteInputs == context.previousState.siteInputs
+            && context.siteInputs == context.previousState.siteInputs && context.previousState.version == BuildState.currentVersion
         if unchanged, output.interruptedFiles.isEmpty, output.wroteNothing {
             output.commitUnchanged()
             return
         }
-        // Every file produced is wanted: the deferred items' renditions too.
-        try context.makeDeferredItems()
+        // Every file produced is wanted: the deferred items' renditions too,
+        // which are among the previous build's files when those are produced
+        // again (the site's inputs, their renditions' paths among them, are the previous build's).
+        if !context.producedFiles.includesPreviousFiles { try context.makeDeferredItems() }
         // The items are not pruned by: let go of before OUT's lists are
         // made, not held beside them (a third of a first build's peak).
         ReleasedLater.drop(context.items)
         context.items = []
-        let (removed, files, sameFiles) = try output.prune(previous: context.previousState, produced: context.producedFiles.all)
+        let produced = context.producedFiles.all + (context.producedFiles.includesPreviousFiles ? try context.previousState.loadedFiles() : [])
+        let (removed, files, sameFiles) = try output.prune(previous: context.previousState, produced: produced)
         context.report.filesRemoved = removed
         if sameFiles, unchanged {
             output.commitUnchanged()
         } else {
             var state = files.map { BuildState(fileList: $0, photos: context.photoCache, pages: context.pageRecords) }
-                ?? BuildState(files: Array(context.producedFiles.set), photos: context.photoCache, pages: context.pageRecords)
+                ?? BuildState(files: Array(Set(produced)), photos: context.photoCache, pages: context.pageRecords)
             state.siteInputs = context.siteInputs
             // What changed since the state read: the rest is copied from its file.
             state.base = context.previousState.base

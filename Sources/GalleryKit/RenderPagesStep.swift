@@ -81,7 +81,7 @@ struct RenderPagesStep: BuildStep {
             let taken = range.map { index -> PageRecord? in
                 let page = pages[index]
                 if let part, !Self.owns(page, part) { return nil }
-                guard let old = previous.records[page.id] else { return nil }
+                guard let old = previous.records[PageKey(id: page.id)] else { return nil }
                 known += 1
                 guard old.fingerprint == page.fingerprint else { return nil }
                 // The sitemap's group holds robots.txt unless the user has their own.
@@ -112,7 +112,7 @@ struct RenderPagesStep: BuildStep {
                 toRender.append(index)
                 continue
             }
-            if part != nil { records[page.id] = old }
+            if part != nil { records[PageKey(id: page.id)] = old }
             if let files = old.files {
                 context.producedFiles.append(contentsOf: files)
                 htmlPages += files.count { $0.hasSuffix(".html") }
@@ -125,9 +125,9 @@ struct RenderPagesStep: BuildStep {
         // Which pages changed matters only to a state committed from the
         // previous one's file; a first build has none (a set of every page).
         let tracksChanges = context.previousState.hasBaseFile
-        var changed = tracksChanges ? Set(toRender.lazy.map { pages[$0].id }) : []
+        var changed = tracksChanges ? Set(toRender.lazy.map { PageKey(id: pages[$0].id) }) : []
         if part == nil, known < previousCount {
-            let planned = Set(pages.lazy.map(\.id))
+            let planned = Set(pages.lazy.map { PageKey(id: $0.id) })
             let gone = records.keys.filter { !planned.contains($0) }
             for id in gone { records.removeValue(forKey: id) }
             changed.formUnion(gone)
@@ -143,7 +143,7 @@ struct RenderPagesStep: BuildStep {
         context.producedFiles.reserve(adding: rendered.paths.reduce(0) { $0 + ($1?.count ?? 1) })
         for (index, files) in zip(toRender, rendered.paths) {
             let page = pages[index]
-            records[page.id] = PageRecord(fingerprint: page.fingerprint, files: files)
+            records[PageKey(id: page.id)] = PageRecord(fingerprint: page.fingerprint, files: files)
             if let files {
                 context.producedFiles.append(contentsOf: files)
                 renderedPages += files.count { $0.hasSuffix(".html") }  // the search index's scripts are not pages
@@ -323,7 +323,7 @@ struct RenderPagesStep: BuildStep {
     /// Hands a whole build's page records on to the state's commit: only the
     /// `changed` ones when the state is committed from the previous one's
     /// file, which holds the others as they are.
-    static func handOn(_ records: consuming PageEntries, changed: Set<String>, _ context: inout BuildContext) throws(OutputError) {
+    static func handOn(_ records: consuming PageEntries, changed: Set<PageKey>, _ context: inout BuildContext) throws(OutputError) {
         if let kept = try context.previousState.leavingUnchangedPagesInBase(records, changed: changed) {
             context.pageRecords = kept
             context.pageCountWithBase = records.count
@@ -336,30 +336,19 @@ struct RenderPagesStep: BuildStep {
     /// Nothing the pages are made from changed: the previous build's pages
     /// are this build's, if every one of their files is still there.
     static func reuseAll(_ previous: PageEntries, _ context: inout BuildContext, output: OutputFolder) throws(OutputError) -> Bool {
-        // Listed as produced while they are looked for (not gathered in a
-        // list of their own first, a million paths beside the produced ones),
-        // and taken back if one is missing.
-        let before = context.producedFiles.count
-        var htmlPages = 0
-        func take(_ file: String, into produced: inout ProducedFiles) -> Bool {
-            guard output.contains(file) else { return false }
-            produced.append(file)
-            if file.hasSuffix(".html") { htmlPages += 1 }
-            return true
-        }
-        for (id, record) in previous {
-            // A page's one file is its id (no list of one made for each).
-            let present = record.files.map { $0.allSatisfy { take($0, into: &context.producedFiles) } } ?? take(id, into: &context.producedFiles)
-            guard present else {
-                context.producedFiles.removeLast(context.producedFiles.count - before)
-                return false
-            }
-        }
+        // The records keep no ids (`PageKey`): every file the previous build
+        // produced is looked for instead, by the state's list of them, and
+        // those files are produced again (not listed one by one: a million
+        // paths beside the produced ones).
+        let (present, htmlPages) = try output.holdsEveryFile(of: context.previousState)
+        guard present else { return false }
+        context.producedFiles.includesPreviousFiles = true
         context.changedPages = []
         try handOn(previous, changed: [], &context)
         context.pagesReused = true
         context.report.pages = htmlPages
-        for (path, _) in staticFiles(context.theme, map: previous[SiteMap.mapPagePath] != nil) { context.producedFiles.append("static/" + path) }
+        let hasMap = previous[PageKey(id: SiteMap.mapPagePath)] != nil
+        for (path, _) in staticFiles(context.theme, map: hasMap) { context.producedFiles.append("static/" + path) }
         return true
     }
 

@@ -150,12 +150,16 @@ public struct BuildState: Sendable, Equatable {
     }
 
     /// Format version; bump when the layout or meaning changes.
-    public static let currentVersion = 13
+    public static let currentVersion = 14
+    /// The version before page records were keyed by their ids' hashes: read
+    /// (each id hashed as it is read), so that upgrading does not read every
+    /// photo again; never committed from (`base` is not set).
+    static let idKeyedVersion = 13
     /// The folder in OUT that held the build state before it moved out of
     /// OUT (OUT is published whole): migrated once, then removed.
     public static let legacyFolderName = ".gallerygen"
 
-    /// Version read from disk.
+    /// Version read from disk (an older one is committed anew, even unchanged).
     public var version: Int
     /// Paths (relative to OUT) of every produced file, sorted. A state read
     /// from disk makes them strings only when asked for: a no-op rebuild
@@ -167,12 +171,17 @@ public struct BuildState: Sendable, Equatable {
     /// Reads `files` from the state file now if they are read only when
     /// needed (`decode(file:)`), so that a file that can no longer be read fails here.
     public func loadFiles() throws(OutputError) { try fileList.load() }
+    /// `files`, read from the state file now if they were not (what can fail, fails here).
+    public func loadedFiles() throws(OutputError) -> [String] {
+        try loadFiles()
+        return files
+    }
     /// How many `files` there are, known without reading them.
     public var fileCount: Int { fileList.count }
     private(set) var fileList: EncodedStrings
     /// Source cache by hashed source path.
     public var photos: PhotoEntries
-    /// Each page's fingerprint and files, by the page's id (its path).
+    /// Each page's fingerprint and files, by its key (`PageKey(id:)` of its path).
     public var pages: PageEntries
     /// A digest of everything the pages were made from: when a build's
     /// matches, no page can have changed and the site is not even planned.
@@ -184,7 +193,7 @@ public struct BuildState: Sendable, Equatable {
     /// or gone), and likewise the page ids: with both known, a commit copies
     /// every other entry's bytes from `base` instead of encoding it again.
     public var changedPhotos: Set<PhotoKey>?
-    public var changedPages: Set<String>?
+    public var changedPages: Set<PageKey>?
     /// Set when `photos` holds only the changed entries that still exist and
     /// every other entry is `base`'s, as it was read (`leavingUnchangedPhotosInBase`):
     /// how many entries the state has in all.
@@ -247,7 +256,9 @@ public struct BuildState: Sendable, Equatable {
                 throw StateFormatError(reason: "not a state file")
             }
             var reader = StateReader(UnsafeRawBufferPointer(rebasing: raw[magic.count...]))
-            guard try reader.int() == Int64(currentVersion) else { throw StateFormatError(reason: "other version") }
+            let version = try reader.int()
+            guard version == Int64(currentVersion) || version == Int64(idKeyedVersion) else { throw StateFormatError(reason: "other version") }
+            let idKeyed = version == Int64(idKeyedVersion)
             let siteInputs = StableHash.Digest(high: UInt64(bitPattern: try reader.int()), low: UInt64(bitPattern: try reader.int()))
             let fileCount = try reader.count()
             // Stepped over (every length checked), kept as bytes: made strings when asked for.
@@ -260,7 +271,7 @@ public struct BuildState: Sendable, Equatable {
             var photos: PhotoEntries = [:]
             if keeping == nil { photos.reserveCapacity(photoCount) }
             for _ in 0..<photoCount {
-                let key = try reader.photoKey()
+                let key = try reader.key()
                 let shardKey = UInt64(bitPattern: try reader.int())
                 let length = try reader.count()
                 if let keeping, !keeping(shardKey) {
@@ -280,7 +291,7 @@ public struct BuildState: Sendable, Equatable {
             let pagesStart = magic.count + reader.position
             if withFiles { pages.reserveCapacity(pageCount) }
             for _ in 0..<pageCount {
-                let id = try reader.string()
+                let key = idKeyed ? PageKey(id: try reader.string()) : try reader.key()
                 let fingerprint = StableHash.Digest(high: UInt64(bitPattern: try reader.int()), low: UInt64(bitPattern: try reader.int()))
                 var files: [String]? = nil
                 let fileCount = try reader.count()
@@ -288,13 +299,14 @@ public struct BuildState: Sendable, Equatable {
                     files = []
                     for _ in 0..<fileCount { files!.append(try reader.string()) }
                 }
-                if withFiles { pages[id] = PageRecord(fingerprint: fingerprint, files: files) }
+                if withFiles { pages[key] = PageRecord(fingerprint: fingerprint, files: files) }
                 if let passed, pages.count & 1023 == 0 { passed(magic.count + reader.position) }
             }
             guard reader.isAtEnd else { throw StateFormatError(reason: "trailing bytes") }
             var state = BuildState(files: [], photos: photos, pages: pages)
+            state.version = Int(version)
             state.siteInputs = siteInputs
-            if keeping == nil, withFiles {
+            if keeping == nil, withFiles, !idKeyed {
                 state.base = StateFileBase(photos: .init(offset: photosStart, length: photosEnd - photosStart, count: photoCount),
                                            pages: .init(offset: pagesStart, length: raw.count - pagesStart, count: pageCount))
             }
@@ -341,9 +353,10 @@ public struct BuildState: Sendable, Equatable {
         }
         writer.int(pages.count)
         try writer.flush(emit)
-        let pages = self.pages, ids = parallelSorted(Array(pages.keys))
-        try Self.encodeInBatches(ids.count, emit) { range, writer in
-            for id in ids[range] { Self.writePage(id, pages[id]!, to: &writer) }
+        // Likewise the page keys.
+        let pages = self.pages, pageKeys = pages.keys.sorted()
+        try Self.encodeInBatches(pageKeys.count, emit) { range, writer in
+            for key in pageKeys[range] { Self.writePage(key, pages[key]!, to: &writer) }
         }
         if !writer.bytes.isEmpty { try writer.flush(emit) }
     }
@@ -361,7 +374,7 @@ public struct BuildState: Sendable, Equatable {
     /// One photo entry: its key, its shard key, then its length and body
     /// (`body` is scratch space, reused entry after entry).
     static func writePhoto(_ key: PhotoKey, _ entry: CachedPhoto, to writer: inout StateWriter, body: inout StateWriter) {
-        writer.photoKey(key)
+        writer.key(key)
         writer.int(Int64(bitPattern: entry.shardKey))
         body.removeAll()
         entry.write(to: &body)
@@ -369,9 +382,9 @@ public struct BuildState: Sendable, Equatable {
         writer.raw(body.bytes)
     }
 
-    /// One page entry: its id, its fingerprint, its files.
-    static func writePage(_ id: String, _ record: PageRecord, to writer: inout StateWriter) {
-        writer.string(id)
+    /// One page entry: its key, its fingerprint, its files.
+    static func writePage(_ key: PageKey, _ record: PageRecord, to writer: inout StateWriter) {
+        writer.key(key)
         writer.int(Int64(bitPattern: record.fingerprint.high))
         writer.int(Int64(bitPattern: record.fingerprint.low))
         writer.int(record.files?.count ?? 0)

@@ -42,6 +42,8 @@ public final class EncodedStrings: @unchecked Sendable {
 
     /// Where the bytes are still to be read from.
     private var source: (file: StateFile, range: Range<Int>)?
+    /// `source`, read under the lock (`forEachReadingAChunkAtATime`).
+    var unreadSource: (file: StateFile, range: Range<Int>)? { lock.withLock { source } }
 
     /// Reads the strings from their file if they are still there: what can
     /// fail is said here, before anything relies on them.

@@ -157,6 +157,11 @@ public final class OutputFolder: @unchecked Sendable {
         listing.contains(path)
     }
 
+    /// Likewise for the path whose key is `key`.
+    func contains(_ key: PathKey) -> Bool {
+        listing.contains(key)
+    }
+
     /// The bytes of `path`, if it exists and can be read.
     func contents(of path: String) -> Data? {
         FileManager.default.contents(atPath: prefix + path)

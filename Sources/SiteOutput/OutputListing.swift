@@ -64,8 +64,10 @@ final class OutputListing: @unchecked Sendable {
     }
 
     /// True when `path` (relative to the root) was there when listed, or was added since.
-    func contains(_ path: String) -> Bool {
-        let key = PathKey(path)
+    func contains(_ path: String) -> Bool { contains(PathKey(path)) }
+
+    /// True when the file whose key is `key` was there when listed, or was added since.
+    func contains(_ key: PathKey) -> Bool {
         if let known = reading({ ready ? present.contains(key) : nil }) { return known }
         listed.wait()
         listed.signal()  // every other waiter passes too

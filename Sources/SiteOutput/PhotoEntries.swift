@@ -5,15 +5,32 @@ import GalleryCore
 /// docs/performance.md).
 public typealias PhotoEntries = KeyedTable<PhotoKey, CachedPhoto>
 
-/// The state's page records by page id: a `StringTable` as the photo
-/// entries are (a `Dictionary` of 1,000,000 records kept 2,097,152 slots
-/// of key and record, 84 bytes a page).
-public typealias PageEntries = StringTable<PageRecord>
+/// The state's page records by page key (`PageKey(id:)`), as the photo
+/// entries are: a `KeyedTable`, not a `Dictionary` (of 1,000,000 records it
+/// kept 2,097,152 slots of key and record, 84 bytes a page). Keyed by the
+/// id's hash, not the id: the ids as strings were 81 heap bytes a page, a
+/// tenth of a no-op's peak at 1,000,000 items.
+public typealias PageEntries = KeyedTable<PageKey, PageRecord>
 
-/// A photo's key in the state (`BuildState.key(for:)`): the first 96 bits of
-/// its path's hash, written as 24 lowercase hex digits. Kept as the number:
-/// as a string, each of a million entries held 64 heap bytes more.
-public struct PhotoKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+/// A photo entry's key: its source path's (`BuildState.key(for:)`).
+public typealias PhotoKey = StateKey
+/// A page record's key: its id's (`PageKey(id:)`).
+public typealias PageKey = StateKey
+
+extension StateKey {
+    /// The key of the page whose id (its path in OUT) is `id`.
+    public init(id: String) {
+        var hasher = StableHash()
+        hasher.update(id)
+        self.init(hasher.digest())
+    }
+
+}
+
+/// A key in the state: the first 96 bits of a path's hash (a photo's source
+/// path, a page's id), written as 24 lowercase hex digits. Kept as the
+/// number: as a string, each of a million entries held 64 heap bytes more.
+public struct StateKey: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The digest whose first 96 bits the key is (the rest zero).
     let digest: StableHash.Digest
 
@@ -40,5 +57,5 @@ public struct PhotoKey: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// Calls `body` with `description`'s bytes, written on the stack.
     func withHexDigits<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result { digest.withHexDigits(Self.hexCount, body) }
 
-    public static func < (a: PhotoKey, b: PhotoKey) -> Bool { (a.digest.high, a.digest.low) < (b.digest.high, b.digest.low) }
+    public static func < (a: StateKey, b: StateKey) -> Bool { (a.digest.high, a.digest.low) < (b.digest.high, b.digest.low) }
 }

@@ -29,9 +29,9 @@ struct StateWriter {
 
     mutating func double(_ value: Double) { int(Int64(bitPattern: value.bitPattern)) }
 
-    /// A photo's key as the string of its 24 hex digits.
-    mutating func photoKey(_ key: PhotoKey) {
-        int(PhotoKey.hexCount)
+    /// A photo key or page key as its 24 hex digits.
+    mutating func key(_ key: StateKey) {
+        int(StateKey.hexCount)
         key.withHexDigits { bytes.append(contentsOf: $0) }
     }
 
@@ -158,9 +158,9 @@ struct StateReader {
         return try contentHash()
     }
 
-    /// A photo's key (24 hex digits).
-    mutating func photoKey() throws(StateFormatError) -> PhotoKey {
-        PhotoKey(try hexDigest(digits: PhotoKey.hexCount, naming: "photo key"))
+    /// A photo key or page key (24 hex digits).
+    mutating func key() throws(StateFormatError) -> StateKey {
+        StateKey(try hexDigest(digits: StateKey.hexCount, naming: "key"))
     }
 
     mutating func optional<T>(_ read: (inout StateReader) throws(StateFormatError) -> T) throws(StateFormatError) -> T? {

@@ -116,7 +116,7 @@ extension BuildState {
     /// This build's page records with only the `changed` ones kept, the
     /// others left in the file as for photos (`pageCountWithBase`): 100,000
     /// records were 17 MB of an add's peak as it pruned and committed.
-    public func leavingUnchangedPagesInBase(_ records: PageEntries, changed: Set<String>) throws(OutputError) -> PageEntries? {
+    public func leavingUnchangedPagesInBase(_ records: PageEntries, changed: Set<PageKey>) throws(OutputError) -> PageEntries? {
         try Self.leavingUnchangedInBase(records, changed: changed, file: base?.file) { $0.pages }
     }
 
@@ -158,7 +158,7 @@ extension BuildState {
         }
         if pageCountWithBase != nil {
             let changed = changedPages ?? []
-            for (id, record) in read.pages where !changed.contains(id) { whole.pages[id] = record }
+            for (key, record) in read.pages where !changed.contains(key) { whole.pages[key] = record }
         }
         return whole
     }
@@ -166,10 +166,10 @@ extension BuildState {
     /// The bytes `encode` makes, with every photo and page entry not in
     /// `changedPhotos` or `changedPages` copied from the base file rather
     /// than encoded, and the changed ones encoded and put in their place.
-    /// The file keeps photo keys (24 hex digits) and page ids (ASCII paths)
-    /// in ascending order, which for such keys is their bytes' order: any
-    /// other key, a base file changed since it was read or not in order
-    /// throws `.unusable` (the caller then encodes the state whole).
+    /// The file keeps photo and page keys (24 hex digits each) in ascending
+    /// order, which for such keys is their bytes' order: a key of any other
+    /// form, a base file changed since it was read or not in order throws
+    /// `.unusable` (the caller then encodes the state whole).
     func encodeFromBase(chunkSize: Int = 1 << 20, readSize: Int = 1 << 20, _ emit: (UnsafeRawBufferPointer) throws(OutputError) -> Void) throws(StateDeltaError) {
         guard let base, let url = base.file, let identity = base.identity, let changedPhotos, let changedPages else {
             throw .unusable("no base")
@@ -182,70 +182,60 @@ extension BuildState {
             do { try emit(chunk) } catch { throw .output(error) }
         }
         // Sorted as numbers: the order of their hex digits as text, the file's.
-        let photoKeys = changedPhotos.sorted().map(\.description)
-        let pageIDs = try Self.inByteOrder(changedPages)
+        let photoKeys = changedPhotos.sorted(), pageKeys = changedPages.sorted()
         var writer = StateWriter()
         writer.reserve(chunkSize + 4096)
         try encodeHead(&writer, chunkSize: chunkSize, send)
         writer.int(photoCount)
         let photos = self.photos
         var body = StateWriter()
-        try Self.merge(base.photos, from: descriptor, changed: photoKeys, expected: photoCount, hexKeys: true, readSize: readSize,
-                       writer: &writer, chunkSize: chunkSize, send, entryLength: Self.photoEntryLength) { hex, writer in
-            guard let key = PhotoKey(hex: hex), let entry = photos[key] else { return false }
+        try Self.merge(base.photos, from: descriptor, changed: photoKeys, expected: photoCount, readSize: readSize,
+                       writer: &writer, chunkSize: chunkSize, send, entryLength: Self.photoEntryLength) { key, writer in
+            guard let entry = photos[key] else { return false }
             Self.writePhoto(key, entry, to: &writer, body: &body)
             return true
         }
         writer.int(pageCount)
         let pages = self.pages
-        try Self.merge(base.pages, from: descriptor, changed: pageIDs, expected: pageCount, hexKeys: false, readSize: readSize,
-                       writer: &writer, chunkSize: chunkSize, send, entryLength: Self.pageEntryLength) { id, writer in
-            guard let record = pages[id] else { return false }
-            Self.writePage(id, record, to: &writer)
+        try Self.merge(base.pages, from: descriptor, changed: pageKeys, expected: pageCount, readSize: readSize,
+                       writer: &writer, chunkSize: chunkSize, send, entryLength: Self.pageEntryLength) { key, writer in
+            guard let record = pages[key] else { return false }
+            Self.writePage(key, record, to: &writer)
             return true
         }
         if !writer.bytes.isEmpty { try writer.flush(send) }
     }
 
-    /// Page ids sorted by their UTF-8 bytes; each must be ASCII, whose
-    /// string order is that. (Photo keys are `PhotoKey`s: in order as numbers.)
-    private static func inByteOrder(_ keys: Set<String>) throws(StateDeltaError) -> [String] {
-        for key in keys where !orderedByBytes(key.utf8, hexKeys: false) { throw .unusable("a key not ordered by its bytes") }
-        return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    }
-
-    /// Whether a key is one whose string order is its bytes' order.
-    private static func orderedByBytes<Bytes: Collection<UInt8>>(_ bytes: Bytes, hexKeys: Bool) -> Bool {
-        hexKeys ? bytes.count == 24 && bytes.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-            : bytes.allSatisfy { $0 < 0x80 }
+    /// Whether bytes are a key as the state writes one (24 lowercase hex
+    /// digits), whose order as text is the keys' order.
+    private static func isKey<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        bytes.count == StateKey.hexCount && bytes.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     /// Copies `region`'s entries from the base file to `writer`, leaving out
-    /// the `changed` ones (sorted by bytes) and writing each changed one
+    /// the `changed` ones (sorted) and writing each changed one
     /// that still exists (`write` returns false for one that is gone) where
     /// it belongs. Exactly `expected` entries must come out.
-    private static func merge(_ region: StateFileBase.Region, from descriptor: Int32, changed: [String], expected: Int, hexKeys: Bool,
-                              readSize: Int,
+    private static func merge(_ region: StateFileBase.Region, from descriptor: Int32, changed: [StateKey], expected: Int, readSize: Int,
                               writer: inout StateWriter, chunkSize: Int, _ send: (UnsafeRawBufferPointer) throws(StateDeltaError) -> Void,
                               entryLength: (inout BaseReader) throws(StateDeltaError) -> Int,
-                              write: (String, inout StateWriter) -> Bool) throws(StateDeltaError) {
+                              write: (StateKey, inout StateWriter) -> Bool) throws(StateDeltaError) {
         var reader = BaseReader(descriptor: descriptor, region: region, size: readSize)
         var next = 0, count = 0
-        var previous: [UInt8] = []
+        var previous = StateKey(.zero)
         for index in 0..<region.count {
             let length = try entryLength(&reader)
             let inOrder = reader.withUnread(length) { entry -> Bool in
                 let keyLength = Int(Int64(littleEndian: entry.loadUnaligned(as: Int64.self)))
                 let key = UnsafeRawBufferPointer(rebasing: entry[8..<(8 + keyLength)])
-                guard orderedByBytes(key, hexKeys: hexKeys), index == 0 || previous.lexicographicallyPrecedes(key) else { return false }
-                previous.removeAll(keepingCapacity: true)
-                previous.append(contentsOf: key)
+                guard isKey(key), let entryKey = StateKey(hexBytes: key), index == 0 || previous < entryKey else { return false }
+                previous = entryKey
                 // The changed entries before this one, in their places.
-                while next < changed.count, changed[next].utf8.lexicographicallyPrecedes(key) {
+                while next < changed.count, changed[next] < entryKey {
                     if write(changed[next], &writer) { count += 1 }
                     next += 1
                 }
-                if next < changed.count, changed[next].utf8.elementsEqual(key) {
+                if next < changed.count, changed[next] == entryKey {
                     if write(changed[next], &writer) { count += 1 }
                     next += 1
                 } else {
@@ -275,10 +265,10 @@ extension BuildState {
         return length
     }
 
-    /// The length of the page entry at the reader: id, fingerprint, files.
+    /// The length of the page entry at the reader: key, fingerprint, files.
     private static func pageEntryLength(_ reader: inout BaseReader) throws(StateDeltaError) -> Int {
-        let idLength = try reader.length(at: 0, below: 1 << 16)
-        var length = 8 + idLength + 16
+        let keyLength = try reader.length(at: 0, below: 1 << 10)
+        var length = 8 + keyLength + 16
         let files = try reader.length(at: length, below: 1 << 24)
         length += 8
         for _ in 0..<files {

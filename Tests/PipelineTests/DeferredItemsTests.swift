@@ -53,8 +53,10 @@ import GalleryTestSupport
     @Test func aNoOpMakesNoItemAndTakesEveryPageWhole() async throws {
         let library = try await Self.library(photos: 9)
         let site = try PageIncrementalityTests.files(library.settings.output), state = try Self.stateBytes(library.settings)
+        let pages = site.keys.count { $0.hasSuffix(".html") && !$0.hasPrefix("static/") }
         let (report, held) = try await Self.build(library.settings)
         #expect(report.published > 0)
+        #expect(report.pages == pages, "the pages counted from the state's list of files")
         #expect(held.itemsAfterMedia == 0 && held.deferredAfterMedia == report.published, "\(held)")
         #expect(held.pagesReused && held.itemsAfterPages == 0 && held.deferredAfterPages == report.published, "\(held)")
         #expect(report.pagesRendered == 0 && report.renditionsMade == 0 && report.filesRemoved.isEmpty)
@@ -106,6 +108,64 @@ import GalleryTestSupport
         #expect(report.pagesRendered == 1 && report.renditionsMade == 0 && report.filesRemoved.isEmpty)
         let after = try PageIncrementalityTests.files(library.settings.output), clean = try await PageIncrementalityTests().cleanSite(library)
         #expect(after == clean, "\(Set(after.keys).union(clean.keys).filter { after[$0] != clean[$0] }.sorted())")
+    }
+
+    /// A rendition deleted from OUT (and nothing else): made again, every
+    /// page taken whole (they are produced again by the state's list of the
+    /// files), nothing pruned, and the state's bytes as they were.
+    @Test func aRenditionGoneFromOUTIsMadeAgainAndNothingIsPruned() async throws {
+        let library = try await Self.library(photos: 9)
+        let output = library.settings.output
+        let site = try PageIncrementalityTests.files(output), state = try Self.stateBytes(library.settings)
+        let rendition = try #require(site.keys.sorted().first { $0.hasPrefix("media/") })
+        try FileManager.default.removeItem(at: output.appendingPathComponent(rendition))
+        let (report, held) = try await Self.build(library.settings)
+        #expect(held.pagesReused, "\(held)")
+        #expect(report.renditionsMade == 1 && report.pagesRendered == 0 && report.filesRemoved.isEmpty, "\(report.filesRemoved)")
+        #expect(try PageIncrementalityTests.files(output) == site)
+        #expect(try Self.stateBytes(library.settings) == state)
+    }
+
+    /// The state's bytes as version 13 wrote them: page records by their
+    /// ids (`id` of each key), sorted by id.
+    static func version13(_ state: BuildState, ids: [PageKey: String]) throws -> Data {
+        var writer = StateWriter(), body = StateWriter()
+        writer.raw(BuildState.magic)
+        writer.int(13)
+        writer.int(Int64(bitPattern: state.siteInputs.high))
+        writer.int(Int64(bitPattern: state.siteInputs.low))
+        state.fileList.write(to: &writer, chunkSize: 1 << 30) { _ in }
+        writer.int(state.photos.count)
+        for key in state.photos.keys.sorted() { BuildState.writePhoto(key, state.photos[key]!, to: &writer, body: &body) }
+        writer.int(state.pages.count)
+        let pages = try state.pages.map { key, record in (id: try #require(ids[key], "no id for a page key"), record: record) }
+        for (id, record) in pages.sorted(by: { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }) {
+            writer.string(id)
+            writer.int(Int64(bitPattern: record.fingerprint.high))
+            writer.int(Int64(bitPattern: record.fingerprint.low))
+            writer.int(record.files?.count ?? 0)
+            for file in record.files ?? [] { writer.string(file) }
+        }
+        return Data(writer.bytes)
+    }
+
+    /// Upgrading from a state of version 13 (page records by id): nothing
+    /// read or rendered again, no item made, and the state committed in
+    /// the current layout, the bytes a build of this version commits.
+    @Test func aVersion13StateIsTakenWholeAndCommittedAnew() async throws {
+        let library = try await Self.library(photos: 9)
+        let url = BuildState.location(in: library.settings.stateFolder)
+        let site = try PageIncrementalityTests.files(library.settings.output), current = try Self.stateBytes(library.settings)
+        let state = try BuildState.decode(current)
+        // Each page's id is one of OUT's files (a group's, its first).
+        let ids = Dictionary(site.keys.map { (PageKey(id: $0), $0) }, uniquingKeysWith: { a, _ in a })
+        try Self.version13(state, ids: ids).write(to: url)
+        #expect(try BuildState.decode(Data(contentsOf: url)).version == 13)
+        let (report, held) = try await Self.build(library.settings)
+        #expect(held.itemsAfterMedia == 0 && held.pagesReused && held.itemsAfterPages == 0, "\(held)")
+        #expect(report.pagesRendered == 0 && report.renditionsMade == 0 && report.filesRemoved.isEmpty)
+        #expect(try PageIncrementalityTests.files(library.settings.output) == site)
+        #expect(try Self.stateBytes(library.settings) == current)
     }
 
     /// A photo added: every item is made in the media step (the new one read,

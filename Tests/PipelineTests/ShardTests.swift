@@ -394,7 +394,7 @@ import Metadata
         #expect(said.allSatisfy { $0.contains("of a sharded page build: rendered") }, "\(said)")
         // Disjoint shares of the pages; nothing site-wide, no media but the avatars a page shows.
         let shards = BuildSettings.defaultStateFolder(for: output).appendingPathComponent("shards")
-        var owned: [Set<String>] = []
+        var owned: [Set<PageKey>] = []
         for index in 0..<3 {
             let state = try BuildState.decode(try Data(contentsOf: shards.appendingPathComponent("pages-\(index)-of-3.bin")))
             owned.append(Set(state.pages.keys))
@@ -405,7 +405,7 @@ import Metadata
         #expect(owned.allSatisfy { !$0.isEmpty })
         #expect(owned[0].isDisjoint(with: owned[1]) && owned[0].isDisjoint(with: owned[2]) && owned[1].isDisjoint(with: owned[2]))
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("search/index.js").path))
-        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("index.html").path) == owned.contains { $0.contains("index.html") })
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("index.html").path) == owned.contains { $0.contains(PageKey(id: "index.html")) })
 
         // The last step: the site-wide files, no page again, no rendition.
         let last = try FaultTests.runCapturing(["build", source.path, "--output", output.path])

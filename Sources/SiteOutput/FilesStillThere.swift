@@ -1,0 +1,61 @@
+import GalleryCore
+
+extension EncodedStrings {
+    /// `body` of each string's UTF-8, in order, until it returns false
+    /// (then false is returned). A list still in its state file is read from
+    /// it `chunkSize` bytes at a time, not whole: the list of a million
+    /// items' three million files is 135 MB.
+    func forEachReadingAChunkAtATime(chunkSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) -> Bool) throws(OutputError) -> Bool {
+        guard let (file, range) = unreadSource else {
+            var going = true
+            forEach { utf8 in if going { going = body(utf8) } }
+            return going
+        }
+        var remaining = count, next = range.lowerBound
+        // The bytes read and not yet handed on: a string cut by a chunk's end waits for the next.
+        var pending: [UInt8] = []
+        while remaining > 0 {
+            guard next < range.upperBound else { throw .writeFailed(file.path, reason: "the state's list of files ends early") }
+            let end = min(range.upperBound, next + chunkSize)
+            pending += try file.read(next..<end)
+            next = end
+            var used = 0, going = true
+            pending.withUnsafeBytes { raw in
+                while going, remaining > 0, used + 8 <= raw.count {
+                    let length = Int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: used, as: Int64.self)))
+                    guard used + 8 + length <= raw.count else { break }
+                    going = body(UnsafeRawBufferPointer(rebasing: raw[(used + 8)..<(used + 8 + length)]))
+                    used += 8 + length
+                    remaining -= 1
+                }
+            }
+            guard going else { return false }
+            pending.removeFirst(used)
+        }
+        return true
+    }
+}
+
+extension OutputFolder {
+    /// Whether every file the previous build produced (as `previous` lists
+    /// them) is still in OUT, and how many of them are HTML pages (those
+    /// outside static/): a build that takes every page as it was produces
+    /// them again. Asked of the state's list, not of the page records, which
+    /// keep their ids' hashes alone (`PageKey`).
+    public func holdsEveryFile(of previous: BuildState) throws(OutputError) -> (all: Bool, htmlPages: Int) {
+        var htmlPages = 0
+        let all = try previous.fileList.forEachReadingAChunkAtATime { utf8 in
+            guard contains(PathKey(utf8)) else { return false }
+            if Self.isPage(utf8) { htmlPages += 1 }
+            return true
+        }
+        return (all, htmlPages)
+    }
+
+    /// Whether a produced file's path (UTF-8) is an HTML page: ends in
+    /// .html, outside the theme's static files.
+    static func isPage(_ utf8: UnsafeRawBufferPointer) -> Bool {
+        let html = ".html".utf8, statics = "static/".utf8
+        return utf8.count >= html.count && utf8.suffix(html.count).elementsEqual(html) && !utf8.starts(with: statics)
+    }
+}
