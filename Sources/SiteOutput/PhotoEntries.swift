@@ -43,13 +43,16 @@ public struct StateKey: Hashable, Sendable, Comparable, CustomStringConvertible 
     }
 
     /// The key the bytes spell (24 lowercase hex digits); nil for anything else.
-    init?(hexBytes bytes: some Collection<UInt8>) {
+    init?(hexBytes bytes: UnsafeRawBufferPointer) {
         guard let digest = StableHash.Digest(hexPrefix: bytes, digits: Self.hexCount) else { return nil }
         self.digest = digest
     }
 
     /// The key `hex` spells (24 lowercase hex digits); nil for anything else.
-    public init?(hex: String) { self.init(hexBytes: hex.utf8) }
+    public init?(hex: String) {
+        guard let digest = StableHash.Digest(hexPrefix: hex.utf8, digits: Self.hexCount) else { return nil }
+        self.digest = digest
+    }
 
     /// As the state writes it: 24 lowercase hex digits, whose order as text is the keys' order.
     public var description: String { digest.hex(digits: Self.hexCount) }
