@@ -114,4 +114,14 @@ import GalleryTestSupport
         // (The closure's type is given: inferred, `n` became `Int?` to match the lookup's, and the key "qOptional(0)".)
         #expect(table.count == 5_000 && (0..<5_000).allSatisfy { (n: Int) -> Bool in table["q\(n)"] == n })
     }
+
+    /// Full, a table grows by a quarter, not twice over: the one photo an
+    /// add brings to a million entries does not hold a million more empty.
+    @Test func aFullTableGrowsByAQuarter() {
+        var table = StringTable<Int>(minimumCapacity: 10_000)
+        let reserved = table.values.capacity
+        for n in 0..<(reserved + 1) { table["p\(n)"] = n }
+        #expect(table.values.capacity > reserved && table.values.capacity <= reserved + reserved / 4 + 64, "\(table.values.capacity)")
+        #expect(table.count == reserved + 1 && (0...reserved).allSatisfy { (n: Int) -> Bool in table["p\(n)"] == n })
+    }
 }
