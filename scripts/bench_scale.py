@@ -30,8 +30,13 @@ the steps named run outside the limit (the first build made on a larger
 machine, the rebuilds on the small one), and the table says which did. The
 table gives each step's peak RSS divided by the item count.
 
+With --compare-clean the site after "add one" is compared with a clean build
+of the same library (into WORK/site-clean, removed after; run as the cold
+build is, within the limit or not): every file of both, by its SHA-256, both
+trees walked side by side (never held). A difference ends the benchmark.
+
 usage: scripts/bench_scale.py [--count 100000] [--work DIR] [--binary PATH] [--jobs N] [--watch-trials 3] [--stacks on|off] [--bursts]
-                              [--memory-limit 1G [--unlimited cold]]
+                              [--memory-limit 1G [--unlimited cold]] [--compare-clean]
 """
 import argparse
 import datetime
@@ -136,6 +141,7 @@ def main():
     parser.add_argument("--memory-limit", type=memlimit.parse_size, default=None,
                         help="run every step in a cgroup of this many bytes (1G, 512M), as on a small NAS; root only")
     parser.add_argument("--unlimited", default="", help="steps run outside --memory-limit, comma-separated (cold)")
+    parser.add_argument("--compare-clean", action="store_true", help="compare the site after the add with a clean build's, file by file")
     args = parser.parse_args()
     args.unlimited = {name.strip() for name in args.unlimited.split(",") if name.strip()}
     unknown = args.unlimited - {"cold", "no-op", "add one", "caption one", "remove one"}
@@ -146,6 +152,25 @@ def main():
             measure(args, limit)
     else:
         measure(args, None)
+
+
+def compare_with_clean(args, work, build, out, limit):
+    """Builds the library cleanly into WORK/site-clean (within `limit` if
+    given) and compares it with `out`, file by file; exits on a difference."""
+    clean = os.path.join(work, "site-clean")
+    benchlib.remove_site(clean)
+    command = [clean if part == out else part for part in build]
+    run = benchlib.run_timed(command, check=limit is None, preexec_fn=limit.enter if limit else None)
+    if run.returncode != 0:
+        why = "killed by the kernel at the memory limit" if limit and limit.killed(run) else f"failed ({run.returncode})"
+        raise SystemExit(f"the clean build to compare with: {why}:\n{run.stderr[-2000:]}")
+    started = time.monotonic()
+    same, differences, count = benchlib.compare_trees(out, clean)
+    benchlib.remove_site(clean)
+    if count:
+        raise SystemExit(f"add one differs from a clean build in {count} files:\n" + "\n".join(differences))
+    print(f"add one against a clean build ({run.wall:.2f} s wall, {run.peak_mb:.0f} MB): {same:,} files, "
+          f"each the same bytes (SHA-256, compared in {time.monotonic() - started:.0f} s)", flush=True)
 
 
 def measure(args, limit):
@@ -201,6 +226,8 @@ def measure(args, limit):
         rows.append((name + (" (no limit)" if limit and not limited else ""), run, pages, total, written, removed))
         print(f"{name:12s} {run.wall:7.2f} s wall {run.cpu:7.2f} s CPU {run.peak_mb:7.0f} MB  "
               f"rendered {pages} of {total} pages, {written} files written, {removed} removed", flush=True)
+        if name == "add one" and args.compare_clean:
+            compare_with_clean(args, work, build, out, limit if "cold" not in args.unlimited else None)
     noop = rows[1][1]
     print()
     if limit:

@@ -81,7 +81,11 @@ def test_bench_video(tmp_path):
 
 
 def test_bench_scale(tmp_path):
-    out = bench("bench_scale.py", "--count", "1500", "--binary", gallerygen(), "--work", str(tmp_path))
+    out = bench("bench_scale.py", "--count", "1500", "--binary", gallerygen(), "--work", str(tmp_path), "--compare-clean")
+    # The site after the add is a clean build's, file for file.
+    same = re.search(r"^add one against a clean build \([\d.]+ s wall, \d+ MB\): ([\d,]+) files, each the same bytes", out, re.M)
+    assert same and int(same.group(1).replace(",", "")) > 3000, out
+    assert not os.path.exists(tmp_path / "site-clean"), "the clean build is removed once compared"
     pages = {m.group(1): (int(m.group(2)), int(m.group(3))) for m in re.finditer(r"\| ([a-z -]+) \|[^\n]*\| (\d+) of (\d+) \|", out)}
     assert set(pages) == {"cold", "no-op", "add one", "caption one", "remove one"}, out
     assert pages["no-op"][0] == 0, out
@@ -184,3 +188,25 @@ def test_bench_scale_within_a_memory_limit(tmp_path):
     assert outside.returncode != 0 and re.search(r"^cold +[\d.]+ s wall", outside.stdout, re.M), outside.stdout + outside.stderr
     assert re.search(r"^(no-op|add one|caption one|remove one): killed by the kernel at the memory limit \(8 MB\)", outside.stderr, re.M), \
         outside.stdout + outside.stderr
+
+
+def test_compare_trees(tmp_path):
+    """Two trees compared by digest, walked side by side: every difference
+    found (bytes, a file on one side only), whatever order names sort in."""
+    from benchlib import compare_trees
+
+    def tree(root, files):
+        for path, text in files.items():
+            os.makedirs(os.path.dirname(root / path), exist_ok=True)
+            (root / path).write_text(text)
+    files = {"a/b.html": "1", "a-c.html": "2", "a/z/y.js": "3", "index.html": "4", "media/00/x.webp": "5"}
+    tree(tmp_path / "one", files)
+    tree(tmp_path / "two", files)
+    assert compare_trees(tmp_path / "one", tmp_path / "two") == (5, [], 0)
+    (tmp_path / "two" / "a" / "b.html").write_text("changed")
+    (tmp_path / "two" / "a" / "new.html").write_text("new")
+    os.remove(tmp_path / "one" / "media" / "00" / "x.webp")
+    same, differences, count = compare_trees(tmp_path / "one", tmp_path / "two")
+    assert (same, count) == (3, 3), differences
+    assert differences == ["different bytes: a/b.html", f"only in {tmp_path / 'two'}: a/new.html",
+                           f"only in {tmp_path / 'two'}: media/00/x.webp"], differences

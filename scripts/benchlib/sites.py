@@ -1,5 +1,6 @@
 """Building gallerygen for a benchmark, and looking at what a build left:
 its site, its state folder, the files it wrote."""
+import hashlib
 import os
 import shutil
 import subprocess
@@ -54,3 +55,52 @@ def changed_files(before, after):
     written = sum(1 for path, stamp in after.items() if before.get(path) != stamp)
     removed = sum(1 for path in before if path not in after)
     return written, removed
+
+
+def tree_digests(folder):
+    """(path, SHA-256) of every file under `folder`, one at a time, in the
+    order of their paths' components (names sorted folder by folder): a
+    tree of millions of files is walked, never held."""
+    def walk(relative):
+        where = os.path.join(folder, relative) if relative else folder
+        with os.scandir(where) as entries:
+            entries = sorted(entries, key=lambda entry: entry.name)
+        for entry in entries:
+            path = f"{relative}/{entry.name}" if relative else entry.name
+            if entry.is_dir(follow_symlinks=False):
+                yield from walk(path)
+            else:
+                with open(entry.path, "rb") as f:
+                    yield path, hashlib.file_digest(f, "sha256").digest()
+    yield from walk("")
+
+
+def compare_trees(a, b, shown=20):
+    """Every file of the trees `a` and `b` compared by digest, both walked
+    side by side: (how many files are the same bytes in both, the first
+    `shown` differences as text, how many differences in all)."""
+    left, right = tree_digests(a), tree_digests(b)
+    x, y = next(left, None), next(right, None)
+    same, differences, count = 0, [], 0
+
+    def differ(text):
+        nonlocal count
+        count += 1
+        if len(differences) < shown:
+            differences.append(text)
+    while x is not None or y is not None:
+        kx = x[0].split("/") if x is not None else None
+        ky = y[0].split("/") if y is not None else None
+        if y is None or (x is not None and kx < ky):
+            differ(f"only in {a}: {x[0]}")
+            x = next(left, None)
+        elif x is None or ky < kx:
+            differ(f"only in {b}: {y[0]}")
+            y = next(right, None)
+        else:
+            if x[1] == y[1]:
+                same += 1
+            else:
+                differ(f"different bytes: {x[0]}")
+            x, y = next(left, None), next(right, None)
+    return same, differences, count
