@@ -172,14 +172,8 @@ public struct GPSCoordinate: Hashable, Sendable, Codable {
 /// What is known about a photo without decoding its pixels.
 public struct PhotoMetadata: Hashable, Sendable, Codable {
     enum CodingKeys: String, CodingKey {
-        case format, storedSize, orientation, captureDate, camera, frameCount
-        case gpsBox = "gps"
-        case motionBox = "motion"
-        case embeddedClipBox = "embeddedClip"
-        case wordsBox = "words"
-        case livePhotoIdentifierBox = "livePhotoIdentifier"
-        case burstIdentifierBox = "burstIdentifier"
-        case placeBox = "place"
+        case format, storedSize, orientation, captureDate, camera, frameCount, gps, motion, embeddedClip, words, livePhotoIdentifier
+        case burstIdentifier, place
     }
 
     /// Container format.
@@ -195,23 +189,20 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
     public var camera: CameraFacts
     /// Where it was taken, if recorded. Never written to the site.
     public var gps: GPSCoordinate? {
-        get { gpsBox?.value }
-        set { gpsBox = newValue.map(Boxed.init) }
+        get { rareBox?.value.gps }
+        set { changeRareParts { $0.gps = newValue } }
     }
     /// Number of frames (1 for stills).
     public var frameCount: Int
     /// A video's own facts; for a Live or Motion Photo, its motion clip's.
     public var motion: VideoFacts? {
-        get { motionBox?.value }
-        set { motionBox = newValue.map(Boxed.init) }
+        get { rareBox?.value.motion }
+        set { changeRareParts { $0.motion = newValue } }
     }
-    /// `motion` out of line: 290 bytes most items (stills) do not have, in
-    /// every one of 100,000 items' metadata otherwise.
-    private var motionBox: Boxed<VideoFacts>?
     /// Where a Motion Photo's MP4 sits inside the file (the still ends where it begins).
     public var embeddedClip: Range<Int>? {
-        get { embeddedClipBox?.value }
-        set { embeddedClipBox = newValue.map(Boxed.init) }
+        get { rareBox?.value.embeddedClip }
+        set { changeRareParts { $0.embeddedClip = newValue } }
     }
     /// Title, caption, keywords, rating and people the file itself carries
     /// (XMP, IPTC, EXIF); sidecars are added when the item is processed.
@@ -225,24 +216,40 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
     /// An iPhone still's Live Photo identifier, matched against its clip's
     /// (read while the file is processed; not kept in the build cache).
     public var livePhotoIdentifier: String? {
-        get { livePhotoIdentifierBox?.value }
-        set { livePhotoIdentifierBox = newValue.map(Boxed.init) }
+        get { rareBox?.value.livePhotoIdentifier }
+        set { changeRareParts { $0.livePhotoIdentifier = newValue } }
     }
     /// The burst the camera says it is a frame of (an iPhone's `BurstUUID`):
     /// kept, since stacks are found at every build.
     public var burstIdentifier: String? {
-        get { burstIdentifierBox?.value }
-        set { burstIdentifierBox = newValue.map(Boxed.init) }
+        get { rareBox?.value.burstIdentifier }
+        set { changeRareParts { $0.burstIdentifier = newValue } }
     }
-    /// The parts most kept metadata does not have, out of line (nil costs
-    /// one pointer): the GPS fix and the Live Photo identifier are never
-    /// kept, most files carry no words and are no Motion Photo. Inline they
-    /// were 96 of the 330 bytes of each of 100,000 items' metadata.
-    private var gpsBox: Boxed<GPSCoordinate>?
-    private var embeddedClipBox: Boxed<Range<Int>>?
+    /// The words out of line (nil costs one pointer): most files carry none.
     private var wordsBox: Boxed<PhotoWords>?
-    private var livePhotoIdentifierBox: Boxed<String>?
-    private var burstIdentifierBox: Boxed<String>?
+
+    /// The parts few files have, in one box (nil costs one pointer for all
+    /// five): the GPS fix and the Live Photo identifier are never kept, and
+    /// Motion Photos (a clip's facts: 290 bytes) and camera bursts are few.
+    /// Inline they were 96 of the 330 bytes of each item's metadata, in
+    /// boxes of their own 40 of 192.
+    struct RareParts: Hashable, Sendable {
+        var gps: GPSCoordinate?
+        var motion: VideoFacts?
+        var embeddedClip: Range<Int>?
+        var livePhotoIdentifier: String?
+        var burstIdentifier: String?
+
+        var isEmpty: Bool { gps == nil && motion == nil && embeddedClip == nil && livePhotoIdentifier == nil && burstIdentifier == nil }
+    }
+    private var rareBox: Boxed<RareParts>?
+
+    /// Sets a rare part: in a new box (a copy of the metadata shares the old), none when all are nil.
+    private mutating func changeRareParts(_ change: (inout RareParts) -> Void) {
+        var parts = rareBox?.value ?? RareParts()
+        change(&parts)
+        rareBox = parts.isEmpty ? nil : Boxed(parts)
+    }
     /// The town or city nearest `gps` (`moment_places`, from GeoNames'
     /// cities, offline): what moments headings, place pages and search show
     /// in its place. Nil when the setting is off or the item has no GPS.
@@ -256,16 +263,43 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
     /// An optional part kept out of line and never changed in place (a new
     /// value is a new box): nil costs one pointer, a copy of the metadata
     /// shares the box. Compared, hashed and encoded as its value.
-    final class Boxed<Value: Hashable & Sendable & Codable>: Hashable, Sendable, Codable {
+    final class Boxed<Value: Hashable & Sendable>: Hashable, Sendable {
         let value: Value
         init(_ value: Value) { self.value = value }
         static func == (a: Boxed, b: Boxed) -> Bool { a === b || a.value == b.value }
         func hash(into hasher: inout Hasher) { hasher.combine(value) }
-        init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(Value.self) }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        }
+    }
+
+    /// Coded by its parts' names, each left out when it has none.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(format: try c.decode(SourceFormat.self, forKey: .format), storedSize: try c.decode(PixelSize.self, forKey: .storedSize),
+                  orientation: try c.decode(Orientation.self, forKey: .orientation), captureDate: try c.decode(CaptureDate.self, forKey: .captureDate),
+                  camera: try c.decode(CameraFacts.self, forKey: .camera), gps: try c.decodeIfPresent(GPSCoordinate.self, forKey: .gps),
+                  frameCount: try c.decode(Int.self, forKey: .frameCount))
+        motion = try c.decodeIfPresent(VideoFacts.self, forKey: .motion)
+        embeddedClip = try c.decodeIfPresent(Range<Int>.self, forKey: .embeddedClip)
+        words = try c.decodeIfPresent(PhotoWords.self, forKey: .words) ?? PhotoWords()
+        livePhotoIdentifier = try c.decodeIfPresent(String.self, forKey: .livePhotoIdentifier)
+        burstIdentifier = try c.decodeIfPresent(String.self, forKey: .burstIdentifier)
+        place = try c.decodeIfPresent(Place.self, forKey: .place)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(format, forKey: .format)
+        try c.encode(storedSize, forKey: .storedSize)
+        try c.encode(orientation, forKey: .orientation)
+        try c.encode(captureDate, forKey: .captureDate)
+        try c.encode(camera, forKey: .camera)
+        try c.encode(frameCount, forKey: .frameCount)
+        try c.encodeIfPresent(gps, forKey: .gps)
+        try c.encodeIfPresent(motion, forKey: .motion)
+        try c.encodeIfPresent(embeddedClip, forKey: .embeddedClip)
+        try c.encodeIfPresent(wordsBox?.value, forKey: .words)
+        try c.encodeIfPresent(livePhotoIdentifier, forKey: .livePhotoIdentifier)
+        try c.encodeIfPresent(burstIdentifier, forKey: .burstIdentifier)
+        try c.encodeIfPresent(place, forKey: .place)
     }
 
     /// Creates metadata.

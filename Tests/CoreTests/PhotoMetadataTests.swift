@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import GalleryCore
+
+/// The parts few files have share one box: each reads back as set, metadata
+/// compares by what it holds (not by how it was set), and the coded form
+/// names each part as before.
+@Suite struct PhotoMetadataTests {
+    static let plain = PhotoMetadata(format: .jpeg, storedSize: PixelSize(width: 4, height: 3), orientation: .right,
+                                     captureDate: CaptureDate(wallClockSeconds: 9, utcOffsetSeconds: 3600, source: .original),
+                                     camera: CameraFacts(make: "Canon", model: "EOS R6", iso: 200))
+
+    @Test func rarePartsReadBackAsSetAndCompareByValue() throws {
+        var a = Self.plain
+        a.gps = GPSCoordinate(latitude: 64.1, longitude: -21.9)
+        a.embeddedClip = 100..<900
+        a.livePhotoIdentifier = "ABC"
+        a.burstIdentifier = "BURST"
+        a.motion = VideoFacts(duration: 2.5, storedSize: PixelSize(width: 8, height: 6), rotation: 0, videoCodec: "hevc", pixelFormat: "yuv420p", bitDepth: 8)
+        #expect(a.gps == GPSCoordinate(latitude: 64.1, longitude: -21.9) && a.embeddedClip == 100..<900)
+        #expect(a.livePhotoIdentifier == "ABC" && a.burstIdentifier == "BURST" && a.motion?.duration == 2.5 && a.kind == .motionStill)
+        // The same parts set in another order: equal, and hashed alike.
+        var b = Self.plain
+        b.motion = VideoFacts(duration: 2.5, storedSize: PixelSize(width: 8, height: 6), rotation: 0, videoCodec: "hevc", pixelFormat: "yuv420p", bitDepth: 8)
+        b.burstIdentifier = "BURST"
+        b.livePhotoIdentifier = "ABC"
+        b.embeddedClip = 100..<900
+        b.gps = GPSCoordinate(latitude: 64.1, longitude: -21.9)
+        #expect(a == b && a.hashValue == b.hashValue)
+        // A copy changed is its own; the original keeps its parts.
+        var copy = a
+        copy.burstIdentifier = nil
+        #expect(a.burstIdentifier == "BURST" && copy.burstIdentifier == nil && copy != a)
+        // Every part taken away again: the plain metadata's equal.
+        let kept = a.kept(people: true, place: true)
+        #expect(kept.gps == nil && kept.livePhotoIdentifier == nil && kept.burstIdentifier == "BURST" && kept.embeddedClip == 100..<900)
+        for clear in [{ (m: inout PhotoMetadata) in m.gps = nil }, { $0.embeddedClip = nil }, { $0.livePhotoIdentifier = nil },
+                      { $0.burstIdentifier = nil }, { $0.motion = nil }] {
+            #expect(a != Self.plain)
+            clear(&a)
+        }
+        #expect(a == Self.plain && a.hashValue == Self.plain.hashValue && a.kind == .still)
+    }
+
+    @Test func codedByEachPartsName() throws {
+        var metadata = Self.plain
+        metadata.burstIdentifier = "BURST"
+        metadata.embeddedClip = 5..<10
+        metadata.words.title = "A title"
+        let data = try JSONEncoder().encode(metadata)
+        let keys = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any]).keys
+        #expect(Set(keys) == ["format", "storedSize", "orientation", "captureDate", "camera", "frameCount", "embeddedClip", "words", "burstIdentifier"])
+        #expect(try JSONDecoder().decode(PhotoMetadata.self, from: data) == metadata)
+        #expect(try JSONDecoder().decode(PhotoMetadata.self, from: JSONEncoder().encode(Self.plain)) == Self.plain)
+    }
+}
