@@ -76,7 +76,6 @@ public enum SourceFileReader {
             var read = file
             read.byteCount = before.size
             read.modifiedNanoseconds = before.modifiedNanoseconds
-            read.modificationDate = FileTime.date(nanoseconds: before.modifiedNanoseconds)
             return (bytes, read)
         }
         throw SourceChangedError(path: file.displayPath, removed: false)
@@ -273,13 +272,8 @@ public struct SourceChangedError: Error, Sendable, CustomStringConvertible {
 }
 
 /// A file's modification time as the cache compares it (nanoseconds since
-/// 1970, exactly as the file system reports it) and as a `Date`: one
-/// conversion for the scan and for a file read again.
+/// 1970, exactly as the file system reports it): one conversion for the
+/// scan and for a file read again (`SourceFile.modificationDate` is made from it).
 enum FileTime {
     static func nanoseconds(_ time: timespec) -> Int64 { Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec) }
-
-    static func date(nanoseconds: Int64) -> Date {
-        let (seconds, rest) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
-        return Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(rest) / 1e9)
-    }
 }

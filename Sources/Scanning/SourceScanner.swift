@@ -231,10 +231,8 @@ public struct SourceScanner: Sendable {
             if !options.skippedFiles.isEmpty, options.skippedFiles.contains(relative) { continue }
             let ext = SourceFileTypes.fileExtension(of: entry.name)
             let isVideo = ext.map(SourceFileTypes.videoExtensions.contains) ?? false
-            let nanoseconds = FileTime.nanoseconds(info.st_mtim)
-            let modified = FileTime.date(nanoseconds: nanoseconds)
             let file = SourceFile(inFolder: url, named: entry.name, byteCount: Int64(info.st_size),
-                                  modificationDate: modified, modifiedNanoseconds: nanoseconds, rawFolder: rawFolder, rawName: entry.raw)
+                                  modifiedNanoseconds: FileTime.nanoseconds(info.st_mtim), rawFolder: rawFolder, rawName: entry.raw)
             if !isVideo && !(ext.map(SourceFileTypes.photoExtensions.contains) ?? false) {
                 if SourceLayout.isToolFile(entry.name, inRoot: components.isEmpty) { continue }
                 if ext.map(SourceFileTypes.sidecarExtensions.contains) == true {
