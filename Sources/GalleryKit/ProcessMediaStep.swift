@@ -127,9 +127,16 @@ struct ProcessMediaStep: BuildStep {
         context.photoCacheUnchanged = !tally.cacheChanged
         context.changedPhotos = tally.changedKeys
         // A whole build commits its state from the previous state's file:
-        // the entries that did not change stay there, not in memory.
-        if shard == nil, !context.mergedParts,
-           let changed = try context.previousState.leavingUnchangedPhotosInBase(tally.cache, changed: tally.changedKeys) {
+        // the entries that did not change stay there, not in memory. Without
+        // such a file (a first build), its entries are set aside in one.
+        let whole = shard == nil && !context.mergedParts
+        if whole, !context.previousState.hasBaseFile, deferred == nil,
+           output.settingEntriesAside(tally.cache, previous: &context.previousState) {
+            context.photoCache = [:]
+            context.photoCountWithBase = tally.cache.count
+            context.changedPhotos = []
+            ReleasedLater.drop(tally.takeCache())
+        } else if whole, let changed = try context.previousState.leavingUnchangedPhotosInBase(tally.cache, changed: tally.changedKeys) {
             context.photoCache = changed
             context.photoCountWithBase = tally.cache.count
             let entries = tally.takeCache()

@@ -337,29 +337,42 @@ public struct BuildState: Sendable, Equatable {
     /// Encodes the state in chunks of about `chunkSize` bytes handed to
     /// `emit` as they are made: the state of 100,000 photos is tens of MB,
     /// and held whole at the end of a build it was the build's peak of memory.
-    func encode<E: Error>(chunkSize: Int = 1 << 20, _ emit: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E) {
+    /// `regions`: told where the photo and page entries lie in the bytes.
+    func encode<E: Error>(chunkSize: Int = 1 << 20, regions: (_ photos: Range<Int>, _ pages: Range<Int>) -> Void = { _, _ in },
+                          _ emit: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E) {
         // Its unchanged entries left in the base file: those are read back first.
-        if photoCountWithBase != nil || pageCountWithBase != nil { return try withEntriesFromBase().encode(chunkSize: chunkSize, emit) }
+        if photoCountWithBase != nil || pageCountWithBase != nil {
+            return try withEntriesFromBase().encode(chunkSize: chunkSize, regions: regions, emit)
+        }
+        var written = 0
+        func send(_ chunk: UnsafeRawBufferPointer) throws(E) {
+            written += chunk.count
+            try emit(chunk)
+        }
         var writer = StateWriter()
         writer.reserve(chunkSize + 4096)
-        try encodeHead(&writer, chunkSize: chunkSize, emit)
+        try encodeHead(&writer, chunkSize: chunkSize, send)
         writer.int(photos.count)
-        try writer.flush(emit)
+        try writer.flush(send)
+        let photosStart = written
         let photos = self.photos
         // Written in the keys' order (their hex digits' order as text), sorted as numbers.
         let keys = photos.keys.sorted()
-        try Self.encodeInBatches(keys.count, emit) { range, writer in
+        try Self.encodeInBatches(keys.count, send) { range, writer in
             var body = StateWriter()
             for key in keys[range] { Self.writePhoto(key, photos[key]!, to: &writer, body: &body) }
         }
+        let photosEnd = written
         writer.int(pages.count)
-        try writer.flush(emit)
+        try writer.flush(send)
+        let pagesStart = written
         // Likewise the page keys.
         let pages = self.pages, pageKeys = pages.keys.sorted()
-        try Self.encodeInBatches(pageKeys.count, emit) { range, writer in
+        try Self.encodeInBatches(pageKeys.count, send) { range, writer in
             for key in pageKeys[range] { Self.writePage(key, pages[key]!, to: &writer) }
         }
-        if !writer.bytes.isEmpty { try writer.flush(emit) }
+        if !writer.bytes.isEmpty { try writer.flush(send) }
+        regions(photosStart..<photosEnd, pagesStart..<written)
     }
 
     /// What every state file begins with: the magic, the version, the site

@@ -350,6 +350,7 @@ public final class OutputFolder: @unchecked Sendable {
     /// Completes a build whose state is the previous one's, byte for byte
     /// (a no-op): the file in place stays, the journal closes, the lock goes.
     public func commitUnchanged() {
+        removeAsideFile()
         journal.finish()
         lock?.release()
     }

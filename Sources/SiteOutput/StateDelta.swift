@@ -137,6 +137,8 @@ extension BuildState {
                 || old.keys.contains { entries[$0] == nil && !changed.contains($0) }
             if unlisted { throw .writeFailed(file.path, reason: "internal: an entry changed but is not listed as changed") }
         }
+        // Every entry changed (a first build's pages): all are kept, not copied.
+        if entries.count <= changed.count, entries.keys.allSatisfy(changed.contains) { return entries }
         var kept = KeyedTable<Key, Entry>(minimumCapacity: changed.count)
         for key in changed { if let entry = entries[key] { kept[key] = entry } }
         return kept
