@@ -212,16 +212,16 @@ def measure(args, limit):
     page = None
     for name, change in steps:
         change()
-        before = benchlib.snapshot(out) if os.path.isdir(out) else {}
+        before = benchlib.snapshot(out)
         limited = limit if name not in args.unlimited else None
         run = benchlib.run_timed(build, check=limited is None, preexec_fn=limited.enter if limited else None)
         if limited and run.returncode != 0:
             why = "killed by the kernel at the memory limit" if limit.killed(run) else f"failed ({run.returncode})"
             raise SystemExit(f"{name}: {why} ({args.memory_limit / (1 << 20):.0f} MB):\n{run.stderr[-2000:]}")
         after = benchlib.snapshot(out)
-        written, removed = benchlib.changed_files(before, after)
+        written, removed, new = benchlib.changed_files(before, after)
         if name == "add one":
-            page = next((os.path.join(out, path) for path in after if path not in before and path.endswith("/img-9999.html")), None)
+            page = next((os.path.join(out, path) for path in new if path.endswith("/img-9999.html")), None)
         pages, total = rendered(run)
         rows.append((name + (" (no limit)" if limit and not limited else ""), run, pages, total, written, removed))
         print(f"{name:12s} {run.wall:7.2f} s wall {run.cpu:7.2f} s CPU {run.peak_mb:7.0f} MB  "

@@ -210,3 +210,20 @@ def test_compare_trees(tmp_path):
     assert (same, count) == (3, 3), differences
     assert differences == ["different bytes: a/b.html", f"only in {tmp_path / 'two'}: a/new.html",
                            f"only in {tmp_path / 'two'}: media/00/x.webp"], differences
+
+
+def test_snapshots_count_what_changed(tmp_path):
+    """Snapshots of a folder, kept in files: the files written (new or
+    changed) and removed between two, and the new ones' paths."""
+    from benchlib import changed_files, snapshot
+    site = tmp_path / "site"
+    for path in ("index.html", "a/b.html", "a-c.html", "media/00/x.webp"):
+        os.makedirs(os.path.dirname(site / path), exist_ok=True)
+        (site / path).write_text("one")
+    assert changed_files(snapshot(tmp_path / "missing"), snapshot(site)) == (4, 0, ["a/b.html", "a-c.html", "index.html", "media/00/x.webp"])
+    before = snapshot(site)
+    (site / "a" / "b.html").write_text("changed")
+    (site / "a" / "new.html").write_text("new")
+    os.remove(site / "media" / "00" / "x.webp")
+    assert changed_files(before, snapshot(site)) == (2, 1, ["a/new.html"])
+    assert changed_files(before, before) == (0, 0, [])

@@ -4,6 +4,7 @@ import hashlib
 import os
 import shutil
 import subprocess
+import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
@@ -39,27 +40,9 @@ def remove_site(out):
     shutil.rmtree(state_folder(out), ignore_errors=True)
 
 
-def snapshot(folder):
-    """path -> (size, mtime_ns) of every file under `folder`."""
-    files = {}
-    for dirpath, _, names in os.walk(folder):
-        for name in names:
-            path = os.path.join(dirpath, name)
-            st = os.lstat(path)
-            files[os.path.relpath(path, folder)] = (st.st_size, st.st_mtime_ns)
-    return files
-
-
-def changed_files(before, after):
-    """How many files were written (new or changed) and removed between two snapshots."""
-    written = sum(1 for path, stamp in after.items() if before.get(path) != stamp)
-    removed = sum(1 for path in before if path not in after)
-    return written, removed
-
-
-def tree_digests(folder):
-    """(path, SHA-256) of every file under `folder`, one at a time, in the
-    order of their paths' components (names sorted folder by folder): a
+def _walk(folder, leaf):
+    """(path, leaf(entry)) of every file under `folder`, one at a time, in
+    the order of their paths' components (names sorted folder by folder): a
     tree of millions of files is walked, never held."""
     def walk(relative):
         where = os.path.join(folder, relative) if relative else folder
@@ -70,37 +53,87 @@ def tree_digests(folder):
             if entry.is_dir(follow_symlinks=False):
                 yield from walk(path)
             else:
-                with open(entry.path, "rb") as f:
-                    yield path, hashlib.file_digest(f, "sha256").digest()
-    yield from walk("")
+                yield path, leaf(entry)
+    if os.path.isdir(folder):
+        yield from walk("")
+
+
+def _merged(left, right):
+    """Two walks side by side: (path, left's value or None, right's or None) for every path of either."""
+    x, y = next(left, None), next(right, None)
+    while x is not None or y is not None:
+        kx = x[0].split("/") if x is not None else None
+        ky = y[0].split("/") if y is not None else None
+        if y is None or (x is not None and kx < ky):
+            yield x[0], x[1], None
+            x = next(left, None)
+        elif x is None or ky < kx:
+            yield y[0], None, y[1]
+            y = next(right, None)
+        else:
+            yield x[0], x[1], y[1]
+            x, y = next(left, None), next(right, None)
+
+
+class Snapshot:
+    """Every file under a folder with its size and modification time, kept
+    in a temporary file, not in memory: a site of a million items is three
+    million files, and held as a dict they made this process 1 GB, which a
+    child forked from it then counted as its own peak RSS (Linux keeps the
+    forking process's high-water mark in the child's `ru_maxrss`)."""
+
+    def __init__(self, folder):
+        self.file = tempfile.NamedTemporaryFile()
+        for path, stamp in _walk(folder, lambda entry: entry.stat(follow_symlinks=False)):
+            self.file.write(f"{path}\0{stamp.st_size}\0{stamp.st_mtime_ns}\n".encode(errors="surrogateescape"))
+        self.file.flush()
+
+    def entries(self):
+        """(path, (size, mtime_ns)), in the walk's order (each call reads the file anew)."""
+        with open(self.file.name, "rb") as f:
+            for line in f:
+                path, size, mtime = line.decode(errors="surrogateescape").rstrip("\n").split("\0")
+                yield path, (int(size), int(mtime))
+
+
+def snapshot(folder):
+    """Every file under `folder` (none if it does not exist), with its size and time (`Snapshot`)."""
+    return Snapshot(folder)
+
+
+def changed_files(before, after):
+    """How many files were written (new or changed) and removed between two
+    snapshots, and the paths of the new ones."""
+    written, removed, new = 0, 0, []
+    for path, old, now in _merged(before.entries(), after.entries()):
+        if now is None:
+            removed += 1
+        elif old != now:
+            written += 1
+            if old is None:
+                new.append(path)
+    return written, removed, new
+
+
+def tree_digests(folder):
+    """(path, SHA-256) of every file under `folder`, one at a time, in the
+    order of their paths' components (`_walk`)."""
+    def digest(entry):
+        with open(entry.path, "rb") as f:
+            return hashlib.file_digest(f, "sha256").digest()
+    yield from _walk(folder, digest)
 
 
 def compare_trees(a, b, shown=20):
     """Every file of the trees `a` and `b` compared by digest, both walked
     side by side: (how many files are the same bytes in both, the first
     `shown` differences as text, how many differences in all)."""
-    left, right = tree_digests(a), tree_digests(b)
-    x, y = next(left, None), next(right, None)
     same, differences, count = 0, [], 0
-
-    def differ(text):
-        nonlocal count
+    for path, x, y in _merged(tree_digests(a), tree_digests(b)):
+        if x == y:
+            same += 1
+            continue
         count += 1
         if len(differences) < shown:
-            differences.append(text)
-    while x is not None or y is not None:
-        kx = x[0].split("/") if x is not None else None
-        ky = y[0].split("/") if y is not None else None
-        if y is None or (x is not None and kx < ky):
-            differ(f"only in {a}: {x[0]}")
-            x = next(left, None)
-        elif x is None or ky < kx:
-            differ(f"only in {b}: {y[0]}")
-            y = next(right, None)
-        else:
-            if x[1] == y[1]:
-                same += 1
-            else:
-                differ(f"different bytes: {x[0]}")
-            x, y = next(left, None), next(right, None)
+            differences.append(f"only in {b}: {path}" if x is None else f"only in {a}: {path}" if y is None else f"different bytes: {path}")
     return same, differences, count
