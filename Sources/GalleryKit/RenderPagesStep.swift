@@ -81,7 +81,7 @@ struct RenderPagesStep: BuildStep {
             let taken = range.map { index -> PageRecord? in
                 let page = pages[index]
                 if let part, !Self.owns(page, part) { return nil }
-                guard let old = previous.records[PageKey(id: page.id)] else { return nil }
+                guard let old = previous.records[PageKey(path: page.id)] else { return nil }
                 known += 1
                 guard old.fingerprint == page.fingerprint else { return nil }
                 // The sitemap's group holds robots.txt unless the user has their own.
@@ -112,7 +112,7 @@ struct RenderPagesStep: BuildStep {
                 toRender.append(index)
                 continue
             }
-            if part != nil { records[PageKey(id: page.id)] = old }
+            if part != nil { records[PageKey(path: page.id)] = old }
             if let files = old.files {
                 context.producedFiles.append(contentsOf: files)
                 htmlPages += files.count { $0.hasSuffix(".html") }
@@ -125,9 +125,9 @@ struct RenderPagesStep: BuildStep {
         // Which pages changed matters only to a state committed from the
         // previous one's file; a first build has none (a set of every page).
         let tracksChanges = context.previousState.hasBaseFile
-        var changed = tracksChanges ? Set(toRender.lazy.map { PageKey(id: pages[$0].id) }) : []
+        var changed = tracksChanges ? Set(toRender.lazy.map { PageKey(path: pages[$0].id) }) : []
         if part == nil, known < previousCount {
-            let planned = Set(pages.lazy.map { PageKey(id: $0.id) })
+            let planned = Set(pages.lazy.map { PageKey(path: $0.id) })
             let gone = records.keys.filter { !planned.contains($0) }
             for id in gone { records.removeValue(forKey: id) }
             changed.formUnion(gone)
@@ -143,7 +143,7 @@ struct RenderPagesStep: BuildStep {
         context.producedFiles.reserve(adding: rendered.paths.reduce(0) { $0 + ($1?.count ?? 1) })
         for (index, files) in zip(toRender, rendered.paths) {
             let page = pages[index]
-            records[PageKey(id: page.id)] = PageRecord(fingerprint: page.fingerprint, files: files)
+            records[PageKey(path: page.id)] = PageRecord(fingerprint: page.fingerprint, files: files)
             if let files {
                 context.producedFiles.append(contentsOf: files)
                 renderedPages += files.count { $0.hasSuffix(".html") }  // the search index's scripts are not pages
@@ -347,7 +347,7 @@ struct RenderPagesStep: BuildStep {
         try handOn(previous, changed: [], &context)
         context.pagesReused = true
         context.report.pages = htmlPages
-        let hasMap = previous[PageKey(id: SiteMap.mapPagePath)] != nil
+        let hasMap = previous[PageKey(path: SiteMap.mapPagePath)] != nil
         for (path, _) in staticFiles(context.theme, map: hasMap) { context.producedFiles.append("static/" + path) }
         return true
     }

@@ -181,7 +181,7 @@ public struct BuildState: Sendable, Equatable {
     private(set) var fileList: EncodedStrings
     /// Source cache by hashed source path.
     public var photos: PhotoEntries
-    /// Each page's fingerprint and files, by its key (`PageKey(id:)` of its path).
+    /// Each page's fingerprint and files, by its key (`PageKey(path:)` of its id).
     public var pages: PageEntries
     /// A digest of everything the pages were made from: when a build's
     /// matches, no page can have changed and the site is not even planned.
@@ -223,11 +223,7 @@ public struct BuildState: Sendable, Equatable {
     }
 
     /// The cache key of a source path.
-    public static func key(for relativePath: String) -> PhotoKey {
-        var hasher = StableHash()
-        hasher.update(relativePath)
-        return PhotoKey(hasher.digest())
-    }
+    public static func key(for relativePath: String) -> PhotoKey { PhotoKey(path: relativePath) }
 
     /// The state file's name inside the state folder.
     public static let fileName = "state.bin"
@@ -292,7 +288,7 @@ public struct BuildState: Sendable, Equatable {
             let pagesStart = magic.count + reader.position
             if withFiles { pages.reserveCapacity(pageCount + pageCount / 64 + 16) }
             for _ in 0..<pageCount {
-                let key = idKeyed ? PageKey(id: try reader.string()) : try reader.key()
+                let key = idKeyed ? PageKey(path: try reader.string()) : try reader.key()
                 let fingerprint = StableHash.Digest(high: UInt64(bitPattern: try reader.int()), low: UInt64(bitPattern: try reader.int()))
                 var files: [String]? = nil
                 let fileCount = try reader.count()

@@ -5,7 +5,7 @@ import GalleryCore
 /// docs/performance.md).
 public typealias PhotoEntries = KeyedTable<PhotoKey, CachedPhoto>
 
-/// The state's page records by page key (`PageKey(id:)`), as the photo
+/// The state's page records by page key (`PageKey(path:)` of the id), as the photo
 /// entries are: a `KeyedTable`, not a `Dictionary` (of 1,000,000 records it
 /// kept 2,097,152 slots of key and record, 84 bytes a page). Keyed by the
 /// id's hash, not the id: the ids as strings were 81 heap bytes a page, a
@@ -14,17 +14,17 @@ public typealias PageEntries = KeyedTable<PageKey, PageRecord>
 
 /// A photo entry's key: its source path's (`BuildState.key(for:)`).
 public typealias PhotoKey = StateKey
-/// A page record's key: its id's (`PageKey(id:)`).
+/// A page record's key: its id's (its path in OUT).
 public typealias PageKey = StateKey
 
 extension StateKey {
-    /// The key of the page whose id (its path in OUT) is `id`.
-    public init(id: String) {
+    /// The key of a path: a source file's relative path (a photo entry's,
+    /// `BuildState.key(for:)`) or a page's id (a page record's).
+    public init(path: String) {
         var hasher = StableHash()
-        hasher.update(id)
+        hasher.update(path)
         self.init(hasher.digest())
     }
-
 }
 
 /// A key in the state: the first 96 bits of a path's hash (a photo's source

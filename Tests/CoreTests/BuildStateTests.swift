@@ -22,8 +22,8 @@ import GalleryTestSupport
                                                      clip: CachedClip(size: 7, modified: 8, contentHash: sampleHash("clip"), belongsToStill: true)),
                                    BuildState.key(for: "k4"): CachedPhoto(size: 5, modified: 6, contentHash: sampleHash("unreadable clip"), metadata: bare,
                                                      clip: CachedClip(size: -1, modified: 0, contentHash: nil, belongsToStill: false))],
-                          pages: [PageKey(id: "index.html"): PageRecord(fingerprint: StableHash.Digest(high: 1, low: .max)),
-                                  PageKey(id: "search/index.js"): PageRecord(fingerprint: StableHash.Digest(high: 7, low: 9),
+                          pages: [PageKey(path: "index.html"): PageRecord(fingerprint: StableHash.Digest(high: 1, low: .max)),
+                                  PageKey(path: "search/index.js"): PageRecord(fingerprint: StableHash.Digest(high: 7, low: 9),
                                                                 files: ["search/index.js", "search/t-ab.js"])])
     }
 
@@ -99,7 +99,7 @@ import GalleryTestSupport
         for n in 0..<20_000 {
             photos[BuildState.key(for: "album \(n % 97)/IMG_\(n).jpg")] = CachedPhoto(size: Int64(n), modified: Int64(n) * 7,
                                                                                     contentHash: sampleHash("h\(n)"), metadata: metadata)
-            pages[PageKey(id: "albums/\(n % 97)/img-\(n).html")] = PageRecord(fingerprint: StableHash.Digest(high: UInt64(n), low: 1))
+            pages[PageKey(path: "albums/\(n % 97)/img-\(n).html")] = PageRecord(fingerprint: StableHash.Digest(high: UInt64(n), low: 1))
         }
         // Keys sort as numbers in the order their hex digits sort as text (the file's order).
         #expect(photos.keys.sorted().map(\.description) == photos.keys.map(\.description).sorted())

@@ -38,8 +38,8 @@ import GalleryTestSupport
         let state = try BuildState.decode(data)
         #expect(state.siteInputs == StableHash.Digest(high: 5, low: 6))
         #expect(state.pages.count == 2)
-        #expect(state.pages[PageKey(id: "index.html")] == PageRecord(fingerprint: StableHash.Digest(high: 1, low: 2)))
-        #expect(state.pages[PageKey(id: "search/index.js")]?.files == ["search/index.js", "search/t-ab.js"])
+        #expect(state.pages[PageKey(path: "index.html")] == PageRecord(fingerprint: StableHash.Digest(high: 1, low: 2)))
+        #expect(state.pages[PageKey(path: "search/index.js")]?.files == ["search/index.js", "search/t-ab.js"])
         #expect(state.base == nil && !state.hasBaseFile)
         // Written again, it is the current version, and reads back the same.
         let again = try BuildState.decode(state.encoded())
@@ -53,9 +53,9 @@ import GalleryTestSupport
     /// Keys are the ids' hashes: distinct ids, distinct keys; one id, one key.
     @Test func aPageKeyIsItsIdsHash() {
         let ids = (0..<10_000).map { "albums/\($0 % 31)/img-\($0).html" }
-        #expect(Set(ids.map(PageKey.init(id:))).count == ids.count)
-        #expect(PageKey(id: "albums/é.html") == PageKey(id: "albums/é.html"))
-        #expect(PageKey(id: "a.html") != PageKey(id: "b.html"))
+        #expect(Set(ids.map(PageKey.init(path:))).count == ids.count)
+        #expect(PageKey(path: "albums/é.html") == PageKey(path: "albums/é.html"))
+        #expect(PageKey(path: "a.html") != PageKey(path: "b.html"))
     }
 
     /// The list of files read from the state file a chunk at a time is the

@@ -31,7 +31,7 @@ import GalleryTestSupport
 
     static func page(_ n: Int, _ fingerprint: UInt64) -> (PageKey, PageRecord) {
         let files: [String]? = n % 50 == 0 ? (0..<(n % 7 + 1)).map { "search/t-\(n)-\($0).js" } : nil
-        return (PageKey(id: "albums/\(n % 13)/img-\(n).html"), PageRecord(fingerprint: StableHash.Digest(high: UInt64(n), low: fingerprint), files: files))
+        return (PageKey(path: "albums/\(n % 13)/img-\(n).html"), PageRecord(fingerprint: StableHash.Digest(high: UInt64(n), low: fingerprint), files: files))
     }
 
     /// Writes `state` to `url` and reads it back as a build does: with its file as the base.
@@ -125,7 +125,7 @@ import GalleryTestSupport
         let folder = try TemporaryFolder()
         let url = folder.url.appendingPathComponent("state.bin")
         let key = BuildState.key(for: "a.jpg")
-        let original = BuildState(files: ["index.html"], photos: [key: Self.photo(1)], pages: [PageKey(id: "index.html"): PageRecord(fingerprint: .zero)])
+        let original = BuildState(files: ["index.html"], photos: [key: Self.photo(1)], pages: [PageKey(path: "index.html"): PageRecord(fingerprint: .zero)])
         var state = try Self.commitAndRead(original.encodedBytes(), to: url)
         state.changedPhotos = []
         state.changedPages = []
@@ -142,8 +142,8 @@ import GalleryTestSupport
             }
         }
         var accented = state
-        accented.pages[PageKey(id: "albums/é.html")] = PageRecord(fingerprint: .zero)
-        accented.changedPages = [PageKey(id: "albums/é.html")]
+        accented.pages[PageKey(path: "albums/é.html")] = PageRecord(fingerprint: .zero)
+        accented.changedPages = [PageKey(path: "albums/é.html")]
         #expect(try Self.fromBase(accented) == accented.encodedBytes())
         var unknown = state
         unknown.changedPages = nil

@@ -158,7 +158,7 @@ import GalleryTestSupport
         let site = try PageIncrementalityTests.files(library.settings.output), current = try Self.stateBytes(library.settings)
         let state = try BuildState.decode(current)
         // Each page's id is one of OUT's files (a group's, its first).
-        let ids = Dictionary(site.keys.map { (PageKey(id: $0), $0) }, uniquingKeysWith: { a, _ in a })
+        let ids = Dictionary(site.keys.map { (PageKey(path: $0), $0) }, uniquingKeysWith: { a, _ in a })
         try Self.version13(state, ids: ids).write(to: url)
         #expect(try BuildState.decode(Data(contentsOf: url)).version == 13)
         let (report, held) = try await Self.build(library.settings)

@@ -405,7 +405,7 @@ import Metadata
         #expect(owned.allSatisfy { !$0.isEmpty })
         #expect(owned[0].isDisjoint(with: owned[1]) && owned[0].isDisjoint(with: owned[2]) && owned[1].isDisjoint(with: owned[2]))
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("search/index.js").path))
-        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("index.html").path) == owned.contains { $0.contains(PageKey(id: "index.html")) })
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("index.html").path) == owned.contains { $0.contains(PageKey(path: "index.html")) })
 
         // The last step: the site-wide files, no page again, no rendition.
         let last = try FaultTests.runCapturing(["build", source.path, "--output", output.path])
