@@ -11,26 +11,19 @@ extension EncodedStrings {
             forEach { utf8 in if going { going = body(utf8) } }
             return going
         }
-        var remaining = count, next = range.lowerBound
-        // The bytes read and not yet handed on: a string cut by a chunk's end waits for the next.
-        var pending: [UInt8] = []
-        while remaining > 0 {
-            guard next < range.upperBound else { throw .writeFailed(file.path, reason: "the state's list of files ends early") }
-            let end = min(range.upperBound, next + chunkSize)
-            pending += try file.read(next..<end)
-            next = end
-            var used = 0, going = true
-            pending.withUnsafeBytes { raw in
-                while going, remaining > 0, used + 8 <= raw.count {
-                    let length = Int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: used, as: Int64.self)))
-                    guard used + 8 + length <= raw.count else { break }
-                    going = body(UnsafeRawBufferPointer(rebasing: raw[(used + 8)..<(used + 8 + length)]))
-                    used += 8 + length
-                    remaining -= 1
-                }
+        // Read as a commit reads its base file's entries (`BaseReader`): each a length, then its bytes.
+        var reader = BaseReader(descriptor: file.descriptor, region: .init(offset: range.lowerBound, length: range.count, count: count),
+                                size: chunkSize)
+        do throws(StateDeltaError) {
+            for _ in 0..<count {
+                let length = 8 + (try reader.length(at: 0, below: 1 << 20))
+                try reader.ensure(length)
+                let going = reader.withUnread(length) { body(UnsafeRawBufferPointer(rebasing: $0[8...])) }
+                reader.consume(length)
+                guard going else { return false }
             }
-            guard going else { return false }
-            pending.removeFirst(used)
+        } catch {
+            throw .writeFailed(file.path, reason: "the state read at the build's start can no longer be read")
         }
         return true
     }

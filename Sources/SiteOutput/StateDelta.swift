@@ -208,12 +208,6 @@ extension BuildState {
         if !writer.bytes.isEmpty { try writer.flush(send) }
     }
 
-    /// Whether bytes are a key as the state writes one (24 lowercase hex
-    /// digits), whose order as text is the keys' order.
-    private static func isKey<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
-        bytes.count == StateKey.hexCount && bytes.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-    }
-
     /// Copies `region`'s entries from the base file to `writer`, leaving out
     /// the `changed` ones (sorted) and writing each changed one
     /// that still exists (`write` returns false for one that is gone) where
@@ -230,7 +224,8 @@ extension BuildState {
             let inOrder = reader.withUnread(length) { entry -> Bool in
                 let keyLength = Int(Int64(littleEndian: entry.loadUnaligned(as: Int64.self)))
                 let key = UnsafeRawBufferPointer(rebasing: entry[8..<(8 + keyLength)])
-                guard isKey(key), let entryKey = StateKey(hexBytes: key), index == 0 || previous < entryKey else { return false }
+                // A key as the state writes one (24 lowercase hex digits), in ascending order.
+                guard let entryKey = StateKey(hexBytes: key), index == 0 || previous < entryKey else { return false }
                 previous = entryKey
                 // The changed entries before this one, in their places.
                 while next < changed.count, changed[next] < entryKey {
