@@ -285,6 +285,9 @@ public struct PhotoMetadata: Hashable, Sendable, Codable {
         place = try c.decodeIfPresent(Place.self, forKey: .place)
     }
 
+    /// In `CodingKeys`' order, as the synthesized coding wrote them: an
+    /// item's digest hashes this encoding (`StableHash.add(encoding:)`)
+    /// where the state's digest of its metadata is not known.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(format, forKey: .format)

@@ -50,7 +50,31 @@ import Testing
         let data = try JSONEncoder().encode(metadata)
         let keys = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any]).keys
         #expect(Set(keys) == ["format", "storedSize", "orientation", "captureDate", "camera", "frameCount", "embeddedClip", "words", "burstIdentifier"])
+        // Hashed as the synthesized coding of the parts, each in a box of its
+        // own, hashed them (items' digests hash this encoding where the state's is not known).
+        var ours = StableHash(), synthesized = StableHash()
+        ours.add(encoding: metadata)
+        synthesized.add(encoding: Synthesized(metadata))
+        #expect(ours.digest() == synthesized.digest())
         #expect(try JSONDecoder().decode(PhotoMetadata.self, from: data) == metadata)
         #expect(try JSONDecoder().decode(PhotoMetadata.self, from: JSONEncoder().encode(Self.plain)) == Self.plain)
+    }
+
+    /// The metadata as it was declared before its rare parts shared a box:
+    /// coded by the synthesized conformance, in `CodingKeys`' order.
+    struct Synthesized: Encodable {
+        enum CodingKeys: String, CodingKey {
+            case format, storedSize, orientation, captureDate, camera, frameCount, gps, motion, embeddedClip, words, livePhotoIdentifier
+            case burstIdentifier, place
+        }
+        var format: SourceFormat, orientation: Orientation, storedSize: PixelSize, captureDate: CaptureDate, camera: CameraFacts
+        var frameCount: Int, motion: VideoFacts?, gps: GPSCoordinate?, embeddedClip: Range<Int>?, words: PhotoWords?
+        var livePhotoIdentifier: String?, burstIdentifier: String?, place: Place?
+
+        init(_ m: PhotoMetadata) {
+            (format, orientation, storedSize, captureDate, camera, frameCount) = (m.format, m.orientation, m.storedSize, m.captureDate, m.camera, m.frameCount)
+            (motion, gps, embeddedClip, words) = (m.motion, m.gps, m.embeddedClip, m.hasWords ? m.words : nil)
+            (livePhotoIdentifier, burstIdentifier, place) = (m.livePhotoIdentifier, m.burstIdentifier, m.place)
+        }
     }
 }
