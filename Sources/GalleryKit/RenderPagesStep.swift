@@ -123,8 +123,9 @@ struct RenderPagesStep: BuildStep {
         }
         // Pages the plan no longer has (a photo removed): their records go.
         // Which pages changed matters only to a state committed from the
-        // previous one's file; a first build has none (a set of every page).
-        let tracksChanges = context.previousState.hasBaseFile
+        // previous one's file, when it holds page records; a first build's
+        // has none (a set of every page).
+        let tracksChanges = context.previousState.hasPageRecordsInBase
         var changed = tracksChanges ? Set(toRender.lazy.map { PageKey(path: pages[$0].id) }) : []
         if part == nil, known < previousCount {
             let planned = Set(pages.lazy.map { PageKey(path: $0.id) })

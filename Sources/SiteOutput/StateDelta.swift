@@ -98,11 +98,16 @@ extension BuildState {
     public static let checksEncodingFromBase = Atomic<Bool>(false)
 
     /// A base file and the changes since are known.
-    var canEncodeFromBase: Bool { base?.file != nil && changedPhotos != nil && changedPages != nil }
+    var canEncodeFromBase: Bool { base?.file != nil && changedPhotos != nil && (changedPages != nil || !hasPageRecordsInBase) }
 
     /// Read from a file that a new state can be committed from: only then
     /// are the changed keys since wanted (a first build's would be all of them).
     public var hasBaseFile: Bool { base?.file != nil }
+
+    /// Read from a file that holds page records a commit can leave there
+    /// (a first build's aside file holds none: every record is this build's,
+    /// and which changed is not worth a set of them all).
+    public var hasPageRecordsInBase: Bool { hasBaseFile && (base?.pages.count ?? 0) > 0 }
 
     /// This build's photo entries (`cache`) with only the `changed` ones
     /// kept, to be committed from the file this state was read from, which
@@ -116,8 +121,10 @@ extension BuildState {
     /// This build's page records with only the `changed` ones kept, the
     /// others left in the file as for photos (`pageCountWithBase`): 100,000
     /// records were 17 MB of an add's peak as it pruned and committed.
+    /// Nil too when the file holds no page records (nothing to leave there).
     public func leavingUnchangedPagesInBase(_ records: PageEntries, changed: Set<PageKey>) throws(OutputError) -> PageEntries? {
-        try Self.leavingUnchangedInBase(records, changed: changed, file: base?.file) { $0.pages }
+        guard hasPageRecordsInBase else { return nil }
+        return try Self.leavingUnchangedInBase(records, changed: changed, file: base?.file) { $0.pages }
     }
 
     /// `entries` with only the `changed` ones kept, when there is a base
@@ -137,8 +144,6 @@ extension BuildState {
                 || old.keys.contains { entries[$0] == nil && !changed.contains($0) }
             if unlisted { throw .writeFailed(file.path, reason: "internal: an entry changed but is not listed as changed") }
         }
-        // Every entry changed (a first build's pages): all are kept, not copied.
-        if entries.count <= changed.count, entries.keys.allSatisfy(changed.contains) { return entries }
         var kept = KeyedTable<Key, Entry>(minimumCapacity: changed.count)
         for key in changed { if let entry = entries[key] { kept[key] = entry } }
         return kept
@@ -173,7 +178,7 @@ extension BuildState {
     /// form, a base file changed since it was read or not in order throws
     /// `.unusable` (the caller then encodes the state whole).
     func encodeFromBase(chunkSize: Int = 1 << 20, readSize: Int = 1 << 20, _ emit: (UnsafeRawBufferPointer) throws(OutputError) -> Void) throws(StateDeltaError) {
-        guard let base, let url = base.file, let identity = base.identity, let changedPhotos, let changedPages else {
+        guard let base, let url = base.file, let identity = base.identity, let changedPhotos, changedPages != nil || base.pages.count == 0 else {
             throw .unusable("no base")
         }
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
@@ -184,7 +189,8 @@ extension BuildState {
             do { try emit(chunk) } catch { throw .output(error) }
         }
         // Sorted as numbers: the order of their hex digits as text, the file's.
-        let photoKeys = changedPhotos.sorted(), pageKeys = changedPages.sorted()
+        // A base without page records (a first build's aside file): every record is written from memory.
+        let photoKeys = changedPhotos.sorted(), pageKeys = base.pages.count == 0 ? pages.keys.sorted() : (changedPages ?? []).sorted()
         var writer = StateWriter()
         writer.reserve(chunkSize + 4096)
         try encodeHead(&writer, chunkSize: chunkSize, send)

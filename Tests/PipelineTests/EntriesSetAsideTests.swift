@@ -36,6 +36,7 @@ import GalleryTestSupport
         #expect(heldAfterMedia == 0 && countAfterMedia >= context.report.published && asideDuringPages,
                 "the entries are in the aside file, not in memory")
         #expect(context.report.stateFromBase, "committed from the aside file")
+        #expect(context.changedPages == nil && context.pageCountWithBase == nil, "every page is new: no set of them all, none left in the file")
         #expect(!FileManager.default.fileExists(atPath: Self.asideFile(library.settings).path), "removed once committed")
         let state = try BuildState.decode(Data(contentsOf: BuildState.location(in: library.settings.stateFolder)))
         #expect(state.photos.count == countAfterMedia && state.pages.count > context.report.published)
