@@ -164,144 +164,45 @@ public struct KeyedRenditionSpec: Sendable {
         self.key = spec.key
     }
 
-    /// `RenditionSpec.relativePath`: the one place a rendition's name is made.
-    /// `media/NN/NAME-WxH.EXT` (`-original.EXT` for the original), NAME the
-    /// first 20 hex digits of the hash of the content hash, the key, the size
-    /// and `madeWith`. Written into one string, the size's digits made once:
-    /// a rebuild names every rendition of every photo (four interpolations
-    /// and their copies were two fifths of planning a photo).
+    /// `RenditionSpec.relativePath`: the one place a rendition's name is made
+    /// (`RenditionName` spells it). `media/NN/NAME-WxH.EXT` (`-original.EXT`
+    /// for the original), NAME the first 20 hex digits of the hash of the
+    /// content hash, the key, the size and `madeWith`.
     public func relativePath(contentHash: ContentHash, size: PixelSize, originalExtension: String = "jpg", madeWith: String = "") -> String {
         relativePath(size: size, originalExtension: originalExtension, madeWith: madeWith) { $0.update(contentHash) }
     }
 
+    /// The rendition of `size` pixels of the source whose content hash is
+    /// `contentHash`, at `relativePath`'s path, holding its name as the
+    /// name's hash (an original's path ends in its spec's format's
+    /// extension, as a converted original's does).
+    public func rendition(contentHash: ContentHash, size: PixelSize, madeWith: String = "") -> Rendition {
+        Rendition(self, size: size, name: RenditionName(nameHash(size: size, madeWith: madeWith) { $0.update(contentHash) }))
+    }
+
     /// The name of what `content` feeds a hasher (a content hash's 32 hex digits and their separator).
     fileprivate func relativePath(size: PixelSize, originalExtension: String, madeWith: String, content: (inout StableHash) -> Void) -> String {
+        let name = RenditionName(nameHash(size: size, madeWith: madeWith, content: content))
+        let isOriginal = spec.role == .original
+        return name.path(size: size, isOriginal: isOriginal, fileExtension: isOriginal ? originalExtension : spec.format.fileExtension)
+    }
+
+    /// The hash a name is made of: what `content` feeds, the key, "WIDTHxHEIGHT"
+    /// (what `size.description` is, with the separator `update(_: String)`
+    /// hashes after it) and `madeWith`. The size's digits are written once, on
+    /// the stack: a rebuild names every rendition of every photo (four
+    /// interpolations and their copies were two fifths of planning a photo).
+    private func nameHash(size: PixelSize, madeWith: String, content: (inout StableHash) -> Void) -> StableHash.Digest {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { dimensions in
-            // "WIDTHxHEIGHT" (what `size.description` is) and the separator `update(_: String)` hashes after it.
-            var count = Self.writeDecimal(size.width, into: dimensions, at: 0)
-            dimensions[count] = UInt8(ascii: "x")
-            count = Self.writeDecimal(size.height, into: dimensions, at: count + 1)
+            let count = RenditionName.writeDimensions(size, into: dimensions)
             dimensions[count] = 0
             var hasher = StableHash()
             content(&hasher)
             hasher.update(key)
             hasher.update(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: dimensions[0...count])))
             if !madeWith.isEmpty { hasher.update(madeWith) }
-            let digest = hasher.digest()
-            let isOriginal = spec.role == .original
-            var fileExtension = isOriginal ? originalExtension : spec.format.fileExtension
-            return fileExtension.withUTF8 { ext in
-                let suffix = isOriginal ? 9 : count + 1  // "-original" or "-WxH"
-                let length = 6 + 2 + 1 + 20 + suffix + 1 + ext.count
-                return String(unsafeUninitializedCapacity: length) { out in
-                    var at = 0
-                    func put(_ byte: UInt8) {
-                        out[at] = byte
-                        at += 1
-                    }
-                    for byte in "media/".utf8 { put(byte) }
-                    for index in 0..<2 { put(digest.hexDigit(index)) }
-                    put(UInt8(ascii: "/"))
-                    for index in 0..<20 { put(digest.hexDigit(index)) }
-                    if isOriginal {
-                        for byte in "-original".utf8 { put(byte) }
-                    } else {
-                        put(UInt8(ascii: "-"))
-                        for index in 0..<count { put(dimensions[index]) }
-                    }
-                    put(UInt8(ascii: "."))
-                    for byte in ext { put(byte) }
-                    return at
-                }
-            }
+            return hasher.digest()
         }
-    }
-
-    /// Writes `value` in decimal (as `"\(value)"` does) at `start`; returns the index after it.
-    private static func writeDecimal(_ value: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
-        var at = start
-        if value < 0 {
-            buffer[at] = UInt8(ascii: "-")
-            at += 1
-        }
-        var magnitude = value.magnitude
-        let first = at
-        repeat {
-            buffer[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
-            at += 1
-        } while magnitude > 0
-        // Written lowest digit first: reversed in place.
-        var low = first, high = at - 1
-        while low < high {
-            buffer.swapAt(low, high)
-            low += 1
-            high -= 1
-        }
-        return at
     }
 }
 
-/// A rendition made (or found up to date) for one photo.
-public struct Rendition: Hashable, Sendable, Codable {
-    /// The spec it was made from.
-    public var spec: RenditionSpec {
-        _read { yield shared.spec }
-        set { shared = SharedSpec(newValue) }
-    }
-    /// Its actual pixel size (upright).
-    public var size: PixelSize
-    /// Path relative to the site root.
-    public var path: String
-    /// `spec`, in a box shared by every rendition made from one setting: the
-    /// renditions of 100,000 items live as long as the build, and the spec
-    /// inline (56 bytes) was more than half of each.
-    private var shared: SharedSpec
-
-    /// A spec shared by renditions (never changed in place).
-    public final class SharedSpec: Sendable {
-        public let spec: RenditionSpec
-        public init(_ spec: RenditionSpec) { self.spec = spec }
-    }
-
-    /// Creates a rendition record.
-    public init(spec: RenditionSpec, size: PixelSize, path: String) {
-        self.init(shared: SharedSpec(spec), size: size, path: path)
-    }
-
-    /// Creates a rendition record whose spec is `keyed`'s, shared.
-    public init(_ keyed: KeyedRenditionSpec, size: PixelSize, path: String) {
-        self.init(shared: keyed.shared, size: size, path: path)
-    }
-
-    private init(shared: SharedSpec, size: PixelSize, path: String) {
-        self.shared = shared
-        self.size = size
-        self.path = path
-    }
-
-    public static func == (a: Rendition, b: Rendition) -> Bool {
-        a.path == b.path && a.size == b.size && (a.shared === b.shared || a.spec == b.spec)
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(spec)
-        hasher.combine(size)
-        hasher.combine(path)
-    }
-
-    enum CodingKeys: String, CodingKey { case spec, size, path }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(spec: try container.decode(RenditionSpec.self, forKey: .spec), size: try container.decode(PixelSize.self, forKey: .size),
-                  path: try container.decode(String.self, forKey: .path))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(spec, forKey: .spec)
-        try container.encode(size, forKey: .size)
-        try container.encode(path, forKey: .path)
-    }
-}

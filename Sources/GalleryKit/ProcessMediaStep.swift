@@ -169,8 +169,7 @@ struct ProcessMediaStep: BuildStep {
         context.report = tally.report
         // A page part claims its pages only: the media are the media parts'.
         if shard?.phase != .pages {
-            context.producedFiles.reserve(adding: context.items.reduce(0) { $0 + $1.renditions.count })
-            for item in context.items { context.producedFiles.append(contentsOf: item.renditions.lazy.map(\.path)) }
+            context.producedFiles.appendRenditions(of: context.items)
         }
     }
 }

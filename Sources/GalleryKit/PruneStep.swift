@@ -29,14 +29,16 @@ struct PruneStep: BuildStep {
         // made, not held beside them (a third of a first build's peak).
         ReleasedLater.drop(context.items)
         context.items = []
-        let produced = context.producedFiles.all + (context.producedFiles.includesPreviousFiles ? try context.previousState.loadedFiles() : [])
+        var produced = context.producedFiles
+        context.producedFiles = ProducedFiles()
+        if produced.includesPreviousFiles { produced.append(contentsOf: try context.previousState.loadedFiles()) }
         let (removed, files, sameFiles) = try output.prune(previous: context.previousState, produced: produced)
         context.report.filesRemoved = removed
         if sameFiles, unchanged {
             output.commitUnchanged()
         } else {
             var state = files.map { BuildState(fileList: $0, photos: context.photoCache, pages: context.pageRecords) }
-                ?? BuildState(files: Array(Set(produced)), photos: context.photoCache, pages: context.pageRecords)
+                ?? BuildState(files: Array(produced.set), photos: context.photoCache, pages: context.pageRecords)
             state.siteInputs = context.siteInputs
             // What changed since the state read: the rest is copied from its file.
             state.base = context.previousState.base

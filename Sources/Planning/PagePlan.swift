@@ -137,7 +137,7 @@ struct Fingerprinter: Sendable {
         }
         h.add(item.renditions.count)
         for rendition in item.renditions {
-            h.add(rendition.path)
+            h.add(pathOf: rendition)
             h.add(rendition.spec.role.rawValue)
             h.add(rendition.size.width)
             h.add(rendition.size.height)

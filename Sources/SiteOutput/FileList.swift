@@ -275,18 +275,9 @@ extension OutputFolder {
     /// theirs and the ones this build wrote merged in (nil when some
     /// produced file is neither: a state lost, a killed build's files
     /// taken; the caller sorts). `sameFiles`: the list is `owned`'s.
-    static func sift(owned: EncodedStrings, produced: [String], written: [String], leftovers: Set<String> = [])
+    static func sift(owned: EncodedStrings, produced: some ProducedPaths, written: [String], leftovers: Set<String> = [])
         -> (stale: [String], files: EncodedStrings?, sameFiles: Bool) {
-        // Hashed on every core a chunk at a time (a million paths' hashes are not held twice), gathered into one set.
-        var producedKeys = Set<PathKey>(minimumCapacity: produced.count)
-        let chunk = 1 << 16, parts = 8
-        for start in stride(from: 0, to: produced.count, by: chunk) {
-            let end = min(produced.count, start + chunk)
-            let ranges = (0..<parts).map { start + (end - start) * $0 / parts ..< start + (end - start) * ($0 + 1) / parts }
-            for keys in parallelMap(ranges, minimumCount: 2, { $0.map { PathKey(produced[$0]) } }) {
-                for key in keys { producedKeys.insert(key) }
-            }
-        }
+        let producedKeys = produced.keys()
         // The files this build wrote that it produces: new unless owned
         // before. Two lists, not a dictionary: on a first build that is
         // every file, and a table of them had room for twice as many.

@@ -309,7 +309,7 @@ public final class OutputFolder: @unchecked Sendable {
     /// nil when the caller must sort `produced`; `sameFiles` when it is the
     /// previous list). A user's own files in OUT are never among those
     /// removed, so they stay.
-    public func prune(previous: BuildState, produced: [String]) throws(OutputError) -> (removed: [String], files: EncodedStrings?, sameFiles: Bool) {
+    public func prune(previous: BuildState, produced: some ProducedPaths) throws(OutputError) -> (removed: [String], files: EncodedStrings?, sameFiles: Bool) {
         try previous.loadFiles()
         let written = mutex.withLock { self.written }
         let sifted = Self.sift(owned: previous.fileList, produced: produced, written: written, leftovers: interruptedFiles)

@@ -35,5 +35,55 @@ import GalleryTestSupport
         let expected = reference(keyed, contentHash: hash.description, size: size, originalExtension: ext, madeWith: madeWith)
         #expect(made == expected, "seed \(seed)")
         if made != expected { return }
+        // Held by its name, a rendition spells the same path (an original's with its format's extension), and hashes it as the string is hashed.
+        let named = keyed.rendition(contentHash: hash, size: size, madeWith: madeWith)
+        guard spec.role != .original || ext == spec.format.fileExtension else {
+            #expect(named.path == reference(keyed, contentHash: hash.description, size: size, originalExtension: spec.format.fileExtension, madeWith: madeWith))
+            continue
+        }
+        #expect(named.path == expected, "seed \(seed)")
+        var byName = StableHash(), byPath = StableHash()
+        byName.add(pathOf: named)
+        byPath.add(expected)
+        #expect(byName.digest() == byPath.digest(), "seed \(seed)")
+        if named.path != expected { return }
     }
+}
+
+/// A rendition held by its name keeps its path whatever its spec or size
+/// become, equals (and hashes as) one given the same path as a string, and
+/// one that shares its file spells the same path.
+@Test func aNamedRenditionKeepsItsPath() {
+    let thumbnail = KeyedRenditionSpec(RenditionSpec(role: .thumbnail, box: PixelSize(width: 400, height: 400), encoding: .webp(quality: 80)))
+    let preview = KeyedRenditionSpec(RenditionSpec(role: .preview, box: PixelSize(width: 1600, height: 1600), encoding: .webp(quality: 80)))
+    let jpeg = KeyedRenditionSpec(RenditionSpec(role: .preview, box: PixelSize(width: 1600, height: 1600), encoding: .jpeg(quality: 80)))
+    let hash = ContentHash(StableHash.Digest(high: 0x0123_4567_89AB_CDEF, low: 0xFEDC_BA98_7654_3210))
+    let size = PixelSize(width: 300, height: 200)
+    let named = thumbnail.rendition(contentHash: hash, size: size, madeWith: "abc")
+    let path = thumbnail.relativePath(contentHash: hash, size: size, madeWith: "abc")
+    #expect(named.path == path)
+
+    let spelled = Rendition(thumbnail, size: size, path: path)
+    #expect(named == spelled && spelled == named)
+    #expect(Set([named, spelled]).count == 1)
+    #expect(named != Rendition(thumbnail, size: size, path: path + "x"))
+    #expect(named != thumbnail.rendition(contentHash: hash, size: size, madeWith: "abd"))
+
+    // Shared by a spec of the same format and size: still a name; of another format: spelled as it was.
+    let shared = named.sharingItsFile(as: preview, size: size)
+    #expect(shared.path == path && shared.spec == preview.spec)
+    #expect(named.sharingItsFile(as: jpeg, size: size).path == path)
+    #expect(named.sharingItsFile(as: preview, size: PixelSize(width: 30, height: 20)).path == path)
+    let original = KeyedRenditionSpec(RenditionSpec(role: .original, box: size, encoding: .webp(quality: 80)))
+    #expect(named.sharingItsFile(as: original, size: size).path == path, "an original's name is spelled otherwise")
+
+    var resized = named
+    resized.size = PixelSize(width: 3, height: 2)
+    #expect(resized.path == path && resized.size == PixelSize(width: 3, height: 2))
+    var respecified = named
+    respecified.spec = jpeg.spec
+    #expect(respecified.path == path && respecified.spec == jpeg.spec)
+    var moved = named
+    moved.path = "elsewhere.webp"
+    #expect(moved.path == "elsewhere.webp" && moved != named)
 }

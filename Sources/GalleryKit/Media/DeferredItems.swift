@@ -109,7 +109,7 @@ struct DeferredItems: Sendable {
         }
         hasher.add(metadata.place?.key ?? "\u{1}")
         hasher.add(renditions.count)
-        for rendition in renditions { hasher.add(rendition.path) }
+        for rendition in renditions { hasher.add(pathOf: rendition) }
         return hasher.digest()
     }
 }
@@ -130,7 +130,6 @@ extension BuildContext {
         guard let deferred = deferredItems else { return }
         deferredItems = nil
         items = try deferred.items()
-        producedFiles.reserve(adding: items.reduce(0) { $0 + $1.renditions.count })
-        for item in items { producedFiles.append(contentsOf: item.renditions.lazy.map(\.path)) }
+        producedFiles.appendRenditions(of: items)
     }
 }

@@ -9,7 +9,8 @@ struct RenditionPlan: Sendable {
     /// from OUT are wanted (the others are resampled alongside, unencoded,
     /// so the missing ones come out as a build of all of them makes them).
     var jobs: [RenditionJob] = []
-    var jobPaths: [String] = []
+    /// Where in `renditions` each job's is (its path).
+    var jobRenditions: [Int] = []
     var reused = 0
     var note: String?
     /// The original to publish, when missing from OUT.
@@ -70,7 +71,6 @@ struct RenditionPlanner: Sendable {
     /// an item the media step found complete), not looked for.
     func plan(contentHash: ContentHash, metadata: PhotoMetadata, clipHash: ContentHash? = nil, album: AlbumPath,
               inOutput: Bool = false) -> RenditionPlan {
-        let present = { (path: String) in inOutput || output.contains(path) }
         let vault = vaults.nearest(to: album)
         let place: (String) -> String = vault.map { vault in { vault.file($0) } } ?? { $0 }
         let upright = metadata.displaySize
@@ -136,27 +136,31 @@ struct RenditionPlanner: Sendable {
                                         + (metadata.motion == nil ? 0 : 1))
         for still in stills {
             if let first = still.sharedWith {
-                plan.renditions.append(Rendition(still.keyed, size: still.size, path: plan.renditions[first].path))
+                plan.renditions.append(plan.renditions[first].sharingItsFile(as: still.keyed, size: still.size))
                 continue
             }
-            let path = place(still.keyed.relativePath(contentHash: contentHash, size: still.size, madeWith: together))
-            plan.renditions.append(Rendition(still.keyed, size: still.size, path: path))
-            let isPresent = present(path)
+            // Held by its name where its path is the name's (not in a vault).
+            let rendition = vault == nil ? still.keyed.rendition(contentHash: contentHash, size: still.size, madeWith: together)
+                : Rendition(still.keyed, size: still.size,
+                            path: place(still.keyed.relativePath(contentHash: contentHash, size: still.size, madeWith: together)))
+            let isPresent = inOutput || output.contains(rendition.path)
             if isPresent { plan.reused += 1 }
             plan.jobs.append(RenditionJob(spec: still.keyed.spec, size: still.size, isWanted: !isPresent))
-            plan.jobPaths.append(path)
+            plan.jobRenditions.append(plan.renditions.count)
+            plan.renditions.append(rendition)
         }
         if let motion = metadata.motion {
             let size = motion.displaySize.fittingVideo(in: videoSpec.spec.box)
-            let path = place(videoSpec.relativePath(contentHash: clipHash ?? contentHash, size: size))
-            plan.renditions.append(Rendition(videoSpec, size: size, path: path))
-            if present(path) { plan.reused += 1 } else { plan.videoPath = path }
+            let rendition = vault == nil ? videoSpec.rendition(contentHash: clipHash ?? contentHash, size: size)
+                : Rendition(videoSpec, size: size, path: place(videoSpec.relativePath(contentHash: clipHash ?? contentHash, size: size)))
+            plan.renditions.append(rendition)
+            if inOutput || output.contains(rendition.path) { plan.reused += 1 } else { plan.videoPath = rendition.path }
         }
         if let original = originalSpec, metadata.kind != .video, !convertsOriginal {
             let path = place(original.relativePath(contentHash: contentHash, size: metadata.storedSize,
                                                    originalExtension: metadata.format.fileExtension))
             plan.renditions.append(Rendition(original, size: metadata.displaySize, path: path))
-            if present(path) { plan.reused += 1 } else { plan.originalPath = path }
+            if inOutput || output.contains(path) { plan.reused += 1 } else { plan.originalPath = path }
         }
         return plan
     }
@@ -170,8 +174,8 @@ struct RenditionPlanner: Sendable {
         guard plan.missingStills > 0 || !taps.isEmpty else { return }
         let encoded = try RenditionMaker.make(bytes, format: format, storedSize: storedSize, orientation: orientation,
                                               jobs: plan.jobs, maximumPixels: settings.maximumPixels, taps: taps)
-        for (job, (path, encodedBytes)) in zip(plan.jobs, zip(plan.jobPaths, encoded)) where job.isWanted {
-            try encodedBytes.withUnsafeBytes { raw in try output.write(raw, to: path) }
+        for (job, (index, encodedBytes)) in zip(plan.jobs, zip(plan.jobRenditions, encoded)) where job.isWanted {
+            try encodedBytes.withUnsafeBytes { raw in try output.write(raw, to: plan.renditions[index].path) }
         }
     }
 }
