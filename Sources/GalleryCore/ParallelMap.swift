@@ -132,18 +132,3 @@ public final class Eventually<Value: Sendable>: @unchecked Sendable {
 public func evenRuns(of count: Int, _ runs: Int) -> [Range<Int>] {
     (0..<runs).map { count * $0 / runs ..< count * ($0 + 1) / runs }
 }
-
-extension Array {
-    /// `runs` joined, then `rest`, in one array sized once; each run is let
-    /// go of once copied (`runs` is left holding empty runs), so the whole
-    /// is not held twice while it is joined.
-    public init(joiningReleased runs: inout [[Element]], then rest: [Element]) {
-        self.init()
-        reserveCapacity(runs.reduce(0) { $0 + $1.count } + rest.count)
-        for index in runs.indices {
-            self += runs[index]
-            runs[index] = []
-        }
-        self += rest
-    }
-}

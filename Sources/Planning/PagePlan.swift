@@ -65,7 +65,7 @@ public struct SitePlan: Sendable {
     /// Where every page lives.
     public let map: SiteMap
     /// Every page, in rendering order.
-    public let pages: [PlannedPage]
+    public let pages: PlannedPages
     /// Each album's count line and date range: its items and its listed albums' below.
     public let albumSummaries: [AlbumPath: ItemSummary]
 
@@ -295,7 +295,7 @@ struct Fingerprinter: Sendable {
 
     // MARK: The pages
 
-    mutating func pages() -> [PlannedPage] {
+    mutating func pages() -> PlannedPages {
         prepare()
         return plannedPages()
     }
@@ -303,10 +303,10 @@ struct Fingerprinter: Sendable {
     /// Every page, once `prepare` has made what many share. Not a mutating
     /// method: there, each call of another method (a page, an item as a
     /// feed shows it) copied the planner and retained its dictionaries.
-    private func plannedPages() -> [PlannedPage] {
+    private func plannedPages() -> PlannedPages {
         // Each album's pages and its items' pages, albums on every core, in path order.
         let planner = self
-        var albumRuns = parallelMap(gallery.albums.keys.sorted()) { path -> [PlannedPage] in
+        let albumRuns = parallelMap(gallery.albums.keys.sorted()) { path -> [PlannedPage] in
             guard let album = planner.gallery.albums[path], let paths = planner.map.albumPages[path] else { return [] }
             var pages: [PlannedPage] = []
             let rows = planner.albumRows[path] ?? AlbumRows()
@@ -383,8 +383,8 @@ struct Fingerprinter: Sendable {
                 }
             })
         }
-        // The albums' pages, then the rest: joined and grown by doubling, a million were held three times over.
-        return Array(joiningReleased: &albumRuns, then: pages)
+        // The albums' pages, then the rest.
+        return PlannedPages(albumRuns + [pages])
     }
 
     func albumPage(_ album: Album, rows: AlbumRows, paths: [String], number: Int, cover: MediaItem?) -> PlannedPage {

@@ -26,12 +26,18 @@ import GalleryTestSupport
         }
     }
 
-    /// Runs joined in order, then the rest; the runs are emptied.
-    @Test func runsAreJoinedAndLetGoOf() {
-        var runs = [[1, 2], [], [3], [4, 5, 6]]
-        let joined = Array(joiningReleased: &runs, then: [7, 8])
-        #expect(joined == [1, 2, 3, 4, 5, 6, 7, 8])
-        #expect(runs.count == 4 && runs.allSatisfy(\.isEmpty))
+    /// A plan's pages held in runs read as one list: by index (each run's
+    /// first and last, across empty runs) and in order.
+    @Test func plannedPagesAreTheirRunsInOrder() {
+        func page(_ n: Int) -> PlannedPage { PlannedPage(kind: .album(page: n), album: nil, id: "\(n).html", fingerprint: .zero) }
+        for lengths in [[], [0], [0, 0], [1], [2, 0, 1, 3, 0], [0, 5], [1, 1, 1, 1, 1, 1, 1], [100, 0, 7, 33]] {
+            var next = 0
+            let runs = lengths.map { length in (0..<length).map { _ in defer { next += 1 }; return page(next) } }
+            let pages = PlannedPages(runs)
+            #expect(pages.count == next)
+            #expect(pages.indices.map { pages[$0].id } == (0..<next).map { "\($0).html" }, "\(lengths)")
+            #expect(Array(pages).map(\.id) == (0..<next).map { "\($0).html" }, "\(lengths)")
+        }
     }
 
     @Test func parallelMapIsMapOnEveryCore() {
