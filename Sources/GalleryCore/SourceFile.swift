@@ -8,16 +8,15 @@ public struct SourceFile: Hashable, Sendable {
     /// in a pointer's spare bits hides the URL from LeakSanitizer, which then
     /// reports the items alive when a build is stopped by a signal.
     private var location: URL
-    private var locationIsFolder: Bool
 
     /// Absolute path on disk.
-    public var url: URL { locationIsFolder ? location.appendingPathComponent(fileName) : location }
+    public var url: URL { rare?.locationIsFile == true ? location : location.appendingPathComponent(fileName) }
     /// The path's exact bytes, NUL-terminated: a name that is not valid UTF-8
     /// cannot survive a round trip through `String`, so files are opened by these.
     public var rawPath: [CChar] {
         var bytes = folder.bytes
         bytes.append(47)
-        bytes += rawName ?? Array(fileName.utf8)
+        bytes += rare?.rawName ?? Array(fileName.utf8)
         bytes.append(0)
         return bytes.map { CChar(bitPattern: $0) }
     }
@@ -25,8 +24,6 @@ public struct SourceFile: Hashable, Sendable {
     /// file the scanner finds in it (a path of ~170 bytes per file was 17 MB
     /// at 100,000 items; an array of components per file a few MB more).
     private var folder: RawFolder
-    /// The name's bytes when `fileName` does not hold them exactly (not UTF-8).
-    private var rawName: [UInt8]?
     /// `a/b/c.jpg` (names that are not valid UTF-8 show U+FFFD): made once.
     /// Every step keys items by it, and joining the components again for
     /// each use was a twentieth of planning 100,000 items.
@@ -45,28 +42,69 @@ public struct SourceFile: Hashable, Sendable {
     /// reports it (the cache compares this, not a rounded Date).
     public var modifiedNanoseconds: Int64
 
-    /// The Live Photo motion clip (a `.MOV` of the same name beside a
-    /// JPEG/HEIC), found by the scanner. Kept in an array because a struct
-    /// cannot hold an optional of itself.
-    private var clip: [SourceFile] = []
+    /// What few files have, in one box (nil for most: inline, these were
+    /// 40 of a source file's 80 bytes, held for every item all build long).
+    private var rare: Rare?
+
+    private final class Rare: Hashable, Sendable {
+        /// `location` is the file's own URL, not its folder's.
+        let locationIsFile: Bool
+        /// The name's bytes when `fileName` does not hold them exactly (not UTF-8).
+        let rawName: [UInt8]?
+        /// The Live Photo motion clip (a `.MOV` of the same name beside a
+        /// JPEG/HEIC), found by the scanner. Kept in an array because a
+        /// struct cannot hold an optional of itself.
+        let clip: [SourceFile]
+        let sidecars: [SourceFile]
+
+        init(locationIsFile: Bool, rawName: [UInt8]?, clip: [SourceFile], sidecars: [SourceFile]) {
+            self.locationIsFile = locationIsFile
+            self.rawName = rawName
+            self.clip = clip
+            self.sidecars = sidecars
+        }
+
+        /// A box of these, or nil when they are all a plain file's.
+        static func of(locationIsFile: Bool, rawName: [UInt8]?, clip: [SourceFile], sidecars: [SourceFile]) -> Rare? {
+            guard locationIsFile || rawName != nil || !clip.isEmpty || !sidecars.isEmpty else { return nil }
+            return Rare(locationIsFile: locationIsFile, rawName: rawName, clip: clip, sidecars: sidecars)
+        }
+
+        static func == (a: Rare, b: Rare) -> Bool {
+            a === b || (a.locationIsFile == b.locationIsFile && a.rawName == b.rawName && a.clip == b.clip && a.sidecars == b.sidecars)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(locationIsFile)
+            hasher.combine(rawName)
+            hasher.combine(clip)
+            hasher.combine(sidecars)
+        }
+    }
 
     /// Sidecar files with words about this item, found by the scanner:
     /// `NAME.xmp` / `NAME.ext.xmp` (Lightroom, darktable, digiKam) and
     /// `NAME.md` / `NAME.txt` (a caption, as sigal reads them).
-    public var sidecars: [SourceFile] = []
+    public var sidecars: [SourceFile] {
+        get { rare?.sidecars ?? [] }
+        set { rare = Rare.of(locationIsFile: rare?.locationIsFile ?? false, rawName: rare?.rawName, clip: rare?.clip ?? [], sidecars: newValue) }
+    }
 
     /// The Live Photo motion clip that goes with this still, if any.
     public var livePhotoClip: SourceFile? {
-        get { clip.first }
-        set { clip = newValue.map { [$0] } ?? [] }
+        get { rare?.clip.first }
+        set {
+            rare = Rare.of(locationIsFile: rare?.locationIsFile ?? false, rawName: rare?.rawName, clip: newValue.map { [$0] } ?? [],
+                           sidecars: rare?.sidecars ?? [])
+        }
     }
 
     /// Creates a record.
     public init(url: URL, relativeComponents: [String], byteCount: Int64, modificationDate: Date, modifiedNanoseconds: Int64? = nil) {
         self.location = url
-        self.locationIsFolder = false
         self.folder = RawFolder(Array(url.deletingLastPathComponent().path.utf8), components: Array(relativeComponents.dropLast()))
-        self.rawName = relativeComponents.last == url.lastPathComponent ? nil : Array(url.lastPathComponent.utf8)
+        self.rare = Rare.of(locationIsFile: true, rawName: relativeComponents.last == url.lastPathComponent ? nil : Array(url.lastPathComponent.utf8),
+                            clip: [], sidecars: [])
         self.relativePath = relativeComponents.joined(separator: "/")
         self.byteCount = byteCount
         self.modifiedNanoseconds = modifiedNanoseconds ?? Int64(modificationDate.timeIntervalSince1970 * 1e9)
@@ -76,9 +114,8 @@ public struct SourceFile: Hashable, Sendable {
     /// made when asked for), whose path bytes are `rawFolder`'s, a slash and `rawName`.
     public init(inFolder folder: URL, named name: String, byteCount: Int64, modifiedNanoseconds: Int64, rawFolder: RawFolder, rawName: [UInt8]) {
         self.location = folder
-        self.locationIsFolder = true
         self.folder = rawFolder
-        self.rawName = rawName.elementsEqual(name.utf8) ? nil : rawName
+        self.rare = Rare.of(locationIsFile: false, rawName: rawName.elementsEqual(name.utf8) ? nil : rawName, clip: [], sidecars: [])
         self.relativePath = rawFolder.relativePath(of: name)
         self.byteCount = byteCount
         self.modifiedNanoseconds = modifiedNanoseconds
@@ -113,8 +150,21 @@ public final class RawFolder: Hashable, Sendable {
     /// `a/b/` (empty for SOURCE itself): a file's relative path is this and its name.
     let relativePrefix: String
 
-    /// The relative path (`a/b/c.jpg`) of the file `name` in this folder.
-    public func relativePath(of name: String) -> String { relativePrefix + name }
+    /// The relative path (`a/b/c.jpg`) of the file `name` in this folder,
+    /// in a string of exactly its length: every item holds one, and one
+    /// grown by appending the name had room for twice the prefix.
+    public func relativePath(of name: String) -> String {
+        var prefix = relativePrefix, name = name
+        return prefix.withUTF8 { prefix in
+            name.withUTF8 { name in
+                String(unsafeUninitializedCapacity: prefix.count + name.count) { out in
+                    _ = out.initialize(fromContentsOf: prefix)
+                    _ = UnsafeMutableBufferPointer(rebasing: out[prefix.count...]).initialize(fromContentsOf: name)
+                    return prefix.count + name.count
+                }
+            }
+        }
+    }
 
     public init(_ bytes: [UInt8], components: [String]) {
         self.bytes = bytes
