@@ -143,9 +143,10 @@ struct Fingerprinter: Sendable {
             h.add(rendition.size.height)
         }
         // The placeholder its tiles paint (made with the renditions, but kept apart from them).
-        let placeholder = item.looks?.placeholder ?? []
-        h.add(placeholder.count)
-        placeholder.withUnsafeBytes { h.update($0) }
+        (item.looks ?? PictureLooks(hash: 0, sharpness: 0)).withPlaceholder { placeholder in
+            h.add(placeholder.count)
+            h.update(placeholder)
+        }
         return h.digest()
     }
 

@@ -196,8 +196,10 @@ extension CachedPhoto {
         writer.optional(looks) { w, looks in
             w.int(Int64(bitPattern: looks.hash))
             w.int(Int64(looks.sharpness))
-            w.int(looks.placeholder.count)
-            w.raw(looks.placeholder)
+            looks.withPlaceholder { bytes in
+                w.int(bytes.count)
+                w.raw(bytes)
+            }
         }
         if looks != nil { writer.int(Int64(bitPattern: looksKey)) }
         Self.write(metadata, to: &writer)
@@ -324,6 +326,7 @@ extension CachedPhoto {
             let hash = UInt64(bitPattern: try r.int()), sharpness = try r.int()
             guard (0...Int64(UInt32.max)).contains(sharpness) else { throw StateFormatError(reason: "bad sharpness") }
             let length = try r.count()
+            guard length <= PictureLooks.maximumPlaceholder else { throw StateFormatError(reason: "a placeholder of \(length) bytes") }
             var placeholder: [UInt8] = []
             placeholder.reserveCapacity(length)
             for _ in 0..<length { placeholder.append(try r.byte()) }

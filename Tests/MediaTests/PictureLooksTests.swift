@@ -46,4 +46,21 @@ struct PictureLooksTests {
         #expect(PictureLooks(blurred).sharpness < PictureLooks(sharp).sharpness)
         #expect(PictureLooks(blurred).distance(to: PictureLooks(sharp)) <= 4)
     }
+
+    /// A placeholder is held in place: its bytes as given, up to the
+    /// longest held (none beyond it), equal and hashed by them.
+    @Test func aPlaceholderIsItsBytes() {
+        for count in [0, 1, 21, 25, PictureLooks.maximumPlaceholder] {
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 200) }
+            var looks = PictureLooks(hash: 9, sharpness: 3, placeholder: bytes)
+            #expect(looks.placeholder == bytes)
+            #expect(looks.withPlaceholder { Array($0) } == bytes)
+            #expect(looks == PictureLooks(hash: 9, sharpness: 3, placeholder: bytes))
+            #expect(Set([looks, PictureLooks(hash: 9, sharpness: 3, placeholder: bytes)]).count == 1)
+            if count > 0 { #expect(looks != PictureLooks(hash: 9, sharpness: 3, placeholder: Array(bytes.dropLast()))) }
+            looks.placeholder = [7]
+            #expect(looks.placeholder == [7])
+        }
+        #expect(PictureLooks(hash: 9, sharpness: 3, placeholder: [UInt8](repeating: 1, count: PictureLooks.maximumPlaceholder + 1)).placeholder == [])
+    }
 }
