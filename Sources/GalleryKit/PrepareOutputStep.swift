@@ -28,7 +28,6 @@ struct PrepareOutputStep: BuildStep {
             state.pages.merge(part.pages) { _, part in part }
             state.files += part.files  // owned: kept if produced, pruned if not
         }
-        context.producedFiles.reserve(adding: state.fileCount)
         context.previousState = state
     }
 }

@@ -309,8 +309,10 @@ struct Fingerprinter: Sendable {
         let planner = self
         let albumRuns = parallelMap(gallery.albums.keys.sorted()) { path -> [PlannedPage] in
             guard let album = planner.gallery.albums[path], let paths = planner.map.albumPages[path] else { return [] }
-            var pages: [PlannedPage] = []
             let rows = planner.albumRows[path] ?? AlbumRows()
+            // Sized once: a run grown by doubling had room for a third more pages than it held, for the whole build.
+            var pages: [PlannedPage] = []
+            pages.reserveCapacity(paths.count + album.photos.indices.count { album.isHome(of: album.photos[$0]) && rows.pages[$0] != nil })
             let cover = planner.gallery.cover(of: path)
             for number in paths.indices {
                 pages.append(planner.albumPage(album, rows: rows, paths: paths, number: number, cover: cover))
