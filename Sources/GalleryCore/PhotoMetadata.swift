@@ -53,11 +53,22 @@ public enum SourceFormat: String, Sendable, Codable {
 /// metadata the four were 64 of its 232 bytes where 32 hold them.
 public struct CameraFacts: Hashable, Sendable, Codable {
     /// Camera maker, e.g. "NIKON CORPORATION".
-    public var make: String?
+    public var make: String? {
+        get { identity?.make }
+        set { identity = CameraIdentity.of(make: newValue, model: model, lens: lens) }
+    }
     /// Camera model, e.g. "COOLPIX P6000".
-    public var model: String?
+    public var model: String? {
+        get { identity?.model }
+        set { identity = CameraIdentity.of(make: make, model: newValue, lens: lens) }
+    }
     /// Lens model.
-    public var lens: String?
+    public var lens: String? {
+        get { identity?.lens }
+        set { identity = CameraIdentity.of(make: make, model: model, lens: newValue) }
+    }
+    /// The three names, in the box every photo that names the same three shares.
+    private(set) var identity: CameraIdentity?
     /// Focal length in millimetres.
     public var focalLength: Double? {
         get { Self.unpacked(focalLengthValue) }
@@ -98,9 +109,7 @@ public struct CameraFacts: Hashable, Sendable, Codable {
     /// Creates facts.
     public init(make: String? = nil, model: String? = nil, lens: String? = nil, focalLength: Double? = nil,
                 fNumber: Double? = nil, exposureTime: Double? = nil, iso: Int? = nil) {
-        self.make = make
-        self.model = model
-        self.lens = lens
+        self.identity = CameraIdentity.of(make: make, model: model, lens: lens)
         self.focalLength = focalLength
         self.fNumber = fNumber
         self.exposureTime = exposureTime

@@ -77,4 +77,24 @@ import Testing
             (livePhotoIdentifier, burstIdentifier, place) = (m.livePhotoIdentifier, m.burstIdentifier, m.place)
         }
     }
+
+    /// A camera's names are one box shared by every photo that names the
+    /// same three, set one at a time or at once; none is no box.
+    @Test func cameraNamesAreShared() {
+        let lens = "iPhone 12 Pro back dual wide camera 4.2mm f/1.6"
+        let whole = CameraFacts(make: "Apple", model: "iPhone 12 Pro", lens: lens, focalLength: 4.2, iso: 32)
+        var stepwise = CameraFacts(focalLength: 4.2, iso: 32)
+        stepwise.make = "Apple"
+        stepwise.model = "iPhone 12 Pro"
+        stepwise.lens = lens
+        #expect(stepwise == whole && stepwise.make == "Apple" && stepwise.model == "iPhone 12 Pro" && stepwise.lens == lens)
+        #expect(stepwise.identity === whole.identity)
+        #expect(Set([stepwise, whole]).count == 1)
+        var other = whole
+        other.lens = nil
+        #expect(other != whole && other.make == "Apple" && other.lens == nil && whole.lens == lens)
+        other.make = nil
+        other.model = nil
+        #expect(other.identity == nil && other == CameraFacts(focalLength: 4.2, iso: 32))
+    }
 }
