@@ -73,16 +73,17 @@ struct RenderPagesStep: BuildStep {
         // core (a lookup and an existence check per page for 100,000 pages).
         let pages = plan.pages
         let ranges = evenRuns(of: pages.count, 16)
-        // Per run: how many of its pages the previous build had, each
-        // page's previous record if the page is taken as it is, and how
-        // many files the taken pages list.
-        let runs = parallelMap(ranges, minimumCount: 2) { range -> (known: Int, taken: [PageRecord?], takenFiles: Int) in
-            var known = 0, takenFiles = 0
+        // Per run: where among the previous records are those of its pages
+        // the previous build had, each page's previous record if the page
+        // is taken as it is, and how many files the taken pages list.
+        let runs = parallelMap(ranges, minimumCount: 2) { range -> (known: [Int32], taken: [PageRecord?], takenFiles: Int) in
+            var known: [Int32] = [], takenFiles = 0
             let taken = range.map { index -> PageRecord? in
                 let page = pages[index]
                 if let part, !Self.owns(page, part) { return nil }
-                guard let old = previous.records[PageKey(path: page.id)] else { return nil }
-                known += 1
+                guard let at = previous.records.index(forKey: PageKey(path: page.id)) else { return nil }
+                let old = previous.records.values[at]
+                known.append(Int32(at))
                 guard old.fingerprint == page.fingerprint else { return nil }
                 // The sitemap's group holds robots.txt unless the user has their own.
                 if page.kind == .sitemap, (old.files ?? []).contains(SiteRenderer.robotsFile) != usersOwn.isEmpty { return nil }
@@ -102,7 +103,7 @@ struct RenderPagesStep: BuildStep {
         // that is every page, and copies of them held the plan's pages twice.
         var toRender: [Int] = []
         var htmlPages = 0
-        let known = runs.reduce(0) { $0 + $1.known }
+        let known = runs.reduce(0) { $0 + $1.known.count }
         // Sized once, for every file the taken pages list (a search index is thousands).
         context.producedFiles.reserve(adding: runs.reduce(0) { $0 + $1.takenFiles })
         for (index, taken) in runs.lazy.flatMap(\.taken).enumerated() {
@@ -128,8 +129,10 @@ struct RenderPagesStep: BuildStep {
         let tracksChanges = context.previousState.hasPageRecordsInBase
         var changed = tracksChanges ? Set(toRender.lazy.map { PageKey(path: pages[$0].id) }) : []
         if part == nil, known < previousCount {
-            let planned = Set(pages.lazy.map { PageKey(path: $0.id) })
-            let gone = records.keys.filter { !planned.contains($0) }
+            // Those whose places no page's lookup found (not a set of every page's key).
+            var found = [Bool](repeating: false, count: previousCount)
+            for run in runs { for at in run.known { found[Int(at)] = true } }
+            let gone = records.keys.indices.filter { !found[$0] }.map { records.keys[$0] }
             for id in gone { records.removeValue(forKey: id) }
             changed.formUnion(gone)
         }
