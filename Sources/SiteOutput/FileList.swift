@@ -242,6 +242,8 @@ public final class EncodedStrings: @unchecked Sendable {
 struct PathKey: Hashable, Sendable {
     let digest: StableHash.Digest
 
+    init(digest: StableHash.Digest) { self.digest = digest }
+
     init(_ utf8: UnsafeRawBufferPointer) {
         var hasher = StableHash()
         hasher.update(utf8)
@@ -259,7 +261,7 @@ extension BuildState {
     /// list's bytes (no strings, not a search of 300,000 per question).
     public func fileLookup() throws(OutputError) -> @Sendable (String) -> Bool {
         try fileList.load()
-        var keys = Set<PathKey>(minimumCapacity: fileList.count)
+        var keys = PathKeySet(minimumCapacity: fileList.count)
         fileList.forEach { keys.insert(PathKey($0)) }
         return { [keys] path in keys.contains(PathKey(path)) }
     }
@@ -335,7 +337,7 @@ extension OutputFolder {
             runs = [run]
             keptBytes = list.bytes
         }
-        var stale: [String] = [], kept = 0, ownedWritten = Set<PathKey>()
+        var stale: [String] = [], kept = 0, ownedWritten = PathKeySet()
         for run in runs {
             kept += run.kept
             stale += run.stale

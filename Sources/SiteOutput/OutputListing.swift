@@ -14,7 +14,7 @@ final class OutputListing: @unchecked Sendable {
     /// at once (a plain lock's waits were a tenth of an add's page comparison)
     /// and a file is seldom written meanwhile.
     private let guardian: UnsafeMutablePointer<pthread_rwlock_t>
-    private var present: Set<PathKey> = []
+    private var present = PathKeySet()
     /// The listing is complete (set under the lock, before `listed` is signalled).
     private var ready = false
     private let listed = DispatchSemaphore(value: 0)
@@ -49,7 +49,7 @@ final class OutputListing: @unchecked Sendable {
     func start() {
         let path = root.path
         let thread = Thread { [self] in
-            var found = Set<PathKey>()
+            var found = PathKeySet()
             Self.list(path, relative: "", into: &found)
             // Taken whole when nothing was written meanwhile (no second set).
             writing {
@@ -87,7 +87,7 @@ final class OutputListing: @unchecked Sendable {
     }
 
     /// Every file below `folder` (names only, see `FolderEntries`).
-    private static func list(_ folder: String, relative: String, into found: inout Set<PathKey>) {
+    private static func list(_ folder: String, relative: String, into found: inout PathKeySet) {
         FolderEntries.forEach(in: folder) { name, isFolder in
             let child = relative.isEmpty ? name : relative + "/" + name
             if isFolder {

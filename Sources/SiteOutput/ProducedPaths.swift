@@ -29,8 +29,8 @@ extension Array: ProducedPaths where Element == String {
 
 extension ProducedPaths {
     /// Each path's key, hashed on every core eight parts at a time, gathered into one set.
-    func keys() -> Set<PathKey> {
-        var keys = Set<PathKey>(minimumCapacity: count)
+    func keys() -> PathKeySet {
+        var keys = PathKeySet(minimumCapacity: count)
         for start in stride(from: 0, to: partCount, by: 8) {
             let parts = Array(start ..< Swift.min(partCount, start + 8))
             for run in parallelMap(parts, minimumCount: 2, { part -> [PathKey] in
