@@ -26,9 +26,12 @@ struct PruneStep: BuildStep {
         // again (the site's inputs, their renditions' paths among them, are the previous build's).
         if !context.producedFiles.includesPreviousFiles { try context.makeDeferredItems() }
         // The items are not pruned by: let go of before OUT's lists are
-        // made, not held beside them (a third of a first build's peak).
-        ReleasedLater.drop(context.items)
+        // made, not held beside them (a third of a first build's peak), and
+        // their memory handed back at once. Freed on another thread, it was
+        // still held when the lists (fresh blocks of 100 MB and more at a
+        // million items) were made: a removal's peak was the prune's.
         context.items = []
+        MemoryTuning.releaseFreeMemory()
         var produced = context.producedFiles
         context.producedFiles = ProducedFiles()
         if produced.includesPreviousFiles { produced.append(contentsOf: try context.previousState.loadedFiles()) }
