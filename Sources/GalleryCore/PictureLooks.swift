@@ -32,8 +32,7 @@ public struct PictureLooks: Sendable, Hashable {
     /// Lends `body` the placeholder's bytes.
     public func withPlaceholder<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         var words = placeholderWords
-        let count = Int(words.3 >> 56)
-        return try withUnsafeBytes(of: &words) { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        return try withUnsafeBytes(of: &words) { try body(UnsafeRawBufferPointer(rebasing: $0[0..<Int($0[31])])) }
     }
 
     private static func words(_ bytes: [UInt8]) -> (UInt64, UInt64, UInt64, UInt64) {

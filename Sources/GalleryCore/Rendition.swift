@@ -95,111 +95,131 @@ public struct RenditionName: Hashable, Sendable {
 }
 
 /// A rendition made (or found up to date) for one photo.
+///
+/// 32 bytes: the spec's box (shared), the size in 32-bit halves and the
+/// name's 80 bits; the path is spelled from them when asked for. A rendition
+/// whose path is not its name's (a private album's, one given as a string)
+/// or whose size needs more than 32 bits has a box of its own that keeps
+/// both as given.
 public struct Rendition: Hashable, Sendable, Codable {
     /// The spec it was made from.
     public var spec: RenditionSpec {
         _read { yield shared.spec }
         set {
-            // Its path stays what it was: a named one is spelled from the spec's format.
-            spellOut()
-            shared = SharedSpec(newValue)
+            // Its path and size stay what they were: a named one is spelled from the spec.
+            shared = SharedSpec(newValue, spelled: (path, size))
         }
     }
     /// Its actual pixel size (upright).
     public var size: PixelSize {
-        get { storedSize }
-        set {
-            // Its path stays what it was: a named one is spelled with its size.
-            spellOut()
-            storedSize = newValue
-        }
+        get { shared.spelled?.size ?? PixelSize(width: Int(width), height: Int(height)) }
+        set { self = Rendition(shared: shared, size: newValue, path: path) }
     }
     /// Path relative to the site root.
     public var path: String {
-        get { spelled?.path ?? name.path(size: storedSize, isOriginal: shared.spec.role == .original, fileExtension: shared.spec.format.fileExtension) }
-        set { spelled = SpelledPath(newValue) }
+        get { shared.spelled?.path ?? name.path(size: namedSize, isOriginal: shared.spec.role == .original, fileExtension: fileExtension) }
+        set { self = Rendition(shared: shared, size: size, path: newValue) }
     }
 
-    /// `spec`, in a box shared by every rendition made from one setting: the
-    /// renditions of 100,000 items live as long as the build, and the spec
-    /// inline (56 bytes) was more than half of each.
+    /// `spec`, in a box shared by every rendition made from one setting (and,
+    /// for an original, of one source extension): the renditions of 100,000
+    /// items live as long as the build, and the spec inline (56 bytes) was
+    /// more than half of each.
     private var shared: SharedSpec
-    private var storedSize: PixelSize
-    /// The path of a rendition that is not named by `name` alone (an
-    /// original's, a private album's, one given as a string); nil: `name`'s.
-    private var spelled: SpelledPath?
-    /// Its name, when `spelled` is nil.
+    private var width: Int32
+    private var height: Int32
+    /// Its name, when `shared.spelled` is nil.
     private var name: RenditionName
 
     /// A spec shared by renditions (never changed in place).
     public final class SharedSpec: Sendable {
         public let spec: RenditionSpec
-        public init(_ spec: RenditionSpec) { self.spec = spec }
-    }
+        /// The source's extension, for an original (its path ends in it).
+        let originalExtension: String?
+        /// The path and size of the one rendition holding this box, kept as given.
+        let spelled: (path: String, size: PixelSize)?
 
-    /// A path held as given.
-    private final class SpelledPath: Sendable {
-        let path: String
-        init(_ path: String) { self.path = path }
+        public convenience init(_ spec: RenditionSpec) { self.init(spec, originalExtension: nil, spelled: nil) }
+
+        init(_ spec: RenditionSpec, originalExtension: String? = nil, spelled: (path: String, size: PixelSize)?) {
+            self.spec = spec
+            self.originalExtension = originalExtension
+            self.spelled = spelled
+        }
     }
 
     /// Creates a rendition record.
     public init(spec: RenditionSpec, size: PixelSize, path: String) {
-        self.init(KeyedRenditionSpec(spec), size: size, path: path)
+        self.init(shared: SharedSpec(spec), size: size, path: path)
     }
 
-    /// Creates a rendition record whose spec is `keyed`'s, shared.
+    /// Creates a rendition record whose spec is `keyed`'s.
     public init(_ keyed: KeyedRenditionSpec, size: PixelSize, path: String) {
-        shared = keyed.shared
-        storedSize = size
-        spelled = SpelledPath(path)
+        self.init(shared: keyed.shared, size: size, path: path)
+    }
+
+    /// A record of `path` as given, in a box of its own.
+    private init(shared: SharedSpec, size: PixelSize, path: String) {
+        self.shared = SharedSpec(shared.spec, originalExtension: shared.originalExtension, spelled: (path, size))
+        width = 0
+        height = 0
         name = RenditionName(.zero)
     }
 
-    /// Creates a rendition record named `name` (`KeyedRenditionSpec.rendition`).
-    init(_ keyed: KeyedRenditionSpec, size: PixelSize, name: RenditionName) {
-        shared = keyed.shared
-        storedSize = size
-        spelled = nil
+    /// Creates a rendition record named `name` (`KeyedRenditionSpec.rendition`),
+    /// whose spec and extension are `shared`'s; spelled out when its size does not fit.
+    init(shared: SharedSpec, size: PixelSize, name: RenditionName) {
+        guard let width = Int32(exactly: size.width), let height = Int32(exactly: size.height) else {
+            self.shared = shared
+            self.width = 0
+            self.height = 0
+            self.name = name
+            self = Rendition(shared: shared, size: size, path: spelledPath(of: name, size: size, shared: shared))
+            return
+        }
+        self.shared = shared
+        self.width = width
+        self.height = height
         self.name = name
     }
+
+    /// The size in its name: its own (an original's name has none).
+    private var namedSize: PixelSize { PixelSize(width: Int(width), height: Int(height)) }
+
+    private var fileExtension: String { shared.originalExtension ?? shared.spec.format.fileExtension }
 
     /// A record of this rendition's file under another spec and size (a
     /// smaller one the same size as a larger: one file for both).
     public func sharingItsFile(as keyed: KeyedRenditionSpec, size: PixelSize) -> Rendition {
-        var copy = self
-        copy.spellOut(unlessSpelledAs: keyed.spec, size: size)
-        copy.shared = keyed.shared
-        copy.storedSize = size
-        return copy
-    }
-
-    /// Keeps the path as it is spelled now, whatever the spec and size become
-    /// (unless a spec and size that spell the same name's path are given).
-    private mutating func spellOut(unlessSpelledAs spec: RenditionSpec? = nil, size: PixelSize? = nil) {
-        guard spelled == nil else { return }
-        if let spec, spec.format == shared.spec.format, (spec.role == .original) == (shared.spec.role == .original), size == storedSize { return }
-        spelled = SpelledPath(path)
+        if shared.spelled == nil, shared.originalExtension == nil, keyed.spec.format == shared.spec.format, keyed.spec.role != .original,
+           size == namedSize {
+            var copy = self
+            copy.shared = keyed.shared
+            return copy
+        }
+        return Rendition(shared: keyed.shared, size: size, path: path)
     }
 
     /// Lends `body` the bytes of `path`, made on the stack when it is a name.
     public func withPath<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        if let spelled {
+        if let spelled = shared.spelled {
             var path = spelled.path
             return try path.withUTF8(body)
         }
-        return try name.withPath(size: storedSize, isOriginal: shared.spec.role == .original, fileExtension: shared.spec.format.fileExtension, body)
+        return try name.withPath(size: namedSize, isOriginal: shared.spec.role == .original, fileExtension: fileExtension, body)
     }
 
     public static func == (a: Rendition, b: Rendition) -> Bool {
-        guard a.storedSize == b.storedSize, a.shared === b.shared || a.spec == b.spec else { return false }
-        if a.spelled == nil, b.spelled == nil { return a.name == b.name }
-        return a.path == b.path
+        guard a.shared === b.shared || a.spec == b.spec else { return false }
+        if a.shared.spelled == nil, b.shared.spelled == nil {
+            return a.width == b.width && a.height == b.height && a.name == b.name && a.shared.originalExtension == b.shared.originalExtension
+        }
+        return a.size == b.size && a.path == b.path
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(spec)
-        hasher.combine(storedSize)
+        hasher.combine(size)
         withPath { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
@@ -217,6 +237,11 @@ public struct Rendition: Hashable, Sendable, Codable {
         try container.encode(size, forKey: .size)
         try container.encode(path, forKey: .path)
     }
+}
+
+/// The path `name` spells for a rendition of `size` whose box is `shared`.
+private func spelledPath(of name: RenditionName, size: PixelSize, shared: Rendition.SharedSpec) -> String {
+    name.path(size: size, isOriginal: shared.spec.role == .original, fileExtension: shared.originalExtension ?? shared.spec.format.fileExtension)
 }
 
 extension StableHash {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The encoded format of a published rendition.
 public enum OutputFormat: String, Sendable, Codable, CaseIterable {
     /// WebP (lossy): about half the bytes of JPEG at the same look.
@@ -158,10 +160,13 @@ public struct KeyedRenditionSpec: Sendable {
     public let key: String
     /// The spec in the box every rendition made from it shares.
     public let shared: Rendition.SharedSpec
+    /// An original's boxes, one for each source extension (its path ends in it).
+    private let originals: OriginalBoxes?
 
     public init(_ spec: RenditionSpec) {
         self.shared = Rendition.SharedSpec(spec)
         self.key = spec.key
+        self.originals = spec.role == .original ? OriginalBoxes(spec) : nil
     }
 
     /// `RenditionSpec.relativePath`: the one place a rendition's name is made
@@ -177,7 +182,15 @@ public struct KeyedRenditionSpec: Sendable {
     /// name's hash (an original's path ends in its spec's format's
     /// extension, as a converted original's does).
     public func rendition(contentHash: ContentHash, size: PixelSize, madeWith: String = "") -> Rendition {
-        Rendition(self, size: size, name: RenditionName(nameHash(size: size, madeWith: madeWith) { $0.update(contentHash) }))
+        Rendition(shared: shared, size: size, name: RenditionName(nameHash(size: size, madeWith: madeWith) { $0.update(contentHash) }))
+    }
+
+    /// The original published as it is of the source whose content hash is
+    /// `contentHash`: named as `relativePath` names it from its stored size
+    /// and its source's extension, `size` pixels upright.
+    public func original(contentHash: ContentHash, storedSize: PixelSize, size: PixelSize, originalExtension: String) -> Rendition {
+        Rendition(shared: originals?.box(for: originalExtension) ?? shared, size: size,
+                  name: RenditionName(nameHash(size: storedSize, madeWith: "") { $0.update(contentHash) }))
     }
 
     /// The name of what `content` feeds a hasher (a content hash's 32 hex digits and their separator).
@@ -206,3 +219,19 @@ public struct KeyedRenditionSpec: Sendable {
     }
 }
 
+/// An original spec's boxes by source extension, made as they are first asked for (a handful).
+private final class OriginalBoxes: Sendable {
+    private let spec: RenditionSpec
+    private let boxes = Mutex<[String: Rendition.SharedSpec]>([:])
+
+    init(_ spec: RenditionSpec) { self.spec = spec }
+
+    func box(for fileExtension: String) -> Rendition.SharedSpec {
+        boxes.withLock { boxes in
+            if let made = boxes[fileExtension] { return made }
+            let made = Rendition.SharedSpec(spec, originalExtension: fileExtension, spelled: nil)
+            boxes[fileExtension] = made
+            return made
+        }
+    }
+}

@@ -37,11 +37,18 @@ import GalleryTestSupport
         if made != expected { return }
         // Held by its name, a rendition spells the same path (an original's with its format's extension), and hashes it as the string is hashed.
         let named = keyed.rendition(contentHash: hash, size: size, madeWith: madeWith)
+        if spec.role == .original {
+            // An original published as it is: named from its stored size and its source's extension (no other stills), its size upright.
+            let upright = PixelSize(width: 3, height: 4)
+            let original = keyed.original(contentHash: hash, storedSize: size, size: upright, originalExtension: ext)
+            #expect(original.path == reference(keyed, contentHash: hash.description, size: size, originalExtension: ext, madeWith: "")
+                    && original.size == upright, "seed \(seed)")
+        }
         guard spec.role != .original || ext == spec.format.fileExtension else {
             #expect(named.path == reference(keyed, contentHash: hash.description, size: size, originalExtension: spec.format.fileExtension, madeWith: madeWith))
             continue
         }
-        #expect(named.path == expected, "seed \(seed)")
+        #expect(named.path == expected && named.size == size, "seed \(seed)")
         var byName = StableHash(), byPath = StableHash()
         byName.add(pathOf: named)
         byPath.add(expected)
@@ -85,5 +92,8 @@ import GalleryTestSupport
     #expect(respecified.path == path && respecified.spec == jpeg.spec)
     var moved = named
     moved.path = "elsewhere.webp"
-    #expect(moved.path == "elsewhere.webp" && moved != named)
+    #expect(moved.path == "elsewhere.webp" && moved != named && moved.size == size)
+
+    // Held in 32 bytes: a photo has six to twelve of them all build long.
+    #expect(MemoryLayout<Rendition>.stride == 32)
 }

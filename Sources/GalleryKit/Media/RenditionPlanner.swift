@@ -157,10 +157,13 @@ struct RenditionPlanner: Sendable {
             if inOutput || output.contains(rendition.path) { plan.reused += 1 } else { plan.videoPath = rendition.path }
         }
         if let original = originalSpec, metadata.kind != .video, !convertsOriginal {
-            let path = place(original.relativePath(contentHash: contentHash, size: metadata.storedSize,
-                                                   originalExtension: metadata.format.fileExtension))
-            plan.renditions.append(Rendition(original, size: metadata.displaySize, path: path))
-            if inOutput || output.contains(path) { plan.reused += 1 } else { plan.originalPath = path }
+            let rendition = vault == nil
+                ? original.original(contentHash: contentHash, storedSize: metadata.storedSize, size: metadata.displaySize,
+                                    originalExtension: metadata.format.fileExtension)
+                : Rendition(original, size: metadata.displaySize, path: place(original.relativePath(contentHash: contentHash, size: metadata.storedSize,
+                                                                                                  originalExtension: metadata.format.fileExtension)))
+            plan.renditions.append(rendition)
+            if inOutput || output.contains(rendition.path) { plan.reused += 1 } else { plan.originalPath = rendition.path }
         }
         return plan
     }
