@@ -346,52 +346,6 @@ import GalleryTestSupport
         #expect(after == clean, "\(Set(after.keys).union(clean.keys).filter { after[$0] != clean[$0] }.sorted())")
     }
 
-    /// The state's list of files is the previous (sorted) list's kept ones
-    /// merged with the new ones this build wrote; nil (sorted by the state)
-    /// when a produced file is neither or the previous list is out of
-    /// order; the owned files and leftovers not produced are stale. The same from the
-    /// list's bytes (as read from a state) and from strings.
-    @Test func producedFilesAreMergedInOrder() {
-        func encoded(_ paths: [String]) -> [EncodedStrings] {
-            var writer = StateWriter()
-            for path in paths { writer.string(path) }
-            return [EncodedStrings(count: paths.count, bytes: writer.bytes), EncodedStrings(paths)]
-        }
-        let kept = ["a/1", "a/3", "c/9", "é"]
-        for owned in encoded((kept + ["gone/1"]).sorted()) {
-            let sifted = OutputFolder.sift(owned: owned, produced: ["a/3", "a/2", "c/9", "d", "0", "é", "a/1", "a/2"],
-                                           written: ["a/2", "0", "d", "a/3", "unproduced"])
-            #expect(sifted.stale == ["gone/1", "unproduced"] && !sifted.sameFiles)
-            #expect(sifted.files?.strings == ["0", "a/1", "a/2", "a/3", "c/9", "d", "é"])
-        }
-        for owned in encoded(kept) {
-            let same = OutputFolder.sift(owned: owned, produced: kept, written: [])
-            #expect(same.files?.strings == kept && same.sameFiles && same.stale.isEmpty)
-            #expect(OutputFolder.sift(owned: owned, produced: kept + ["b", "unwritten"], written: ["b"]).files == nil)
-        }
-        // Strings out of order (a list merged with a sharded build's parts); bytes are a state's, written in order.
-        #expect(OutputFolder.sift(owned: EncodedStrings(["b", "a"]), produced: ["a", "b"], written: []).files == nil)
-        for owned in encoded(kept) {
-            let sifted = OutputFolder.sift(owned: owned, produced: ["a/1", "c/9", "é"], written: [], leftovers: ["x", "é"])
-            #expect(sifted.stale == ["a/3", "x"] && !sifted.sameFiles && sifted.files?.strings == ["a/1", "c/9", "é"])
-            #expect(OutputFolder.sift(owned: owned, produced: kept, written: [], leftovers: ["x"]).sameFiles, "a leftover is not the list's")
-        }
-        for owned in encoded([]) { #expect(OutputFolder.sift(owned: owned, produced: ["z", "y"], written: ["z", "y"]).files?.strings == ["y", "z"]) }
-        // A build's own files: written twice is listed once; written and not produced is stale, as a leftover.
-        for owned in encoded(kept) {
-            let sifted = OutputFolder.sift(owned: owned, produced: kept + ["b"], written: ["b", "a/1", "x", "b", "x"], leftovers: ["x"])
-            #expect(Set(sifted.stale) == ["x"] && !sifted.sameFiles && sifted.files?.strings == ["a/1", "a/3", "b", "c/9", "é"])
-        }
-        // A list long enough to be read in runs on every core: the same as one read whole.
-        let many = (0..<10_000).map { "media/\(100_000 + $0).webp" }
-        let produced = many.enumerated().filter { $0.offset % 7 != 0 }.map(\.element) + ["media/new.webp"]
-        for owned in encoded(many) {
-            let sifted = OutputFolder.sift(owned: owned, produced: produced, written: ["media/new.webp"])
-            #expect(sifted.stale == many.enumerated().filter { $0.offset % 7 == 0 }.map(\.element))
-            #expect(sifted.files?.strings == produced.sorted() && !sifted.sameFiles)
-        }
-    }
-
     @Test func aPageFileDeletedFromOUTIsMadeAgain() async throws {
         var random = Random(state: 5)
         let library = try Library()
