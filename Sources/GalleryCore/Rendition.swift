@@ -21,7 +21,7 @@ public struct RenditionName: Hashable, Sendable {
         return nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
-    /// The longest path `write` writes: `media/NN/` (9), the name (20), `-WxH`
+    /// The longest path `withPath` writes: `media/NN/` (9), the name (20), `-WxH`
     /// (two 64-bit numbers of up to 20 digits, a sign each, and the x: 44),
     /// the dot and an extension of up to 16 bytes.
     static let longestPath = 9 + 20 + 44 + 1 + 16
@@ -117,7 +117,7 @@ public struct Rendition: Hashable, Sendable, Codable {
     }
     /// Path relative to the site root.
     public var path: String {
-        get { shared.spelled?.path ?? name.path(size: namedSize, isOriginal: shared.spec.role == .original, fileExtension: fileExtension) }
+        get { shared.spelled?.path ?? name.withPath(size: namedSize, shared: shared) { String(decoding: $0, as: UTF8.self) } }
         set { self = Rendition(shared: shared, size: size, path: newValue) }
     }
 
@@ -170,11 +170,7 @@ public struct Rendition: Hashable, Sendable, Codable {
     /// whose spec and extension are `shared`'s; spelled out when its size does not fit.
     init(shared: SharedSpec, size: PixelSize, name: RenditionName) {
         guard let width = Int32(exactly: size.width), let height = Int32(exactly: size.height) else {
-            self.shared = shared
-            self.width = 0
-            self.height = 0
-            self.name = name
-            self = Rendition(shared: shared, size: size, path: spelledPath(of: name, size: size, shared: shared))
+            self = Rendition(shared: shared, size: size, path: name.withPath(size: size, shared: shared) { String(decoding: $0, as: UTF8.self) })
             return
         }
         self.shared = shared
@@ -185,8 +181,6 @@ public struct Rendition: Hashable, Sendable, Codable {
 
     /// The size in its name: its own (an original's name has none).
     private var namedSize: PixelSize { PixelSize(width: Int(width), height: Int(height)) }
-
-    private var fileExtension: String { shared.originalExtension ?? shared.spec.format.fileExtension }
 
     /// A record of this rendition's file under another spec and size (a
     /// smaller one the same size as a larger: one file for both).
@@ -206,7 +200,7 @@ public struct Rendition: Hashable, Sendable, Codable {
             var path = spelled.path
             return try path.withUTF8(body)
         }
-        return try name.withPath(size: namedSize, isOriginal: shared.spec.role == .original, fileExtension: fileExtension, body)
+        return try name.withPath(size: namedSize, shared: shared, body)
     }
 
     public static func == (a: Rendition, b: Rendition) -> Bool {
@@ -239,9 +233,14 @@ public struct Rendition: Hashable, Sendable, Codable {
     }
 }
 
-/// The path `name` spells for a rendition of `size` whose box is `shared`.
-private func spelledPath(of name: RenditionName, size: PixelSize, shared: Rendition.SharedSpec) -> String {
-    name.path(size: size, isOriginal: shared.spec.role == .original, fileExtension: shared.originalExtension ?? shared.spec.format.fileExtension)
+extension RenditionName {
+    /// `withPath` of a rendition of `size` whose box is `shared`: an
+    /// original's path ends in `-original` and its source's extension
+    /// (its spec's format's, for one converted), another's in its size and its format's.
+    func withPath<Result>(size: PixelSize, shared: Rendition.SharedSpec, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try withPath(size: size, isOriginal: shared.spec.role == .original,
+                     fileExtension: shared.originalExtension ?? shared.spec.format.fileExtension, body)
+    }
 }
 
 extension StableHash {
