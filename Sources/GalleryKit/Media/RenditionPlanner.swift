@@ -72,7 +72,14 @@ struct RenditionPlanner: Sendable {
     func plan(contentHash: ContentHash, metadata: PhotoMetadata, clipHash: ContentHash? = nil, album: AlbumPath,
               inOutput: Bool = false) -> RenditionPlan {
         let vault = vaults.nearest(to: album)
-        let place: (String) -> String = vault.map { vault in { vault.file($0) } } ?? { $0 }
+        // A private album's files go to its vault, under opaque names (spelled out there).
+        let place: (Rendition) -> Rendition = vault.map { vault in
+            { rendition in
+                var placed = rendition
+                placed.path = vault.file(rendition.path)
+                return placed
+            }
+        } ?? { $0 }
         let upright = metadata.displaySize
         var plan = RenditionPlan()
         var specs = stillSpecs
@@ -139,10 +146,7 @@ struct RenditionPlanner: Sendable {
                 plan.renditions.append(plan.renditions[first].sharingItsFile(as: still.keyed, size: still.size))
                 continue
             }
-            // Held by its name where its path is the name's (not in a vault).
-            let rendition = vault == nil ? still.keyed.rendition(contentHash: contentHash, size: still.size, madeWith: together)
-                : Rendition(still.keyed, size: still.size,
-                            path: place(still.keyed.relativePath(contentHash: contentHash, size: still.size, madeWith: together)))
+            let rendition = place(still.keyed.rendition(contentHash: contentHash, size: still.size, madeWith: together))
             let isPresent = inOutput || output.contains(rendition.path)
             if isPresent { plan.reused += 1 }
             plan.jobs.append(RenditionJob(spec: still.keyed.spec, size: still.size, isWanted: !isPresent))
@@ -151,17 +155,13 @@ struct RenditionPlanner: Sendable {
         }
         if let motion = metadata.motion {
             let size = motion.displaySize.fittingVideo(in: videoSpec.spec.box)
-            let rendition = vault == nil ? videoSpec.rendition(contentHash: clipHash ?? contentHash, size: size)
-                : Rendition(videoSpec, size: size, path: place(videoSpec.relativePath(contentHash: clipHash ?? contentHash, size: size)))
+            let rendition = place(videoSpec.rendition(contentHash: clipHash ?? contentHash, size: size))
             plan.renditions.append(rendition)
             if inOutput || output.contains(rendition.path) { plan.reused += 1 } else { plan.videoPath = rendition.path }
         }
         if let original = originalSpec, metadata.kind != .video, !convertsOriginal {
-            let rendition = vault == nil
-                ? original.original(contentHash: contentHash, storedSize: metadata.storedSize, size: metadata.displaySize,
-                                    originalExtension: metadata.format.fileExtension)
-                : Rendition(original, size: metadata.displaySize, path: place(original.relativePath(contentHash: contentHash, size: metadata.storedSize,
-                                                                                                  originalExtension: metadata.format.fileExtension)))
+            let rendition = place(original.original(contentHash: contentHash, storedSize: metadata.storedSize, size: metadata.displaySize,
+                                                    originalExtension: metadata.format.fileExtension))
             plan.renditions.append(rendition)
             if inOutput || output.contains(rendition.path) { plan.reused += 1 } else { plan.originalPath = rendition.path }
         }
