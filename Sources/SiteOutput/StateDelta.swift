@@ -178,7 +178,7 @@ extension BuildState {
     /// form, a base file changed since it was read or not in order throws
     /// `.unusable` (the caller then encodes the state whole).
     func encodeFromBase(chunkSize: Int = 1 << 20, readSize: Int = 1 << 20, _ emit: (UnsafeRawBufferPointer) throws(OutputError) -> Void) throws(StateDeltaError) {
-        guard let base, let url = base.file, let identity = base.identity, let changedPhotos, changedPages != nil || base.pages.count == 0 else {
+        guard let base, let url = base.file, let identity = base.identity, let changedPhotos, changedPages != nil || !hasPageRecordsInBase else {
             throw .unusable("no base")
         }
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
@@ -190,7 +190,7 @@ extension BuildState {
         }
         // Sorted as numbers: the order of their hex digits as text, the file's.
         // A base without page records (a first build's aside file): every record is written from memory.
-        let photoKeys = changedPhotos.sorted(), pageKeys = base.pages.count == 0 ? pages.keys.sorted() : (changedPages ?? []).sorted()
+        let photoKeys = changedPhotos.sorted(), pageKeys = hasPageRecordsInBase ? (changedPages ?? []).sorted() : pages.keys.sorted()
         var writer = StateWriter()
         writer.reserve(chunkSize + 4096)
         try encodeHead(&writer, chunkSize: chunkSize, send)
