@@ -73,6 +73,10 @@ public struct BuildContext: Sendable {
     public var siteInputs: StableHash.Digest = .zero
     /// Files this build produced (relative to OUT).
     public var producedFiles = ProducedFiles()
+    /// Free memory is handed back to the system after a step that lets go
+    /// of much (and by the prune, mid-step); not in a watch session, whose
+    /// next build would fault it in again (`MemoryTuning.releaseFreeMemory`).
+    public var handsBackFreeMemory = true
     /// Every cache entry is the previous build's (nothing read, nothing gone).
     var photoCacheUnchanged = false
     /// The previous build's pages were taken whole (`RenderPagesStep.reuseAll`).

@@ -34,6 +34,7 @@ public struct GalleryBuilder: Sendable {
         context.writeFaults = faults
         context.preloadedState = session?.takeState()
         context.scanMemory = session?.scanMemory
+        context.handsBackFreeMemory = session == nil
         // Read ahead even when this build fails: the next one starts from whatever state is there.
         defer { session?.readAhead(after: resolved.settings) }
         context.report.shard = shard
@@ -47,7 +48,7 @@ public struct GalleryBuilder: Sendable {
             for step in chosen {
                 let stepStarted = Date()
                 try await step.run(&context)
-                if step.letsGoOfMuch, session == nil { MemoryTuning.releaseFreeMemory() }
+                if step.letsGoOfMuch, context.handsBackFreeMemory { MemoryTuning.releaseFreeMemory() }
                 context.report.stepSeconds.append((step.name, Date().timeIntervalSince(stepStarted), MemoryTuning.peakResidentBytes()))
             }
         }

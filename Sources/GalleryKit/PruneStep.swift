@@ -31,7 +31,7 @@ struct PruneStep: BuildStep {
         // still held when the lists (fresh blocks of 100 MB and more at a
         // million items) were made: a removal's peak was the prune's.
         context.items = []
-        MemoryTuning.releaseFreeMemory()
+        if context.handsBackFreeMemory { MemoryTuning.releaseFreeMemory() }
         var produced = context.producedFiles
         context.producedFiles = ProducedFiles()
         if produced.includesPreviousFiles { produced.append(contentsOf: try context.previousState.loadedFiles()) }
