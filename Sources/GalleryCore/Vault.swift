@@ -17,7 +17,10 @@ public struct Vault: Sendable {
     }
 
     /// Where the page a public album would have at `plainPath` goes.
-    public func page(_ plainPath: String) -> String { folder + opaqueName(plainPath) + ".html" }
+    public func page(_ plainPath: String) -> String { pagePath(plainPath).description }
+
+    /// `page(plainPath)`, held as the vault's folder and the page's name.
+    public func pagePath(_ plainPath: String) -> PagePath { PagePath(folder: folder, name: opaqueName(plainPath)) }
 
     /// Where the media file a public album would have at `plainPath` goes:
     /// sealed, wrapped in a script so a page can load it from `file://` too.

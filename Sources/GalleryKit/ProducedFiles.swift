@@ -11,7 +11,8 @@ import SiteOutput
 /// holds its name, not its path, and a path made for each (three or four a
 /// photo) and held here through the page step was more than an item is.
 public struct ProducedFiles: Sendable, ProducedPaths {
-    private var paths: [String] = []
+    /// Paths given one by one: a photo's page as its folder and name (`PagePath`), not spelled.
+    private var paths: [PagePath] = []
     /// Lists of renditions, and how many of `paths` come before each run of them.
     private var renditionRuns: [(after: Int, lists: [[Rendition]])] = []
     /// Every file the previous build produced is produced again (every page
@@ -20,11 +21,13 @@ public struct ProducedFiles: Sendable, ProducedPaths {
 
     public init() {}
 
-    public mutating func append(_ path: String) { paths.append(path) }
+    public mutating func append(_ path: String) { paths.append(PagePath(path)) }
+
+    public mutating func append(_ path: PagePath) { paths.append(path) }
 
     /// A path given twice (two albums' copies of one photo share its
     /// renditions) is one file of `set`.
-    public mutating func append<Paths: Sequence>(contentsOf more: Paths) where Paths.Element == String { paths.append(contentsOf: more) }
+    public mutating func append<Paths: Sequence>(contentsOf more: Paths) where Paths.Element == String { paths.append(contentsOf: more.lazy.map(PagePath.init)) }
 
     /// Every rendition of `items`.
     public mutating func appendRenditions(of items: [MediaItem]) {
@@ -50,7 +53,7 @@ public struct ProducedFiles: Sendable, ProducedPaths {
         all.reserveCapacity(count)
         forEachSegment { segment in
             switch segment {
-            case .paths(let range): all += paths[range]
+            case .paths(let range): all += paths[range].lazy.map(\.description)
             case .renditions(let run, let range):
                 for list in renditionRuns[run].lists[range] { for rendition in list { all.append(rendition.path) } }
             }
@@ -101,7 +104,7 @@ public struct ProducedFiles: Sendable, ProducedPaths {
             guard index == part else { return }
             switch segment {
             case .paths(let range):
-                for var path in paths[range] { path.withUTF8 { body(UnsafeRawBufferPointer($0)) } }
+                for path in paths[range] { path.withUTF8(body) }
             case .renditions(let run, let range):
                 for list in renditionRuns[run].lists[range] {
                     for rendition in list { rendition.withPath { body(UnsafeRawBufferPointer($0)) } }

@@ -81,14 +81,15 @@ struct RenderPagesStep: BuildStep {
             let taken = range.map { index -> PageRecord? in
                 let page = pages[index]
                 if let part, !Self.owns(page, part) { return nil }
-                guard let at = previous.records.index(forKey: PageKey(path: page.id)) else { return nil }
+                let id = page.id
+                guard let at = previous.records.index(forKey: PageKey(path: id)) else { return nil }
                 let old = previous.records.values[at]
                 known.append(Int32(at))
                 guard old.fingerprint == page.fingerprint else { return nil }
                 // The sitemap's group holds robots.txt unless the user has their own.
                 if page.kind == .sitemap, (old.files ?? []).contains(SiteRenderer.robotsFile) != usersOwn.isEmpty { return nil }
                 let present = old.files.map { $0.allSatisfy { output.contains($0) && (suspect.isEmpty || !suspect.contains($0)) } }
-                    ?? (output.contains(page.id) && (suspect.isEmpty || !suspect.contains(page.id)))
+                    ?? (output.contains(id) && (suspect.isEmpty || !suspect.contains(id)))
                 guard present else { return nil }
                 takenFiles += old.files?.count ?? 1
                 return old
@@ -118,8 +119,8 @@ struct RenderPagesStep: BuildStep {
                 context.producedFiles.append(contentsOf: files)
                 htmlPages += files.count { $0.hasSuffix(".html") }
             } else {
-                context.producedFiles.append(page.id)
-                if page.id.hasSuffix(".html") { htmlPages += 1 }
+                context.producedFiles.append(page.path)
+                if page.path.isHTML { htmlPages += 1 }
             }
         }
         // Pages the plan no longer has (a photo removed): their records go.
@@ -152,8 +153,8 @@ struct RenderPagesStep: BuildStep {
                 context.producedFiles.append(contentsOf: files)
                 renderedPages += files.count { $0.hasSuffix(".html") }  // the search index's scripts are not pages
             } else {
-                context.producedFiles.append(page.id)
-                if page.id.hasSuffix(".html") { renderedPages += 1 }
+                context.producedFiles.append(page.path)
+                if page.path.isHTML { renderedPages += 1 }
             }
         }
         context.changedPages = part == nil && tracksChanges ? changed : nil
@@ -319,7 +320,7 @@ struct RenderPagesStep: BuildStep {
         case .searchIndex, .sitemap, .feed: return false
         default:
             var hasher = StableHash()
-            hasher.add(page.id)
+            hasher.add(page.path)
             return Int(hasher.digest().low % UInt64(part.count)) == part.index
         }
     }

@@ -1,53 +1,6 @@
 import Foundation
 import GalleryCore
 
-/// One page of the site to make (or, for the search index and the sitemap,
-/// one group of files made together), and the fingerprint of exactly what it
-/// shows: a rebuild renders a page only when its fingerprint changed.
-public struct PlannedPage: Sendable {
-    /// What the page is (its album, for album and item pages, is `album`:
-    /// payloads here hold no pointers, which an enum may keep in spare bits,
-    /// hiding them from LeakSanitizer when a build is stopped by a signal).
-    public enum Kind: Sendable, Hashable {
-        case album(page: Int)
-        case item(index: Int)
-        case moments(page: Int)
-        /// `moments/2019/11.html`: `map.momentMonthPages[month]`.
-        case momentsMonth(Int)
-        case years
-        case tagIndex
-        case tag(Int, page: Int)
-        case favourites(page: Int)
-        /// `places/index.html`: every place, by country.
-        case placeIndex
-        case place(Int, page: Int)
-        /// `places/map.html`.
-        case map
-        /// `people/index.html` and every person's avatar files: one group.
-        case peopleIndex
-        case person(Int, page: Int)
-        case search
-        /// `search/index.js` and the token files (`t-*.js`): made from every item.
-        case searchIndex
-        /// One month's item files (`search/d-<slot>-<n>.js`), `map.searchMonths[month]`.
-        case searchDocuments(month: Int)
-        case sitemap
-        case feed
-        /// `moments/days-MM.js`: the photos of each day of a calendar month, for "On this day" (`map.onThisDay[month]`).
-        case onThisDay(month: Int)
-    }
-
-    /// What it is.
-    public let kind: Kind
-    /// The album of an album or item page.
-    public let album: AlbumPath?
-    /// Its file, relative to OUT; for a group of files, the group's name
-    /// (`search/index.js`, `sitemap.xml`: the file every group always has).
-    public let id: String
-    /// A hash of everything the page shows.
-    public let fingerprint: StableHash.Digest
-}
-
 /// The site's plan: the albums, where every page lives, and every page with
 /// its fingerprint.
 ///
@@ -160,9 +113,10 @@ struct Fingerprinter: Sendable {
     struct AlbumRows: Sendable {
         var shown: [StableHash.Digest] = []
         var listed: [StableHash.Digest] = []
-        /// Each item's page (nil: none), and the number of the album page that lists it.
-        var pages: [String?] = []
-        var albumPages: [Int] = []
+        /// Where each item's place is among `map.photoPlaces`' values (-1: it has no page).
+        var places: [Int32] = []
+        /// How many of the album's items have their page in its folder.
+        var homePages = 0
     }
 
     mutating func prepare() {
@@ -175,17 +129,17 @@ struct Fingerprinter: Sendable {
             keys.reserveCapacity(photos.count)
             rows.shown.reserveCapacity(photos.count)
             rows.listed.reserveCapacity(photos.count)
-            rows.pages.reserveCapacity(photos.count)
-            rows.albumPages.reserveCapacity(photos.count)
+            rows.places.reserveCapacity(photos.count)
+            let album = planner.gallery.albums[path]
             for item in photos {
                 let key = item.source.relativePath
-                let place = planner.map.photoPlaces[key]
-                let page = place?.page
-                rows.pages.append(page)
-                rows.albumPages.append(place?.albumPage ?? 0)
+                let at = planner.map.photoPlaces.index(forKey: key)
+                let place = at.map { planner.map.photoPlaces.values[$0] }
+                rows.places.append(Int32(at ?? -1))
+                if place != nil, album?.isHome(of: item) == true { rows.homePages += 1 }
                 var h = StableHash()
                 h.add(Self.digest(item, options: planner.options))
-                h.add(page ?? "-")
+                if let place { h.add(place.pagePath) } else { h.add("-") }
                 // A cover shows its stack's count.
                 h.add(item.stack.isListed ? item.stack.tileCount : -1)
                 // Who it shows, as published (people.yml's names, hidden people left out): its alt text and facts.
@@ -249,11 +203,21 @@ struct Fingerprinter: Sendable {
     }
 
     func page(_ kind: PlannedPage.Kind, _ id: String, album: AlbumPath? = nil, _ body: (inout StableHash) -> Void) -> PlannedPage {
+        page(kind, PagePath(id), album: album, body)
+    }
+
+    func page(_ kind: PlannedPage.Kind, _ path: PagePath, album: AlbumPath? = nil, _ body: (inout StableHash) -> Void) -> PlannedPage {
         var h = StableHash()
         h.add(chrome)
-        h.add(id)
+        h.add(path)
         body(&h)
-        return PlannedPage(kind: kind, album: album, id: id, fingerprint: h.digest())
+        return PlannedPage(kind: kind, album: album, path: path, fingerprint: h.digest())
+    }
+
+    /// The place of the item at `index` of an album whose rows are `rows` (nil: it has no page).
+    func photoPlace(_ rows: AlbumRows, _ index: Int) -> PhotoPlace? {
+        let at = Int(rows.places[index])
+        return at < 0 ? nil : map.photoPlaces.values[at]
     }
 
     func pager(_ pages: [String], _ h: inout StableHash) {
@@ -307,27 +271,30 @@ struct Fingerprinter: Sendable {
     private func plannedPages() -> PlannedPages {
         // Each album's pages and its items' pages, albums on every core, in path order.
         let planner = self
-        let albumRuns = parallelMap(gallery.albums.keys.sorted()) { path -> [PlannedPage] in
+        let albumRuns = parallelMap(gallery.albums.keys.sorted()) { path -> [PlannedPages.Run] in
             guard let album = planner.gallery.albums[path], let paths = planner.map.albumPages[path] else { return [] }
             let rows = planner.albumRows[path] ?? AlbumRows()
-            // Sized once: a run grown by doubling had room for a third more pages than it held, for the whole build.
-            var pages: [PlannedPage] = []
-            pages.reserveCapacity(paths.count + album.photos.indices.count { album.isHome(of: album.photos[$0]) && rows.pages[$0] != nil })
             let cover = planner.gallery.cover(of: path)
-            for number in paths.indices {
-                pages.append(planner.albumPage(album, rows: rows, paths: paths, number: number, cover: cover))
+            let albumPages = paths.indices.map { number in
+                planner.albumPage(album, rows: rows, paths: paths, number: number, cover: cover)
             }
             // What every item page of the album shows of it: its title and breadcrumbs.
             var h = StableHash()
             h.add(planner.gallery.title(of: path))
             h.add(planner.crumbs[path] ?? .zero)
             let albumDigest = h.digest()
+            var items = PlannedPages.ItemRun(album: path, places: planner.map.photoPlaces.values)
+            // Sized once: a run grown by doubling had room for a third more pages than it held, for the whole build.
+            items.entries.reserveCapacity(rows.homePages)
             // The photos an album lists from other folders have their pages there.
             for index in album.photos.indices where album.isHome(of: album.photos[index]) {
-                guard let page = rows.pages[index] else { continue }
-                pages.append(planner.itemPage(album, rows: rows, albumDigest: albumDigest, paths: paths, index: index, page: page))
+                let at = rows.places[index]
+                guard at >= 0 else { continue }
+                let page = planner.itemPage(album, rows: rows, albumDigest: albumDigest, paths: paths, index: index,
+                                            place: planner.map.photoPlaces.values[Int(at)])
+                items.entries.append(.init(index: Int32(index), place: at, fingerprint: page.fingerprint))
             }
-            return pages
+            return [.pages(albumPages), .items(items)]
         }
         var pages: [PlannedPage] = []
         let timeline = timelineDigest()
@@ -387,7 +354,7 @@ struct Fingerprinter: Sendable {
             })
         }
         // The albums' pages, then the rest.
-        return PlannedPages(albumRuns + [pages])
+        return PlannedPages(albumRuns.flatMap { $0 } + [.pages(pages)])
     }
 
     func albumPage(_ album: Album, rows: AlbumRows, paths: [String], number: Int, cover: MediaItem?) -> PlannedPage {
@@ -420,12 +387,12 @@ struct Fingerprinter: Sendable {
         }
     }
 
-    func itemPage(_ album: Album, rows: AlbumRows, albumDigest: StableHash.Digest, paths: [String], index: Int, page id: String) -> PlannedPage {
+    func itemPage(_ album: Album, rows: AlbumRows, albumDigest: StableHash.Digest, paths: [String], index: Int, place: PhotoPlace) -> PlannedPage {
         let item = album.photos[index]
-        return page(.item(index: index), id, album: album.path) { h in
+        return page(.item(index: index), place.pagePath, album: album.path) { h in
             h.add(rows.listed[index])  // the item, its page and its anchor
             h.add(albumDigest)
-            h.add(paths[min(paths.count - 1, rows.albumPages[index])])
+            h.add(paths[min(paths.count - 1, place.albumPage)])
             for keyword in map.keywords(of: item) { h.add(map.tagPageByKey[SiteMap.tagKey(keyword)] ?? "-") }
             h.add(item.metadata.place.flatMap { map.placePageByKey[$0.key] } ?? "-")
             // Previous and next (tiles: a stack is stepped over) are linked; next, previous and after-next preloaded.
@@ -441,7 +408,7 @@ struct Fingerprinter: Sendable {
             h.add(strip.count)
             for i in strip {
                 h.add(rows.shown[i])
-                h.add(rows.pages[i] ?? "-")
+                if let place = photoPlace(rows, i) { h.add(place.pagePath) } else { h.add("-") }
             }
         }
     }

@@ -19,14 +19,17 @@ struct Placement: Sendable {
         let ranges = PageSplitter.pages(of: album.photos, budget: budget)
         albumPhotoRanges[path] = ranges
         // A private album's pages are named by its vault (the plain path, hashed with its key).
-        let placed: (String) -> String = album.vault.map { vault in { vault.page($0) } } ?? { $0 }
-        albumPages[path] = ranges.indices.map { placed(SiteMap.albumPage(folder: folder, number: $0)) }
+        albumPages[path] = ranges.indices.map { number in
+            let plain = SiteMap.albumPage(folder: folder, number: number)
+            return album.vault.map { $0.page(plain) } ?? plain
+        }
         let photoFolder = path.isRoot ? "albums/" : folder
         var photoSlugs = Slug.Uniquer()
         // Which of the album's pages lists each photo (a stack's items: its cover's).
         var pageOf = [Int](repeating: 0, count: album.photos.count)
         for (number, range) in ranges.enumerated() { for index in range { pageOf[index] = number } }
-        var anchor = ""
+        // The slug of the album page's anchor: a stack's items are listed through their cover.
+        var anchorSlug = ""
         // The photos an album lists from other folders have their pages there.
         for (index, photo) in album.photos.enumerated() where album.isHome(of: photo) {
             let source = photo.source  // copied once, not at each use
@@ -35,9 +38,9 @@ struct Placement: Sendable {
             if slug == "index" || slug.hasPrefix("index-") { slug = "photo-" + slug }
             slug = photoSlugs.claim(slug)
             // A stack's items are listed through their cover: back to its tile.
-            if case .member = photo.stack {} else { anchor = "p-" + slug }
-            photoPlaces.set(PhotoPlace(page: placed(photoFolder + slug + ".html"), anchor: anchor, albumPage: pageOf[index]),
-                            for: source.relativePath)
+            if case .member = photo.stack {} else { anchorSlug = slug }
+            let page = album.vault.map { $0.pagePath(photoFolder + slug + ".html") } ?? PagePath(folder: photoFolder, name: slug)
+            photoPlaces.set(PhotoPlace(pagePath: page, anchorSlug: anchorSlug, albumPage: pageOf[index]), for: source.relativePath)
         }
         var childSlugs = Slug.Uniquer()
         let childBase = path.isRoot ? "albums/" : folder
@@ -50,8 +53,17 @@ struct Placement: Sendable {
 
 /// Where a photo is placed: its page, its anchor on its album page, and
 /// which of the album's pages (an index into `SiteMap.albumPages`) shows it.
+/// The page is held as its album's folder and the photo's name, the anchor
+/// as its slug (`p-<slug>`): spelled when asked, not held for a million photos.
 public struct PhotoPlace: Sendable, Equatable {
-    public let page: String
-    public let anchor: String
+    public let pagePath: PagePath
+    /// The slug the anchor is made of: the photo's, or its stack's cover's (empty: none).
+    let anchorSlug: String
     public let albumPage: Int
+
+    /// Its page, relative to OUT.
+    public var page: String { pagePath.description }
+
+    /// Its tile's id on its album page (`p-<slug>`).
+    public var anchor: String { anchorSlug.isEmpty ? "" : "p-" + anchorSlug }
 }

@@ -40,6 +40,27 @@ import GalleryTestSupport
         }
     }
 
+    /// An album's item pages, held as their items' indices, places and
+    /// fingerprints, read as the pages they stand for, among whole runs.
+    @Test func itemRunsReadAsTheirPages() {
+        let album = AlbumPath(components: ["trip"])
+        let places = (0..<6).map { PhotoPlace(pagePath: PagePath(folder: "trip/", name: "img-\($0)"), anchorSlug: "img-\($0)", albumPage: $0 / 4) }
+        func digest(_ n: Int) -> StableHash.Digest { var h = StableHash(); h.add(n); return h.digest() }
+        var items = PlannedPages.ItemRun(album: album, places: places)
+        for (index, place) in [(1, 5), (2, 0), (4, 3)] { items.entries.append(.init(index: Int32(index), place: Int32(place), fingerprint: digest(index))) }
+        let empty = PlannedPages.ItemRun(album: album, places: places)
+        let pages = PlannedPages([.pages([PlannedPage(kind: .album(page: 0), album: album, id: "trip/index.html", fingerprint: .zero)]),
+                                  .items(empty), .items(items), .pages([]),
+                                  .pages([PlannedPage(kind: .search, album: nil, id: "search/index.html", fingerprint: .zero)])])
+        let ids = ["trip/index.html", "trip/img-5.html", "trip/img-0.html", "trip/img-3.html", "search/index.html"]
+        #expect(pages.count == 5)
+        #expect(pages.indices.map { pages[$0].id } == ids)
+        #expect(Array(pages).map(\.id) == ids)
+        #expect(pages.indices.map { pages[$0].kind } == [.album(page: 0), .item(index: 1), .item(index: 2), .item(index: 4), .search])
+        #expect(pages[1 ... 3].map(\.fingerprint) == [digest(1), digest(2), digest(4)])
+        #expect(pages[1 ... 3].allSatisfy { $0.album == album })
+    }
+
     @Test func parallelMapIsMapOnEveryCore() {
         let input = Array(0..<20_000)
         for _ in 0..<20 {
