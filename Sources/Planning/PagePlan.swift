@@ -29,11 +29,13 @@ public struct SitePlan: Sendable {
     }
 
     /// Plans `gallery`'s site laid out as `map` (`SiteMap(gallery:options:)`, the same options).
-    public init(gallery: Gallery, map: SiteMap, options: Settings, downloads: [AlbumPath: AlbumDownload] = [:], seed: StableHash.Digest = .zero) {
+    /// `afterPreparing` runs once the items' digests are made, before the pages are.
+    public init(gallery: Gallery, map: SiteMap, options: Settings, downloads: [AlbumPath: AlbumDownload] = [:], seed: StableHash.Digest = .zero,
+                afterPreparing: () -> Void = {}) {
         self.gallery = gallery
         self.map = map
         var planner = Fingerprinter(gallery: gallery, map: map, options: options, downloads: downloads, seed: seed)
-        pages = planner.pages()
+        pages = planner.pages(afterPreparing: afterPreparing)
         albumSummaries = planner.summaries
     }
 }
@@ -260,8 +262,9 @@ struct Fingerprinter: Sendable {
 
     // MARK: The pages
 
-    mutating func pages() -> PlannedPages {
+    mutating func pages(afterPreparing: () -> Void = {}) -> PlannedPages {
         prepare()
+        afterPreparing()
         return plannedPages()
     }
 
