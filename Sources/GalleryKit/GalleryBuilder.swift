@@ -30,6 +30,7 @@ public struct GalleryBuilder: Sendable {
     public func build(_ resolved: ResolvedBuild, quiet: Bool = false, shard: Shard? = nil, faults: WriteFaults? = nil,
                       session: BuildSession? = nil) async throws -> BuildReport {
         let started = Date()
+        MemoryTuning.keepLargeBlocks()
         var context = BuildContext(settings: resolved.settings, theme: resolved.theme, quiet: quiet, shard: shard)
         context.writeFaults = faults
         context.preloadedState = session?.takeState()

@@ -24,6 +24,7 @@ struct RenderPagesStep: BuildStep {
     static let rendererVersion = 7
 
     func run(_ context: inout BuildContext) async throws {
+        MemoryTuning.giveBackLargeBlocks()
         let theme = context.theme
         let output = try context.openOutput()
         let previousFileCount = context.previousState.fileCount, previousInputs = context.previousState.siteInputs
