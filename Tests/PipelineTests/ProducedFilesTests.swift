@@ -35,13 +35,20 @@ import GalleryTestSupport
             produced.appendRenditions(of: items)
             expected += items.flatMap { $0.renditions.map(\.path) }
         }
-        // Runs longer than a part, shorter, empty, and two rendition runs side by side.
+        func add(pages: [PagePath]) {
+            for page in pages { produced.append(page) }
+            expected += pages.map(\.description)
+        }
+        // Runs longer than a part, shorter, empty, and two rendition runs side by side;
+        // photos' pages held as their folders and names among paths given whole.
         add((0..<20_000).map { "page/\($0).html" })
+        add(pages: (0..<3_000).map { PagePath(folder: "albums/trip \($0 / 100)/", name: "img-\($0)") })
         add(Self.namedItems(5_000, from: 0))
         add(Self.namedItems(3, from: 5_000))
         add(["index.html"])
         add([MediaItem]())
         add(Self.namedItems(2_500, from: 6_000))
+        add(pages: [PagePath("search/index.js"), PagePath(folder: "sealed/0123456789abcdef/", name: String(repeating: "9", count: 64))])
         add((0..<9_000).map { "tail/\($0).html" })
 
         var read: [String] = []
