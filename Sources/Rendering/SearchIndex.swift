@@ -58,10 +58,13 @@ public enum SearchIndex {
             numbers += (0..<month.items.count).lazy.map { month.slot * SearchMonth.capacity + $0 }
         }
         // Each item's own tokens on every core, in runs of items, each run's
-        // lists let go once posted. Numbers ascend, so each list is in order.
-        var postings: [String: [Int]] = [:]
+        // lists let go once posted. The lists hold items' places in `items`
+        // (four bytes, not the eight of a number: a million items' lists
+        // under the words every file name has were most of the index's
+        // peak); places ascend as numbers do, so each list is in order.
+        var postings: [String: [UInt32]] = [:]
         var groupNumbers: [Group: Int] = [:]
-        var groups: [(tokens: [String], numbers: [Int])] = []
+        var groups: [(tokens: [String], places: [UInt32])] = []
         let run = 8192, parts = 32
         for start in stride(from: 0, to: items.count, by: run) {
             let end = min(items.count, start + run)
@@ -79,7 +82,7 @@ public enum SearchIndex {
             }
             for (range, part) in zip(ranges, found) {
                 for (index, item) in zip(range, part) {
-                    let number = numbers[index]
+                    let place = UInt32(index)
                     let group: Int
                     if let known = groupNumbers[item.group] {
                         group = known
@@ -92,9 +95,9 @@ public enum SearchIndex {
                         groupNumbers[item.group] = group
                         groups.append((tokens, []))
                     }
-                    groups[group].numbers.append(number)
+                    groups[group].places.append(place)
                     // An own word its group has too ("2019" in a caption and the month) is the group's.
-                    for token in item.own where !groups[group].tokens.contains(token) { postings[token, default: []].append(number) }
+                    for token in item.own where !groups[group].tokens.contains(token) { postings[token, default: []].append(place) }
                 }
             }
         }
@@ -106,14 +109,14 @@ public enum SearchIndex {
         for (index, group) in groups.enumerated() {
             for token in group.tokens { wordGroups[token, default: []].append(index) }
         }
-        var shards: [String: [(token: String, own: [Int], groups: [Int])]] = [:]
-        for (token, numbers) in postings {
-            shards[Self.shardKey(token), default: []].append((token, numbers, wordGroups.removeValue(forKey: token) ?? []))
+        var shards: [String: [(token: String, own: [UInt32], groups: [Int])]] = [:]
+        for (token, places) in postings {
+            shards[Self.shardKey(token), default: []].append((token, places, wordGroups.removeValue(forKey: token) ?? []))
         }
         for (token, indices) in wordGroups { shards[Self.shardKey(token), default: []].append((token, [], indices)) }
         postings = [:]
         wordGroups = [:]
-        let numbersOfGroup = groups.map(\.numbers)
+        let placesOfGroup = groups.map(\.places)
         groups = []
         var files: [(path: String, text: String)] = []
         let shardNames = shards.keys.sorted()
@@ -123,15 +126,15 @@ public enum SearchIndex {
         files.append(("search/index.js", "gallerygenSearch.manifest(" + CompactJSON.string(manifest) + ");\n"))
         let tokenShards = shardNames.map { ($0, shards[$0]!) }
         shards = [:]
-        files += parallelMap(tokenShards) { key, tokens in
+        files += parallelMap(tokenShards) { [numbers] key, tokens in
             var encoded: [String: String] = [:]
             encoded.reserveCapacity(tokens.count)
             for (token, own, groups) in tokens {
-                var numbers = own
-                for group in groups { numbers += numbersOfGroup[group] }
-                // No number twice (an item is in one group, its own words not its group's): in order, each list is exact.
-                let ordered = zip(numbers, numbers.dropFirst()).allSatisfy { $0 < $1 } ? numbers : numbers.sorted()
-                encoded[token] = Self.deltaEncoded(ordered)
+                var places = own
+                for group in groups { places += placesOfGroup[group] }
+                // No item twice (an item is in one group, its own words not its group's): in order, each list is exact.
+                let ordered = zip(places, places.dropFirst()).allSatisfy { $0 < $1 } ? places : places.sorted()
+                encoded[token] = Self.deltaEncoded(ordered.map { numbers[Int($0)] })
             }
             return (path: "search/t-\(Self.hex(key)).js",
                     text: "gallerygenSearch.tokens(" + CompactJSON.string(Self.hex(key)) + "," + CompactJSON.object(encoded) + ");\n")
