@@ -84,22 +84,21 @@ public struct PlannedPages: RandomAccessCollection, Sendable {
         }
     }
 
-    enum Run: Sendable {
-        case pages([PlannedPage])
-        case items(ItemRun)
+    /// Pages held whole, or an album's item pages: a struct, not an enum
+    /// of the two (whose case an enum may keep in a pointer's spare bits,
+    /// hiding the runs from LeakSanitizer when a build is stopped by a signal).
+    struct Run: Sendable {
+        private let pages: [PlannedPage]
+        private let items: ItemRun?
 
-        var count: Int {
-            switch self {
-            case .pages(let pages): pages.count
-            case .items(let run): run.entries.count
-            }
-        }
+        static func pages(_ pages: [PlannedPage]) -> Run { Run(pages: pages, items: nil) }
+        static func items(_ items: ItemRun) -> Run { Run(pages: [], items: items) }
+
+        var count: Int { items?.entries.count ?? pages.count }
 
         subscript(position: Int) -> PlannedPage {
-            switch self {
-            case .pages(let pages): pages[position]
-            case .items(let run): run[position]
-            }
+            if let items { return items[position] }
+            return pages[position]
         }
     }
 
