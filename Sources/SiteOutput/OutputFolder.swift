@@ -162,6 +162,12 @@ public final class OutputFolder: @unchecked Sendable {
         listing.contains(key)
     }
 
+    /// Likewise for `rendition`'s path, spelled on the stack: asked of
+    /// every rendition of every photo by each rebuild's media step.
+    public func contains(_ rendition: Rendition) -> Bool {
+        rendition.withPath { contains(PathKey(UnsafeRawBufferPointer($0))) }
+    }
+
     /// The bytes of `path`, if it exists and can be read.
     func contents(of path: String) -> Data? {
         FileManager.default.contents(atPath: prefix + path)

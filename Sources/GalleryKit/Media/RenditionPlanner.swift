@@ -147,7 +147,7 @@ struct RenditionPlanner: Sendable {
                 continue
             }
             let rendition = place(still.keyed.rendition(contentHash: contentHash, size: still.size, madeWith: together))
-            let isPresent = inOutput || output.contains(rendition.path)
+            let isPresent = inOutput || output.contains(rendition)
             if isPresent { plan.reused += 1 }
             plan.jobs.append(RenditionJob(spec: still.keyed.spec, size: still.size, isWanted: !isPresent))
             plan.jobRenditions.append(plan.renditions.count)
@@ -157,13 +157,13 @@ struct RenditionPlanner: Sendable {
             let size = motion.displaySize.fittingVideo(in: videoSpec.spec.box)
             let rendition = place(videoSpec.rendition(contentHash: clipHash ?? contentHash, size: size))
             plan.renditions.append(rendition)
-            if inOutput || output.contains(rendition.path) { plan.reused += 1 } else { plan.videoPath = rendition.path }
+            if inOutput || output.contains(rendition) { plan.reused += 1 } else { plan.videoPath = rendition.path }
         }
         if let original = originalSpec, metadata.kind != .video, !convertsOriginal {
             let rendition = place(original.original(contentHash: contentHash, storedSize: metadata.storedSize, size: metadata.displaySize,
                                                     originalExtension: metadata.format.fileExtension))
             plan.renditions.append(rendition)
-            if inOutput || output.contains(rendition.path) { plan.reused += 1 } else { plan.originalPath = rendition.path }
+            if inOutput || output.contains(rendition) { plan.reused += 1 } else { plan.originalPath = rendition.path }
         }
         return plan
     }
