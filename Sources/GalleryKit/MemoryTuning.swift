@@ -15,27 +15,19 @@ import Glibc
 public enum MemoryTuning {
     /// Applies the settings; call once, before the build starts threads.
     public static func apply() {
-        #if canImport(Glibc)
-        // `<malloc.h>` is not in the Glibc module: look `mallopt` up by name
-        // (with its C calling convention) and use the values glibc defines.
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        guard let symbol = dlsym(nil, "mallopt") else { return }
-        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
-        let trimThreshold: Int32 = -1, topPad: Int32 = -2, arenaMaximum: Int32 = -8
         keepLargeBlocks()
-        _ = mallopt(trimThreshold, 256 << 20)
-        _ = mallopt(topPad, 16 << 20)
+        mallopt(trimThreshold, 256 << 20)
+        mallopt(topPad, 16 << 20)
         // Two heaps per core, not glibc's eight: memory one thread freed is
         // reused only by the threads that share its heap, and the build's
         // many short-lived threads (page runs, the walker, a search index
         // made alongside) each left free memory where no other would take it.
-        _ = mallopt(arenaMaximum, Int32(2 * max(1, ProcessInfo.processInfo.activeProcessorCount)))
-        #endif
+        mallopt(arenaMaximum, Int32(2 * max(1, ProcessInfo.processInfo.activeProcessorCount)))
     }
 
     /// Blocks up to 64 MB are kept in the heap when freed (see above): for
     /// the media a build makes. Set again at each build's start.
-    public static func keepLargeBlocks() { setMapThreshold(64 << 20) }
+    public static func keepLargeBlocks() { mallopt(mmapThreshold, 64 << 20) }
 
     /// Blocks of a megabyte or more are mapped on their own and given back
     /// when freed: from the page step on, a build makes no image buffers,
@@ -43,14 +35,18 @@ public enum MemoryTuning {
     /// go. Kept in the heap, each left a hole no later table fitted: at
     /// 1,000,000 items 70 MB of free blocks over a megabyte at the plan's
     /// peak, and a removal's prune held 1,100 MB where it needs 1,040.
-    public static func giveBackLargeBlocks() { setMapThreshold(1 << 20) }
+    public static func giveBackLargeBlocks() { mallopt(mmapThreshold, 1 << 20) }
 
-    private static func setMapThreshold(_ bytes: Int32) {
+    // The parameters' values as glibc's `<malloc.h>` defines them.
+    private static let trimThreshold: Int32 = -1, topPad: Int32 = -2, mmapThreshold: Int32 = -3, arenaMaximum: Int32 = -8
+
+    /// Sets one of glibc's allocator parameters. `<malloc.h>` is not in the
+    /// Glibc module: `mallopt` is looked up by name, with its C calling convention.
+    private static func mallopt(_ parameter: Int32, _ value: Int32) {
         #if canImport(Glibc)
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
         guard let symbol = dlsym(nil, "mallopt") else { return }
-        let mmapThreshold: Int32 = -3
-        _ = unsafeBitCast(symbol, to: Mallopt.self)(mmapThreshold, bytes)
+        _ = unsafeBitCast(symbol, to: Mallopt.self)(parameter, value)
         #endif
     }
 
