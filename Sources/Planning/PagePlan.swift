@@ -126,13 +126,13 @@ struct Fingerprinter: Sendable {
         let planner = self
         let paths = gallery.albums.keys.sorted()
         let made = parallelMap(paths) { path -> (keys: [String], rows: AlbumRows) in
-            let photos = planner.gallery.albums[path]?.photos ?? []
+            let album = planner.gallery.albums[path]
+            let photos = album?.photos ?? []
             var keys: [String] = [], rows = AlbumRows()
             keys.reserveCapacity(photos.count)
             rows.shown.reserveCapacity(photos.count)
             rows.listed.reserveCapacity(photos.count)
             rows.places.reserveCapacity(photos.count)
-            let album = planner.gallery.albums[path]
             for item in photos {
                 let key = item.source.relativePath
                 let at = planner.map.photoPlaces.index(forKey: key)
@@ -291,11 +291,9 @@ struct Fingerprinter: Sendable {
             items.entries.reserveCapacity(rows.homePages)
             // The photos an album lists from other folders have their pages there.
             for index in album.photos.indices where album.isHome(of: album.photos[index]) {
-                let at = rows.places[index]
-                guard at >= 0 else { continue }
-                let page = planner.itemPage(album, rows: rows, albumDigest: albumDigest, paths: paths, index: index,
-                                            place: planner.map.photoPlaces.values[Int(at)])
-                items.entries.append(.init(index: Int32(index), place: at, fingerprint: page.fingerprint))
+                guard let place = planner.photoPlace(rows, index) else { continue }
+                let page = planner.itemPage(album, rows: rows, albumDigest: albumDigest, paths: paths, index: index, place: place)
+                items.entries.append(.init(index: Int32(index), place: rows.places[index], fingerprint: page.fingerprint))
             }
             return [.pages(albumPages), .items(items)]
         }
