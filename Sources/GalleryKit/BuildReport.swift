@@ -1,6 +1,7 @@
 import Foundation
 import GalleryCore
 import Planning
+import SiteOutput
 
 /// A photo left out of the site, and why.
 public struct SkippedPhoto: Sendable, Equatable {
@@ -45,8 +46,8 @@ public struct BuildReport: Sendable {
     public var renditionsReused = 0
     /// Album downloads (ZIP archives) made in this build.
     public var archivesMade = 0
-    /// Site files written (pages, static files, media).
-    public var filesWritten: [String] = []
+    /// Site files written (pages, static files, media), in the order written.
+    public var filesWritten: WrittenPaths = []
     /// Site files removed because the build no longer produces them.
     public var filesRemoved: [String] = []
     /// The state was committed from the previous one's file (its unchanged entries copied).

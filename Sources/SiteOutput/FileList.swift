@@ -12,11 +12,11 @@ public final class EncodedStrings: @unchecked Sendable {
     private let lock = NSLock()
     private var bytes: [UInt8]
     private var decoded: [String]?
-    /// Strings (sorted) to be put in their places among those of `bytes`:
-    /// merged as the state is written (`write`), or when asked for otherwise.
-    /// Merged at the prune, the list of an add at 100,000 photos was a
-    /// second copy of its 15 MB, held through the state's commit.
-    private var insertions: [String] = []
+    /// Strings (sorted, encoded as `bytes` are) to be put in their places
+    /// among those of `bytes`: merged as the state is written (`write`), or
+    /// when asked for otherwise. Merged at the prune, the list of an add at
+    /// 100,000 photos was a second copy of its 15 MB, held through the state's commit.
+    private var insertions: (bytes: [UInt8], count: Int) = ([], 0)
 
     init(_ strings: [String]) {
         storedCount = strings.count
@@ -74,12 +74,19 @@ public final class EncodedStrings: @unchecked Sendable {
         }
     }
 
-    /// The `kept` strings encoded in `bytes` (in order) with `insertions`
-    /// (sorted) to go in their places.
-    init(kept: Int, bytes: [UInt8], inserting insertions: [String]) {
-        self.storedCount = kept + insertions.count
+    /// The `kept` strings encoded in `bytes` (in order) with the `count`
+    /// encoded in `insertions` (in order) to go in their places.
+    init(kept: Int, bytes: [UInt8], inserting insertions: [UInt8], count: Int) {
+        self.storedCount = kept + count
         self.bytes = bytes
-        self.insertions = insertions
+        self.insertions = (insertions, count)
+    }
+
+    /// Likewise with `insertions` (sorted) as strings.
+    convenience init(kept: Int, bytes: [UInt8], inserting insertions: [String]) {
+        var encoded = StateWriter()
+        for string in insertions { encoded.string(string) }
+        self.init(kept: kept, bytes: bytes, inserting: encoded.bytes, count: insertions.count)
     }
 
     var strings: [String] {
@@ -130,9 +137,11 @@ public final class EncodedStrings: @unchecked Sendable {
             return
         }
         let result: Result<Void, E> = bytes.withUnsafeBytes { raw in
-            Result { () throws(E) in
-                try Self.merge(raw, count: count - insertions.count, with: insertions, into: &writer) { (writer) throws(E) in
-                    if writer.bytes.count >= chunkSize { try writer.flush(emit) }
+            insertions.bytes.withUnsafeBytes { new in
+                Result { () throws(E) in
+                    try Self.merge(raw, count: count - insertions.count, with: new, count: insertions.count, into: &writer) { (writer) throws(E) in
+                        if writer.bytes.count >= chunkSize { try writer.flush(emit) }
+                    }
                 }
             }
         }
@@ -141,31 +150,44 @@ public final class EncodedStrings: @unchecked Sendable {
 
     /// Puts the insertions in `bytes` (under the lock).
     private func mergeInsertions() {
-        guard !insertions.isEmpty else { return }
+        guard insertions.count > 0 else { return }
         var out = StateWriter()
-        out.reserve(bytes.count + insertions.reduce(0) { $0 + 8 + $1.utf8.count })
-        bytes.withUnsafeBytes { raw in Self.merge(raw, count: storedCount - insertions.count, with: insertions, into: &out) { _ in } }
+        out.reserve(bytes.count + insertions.bytes.count)
+        bytes.withUnsafeBytes { raw in
+            insertions.bytes.withUnsafeBytes { new in
+                Self.merge(raw, count: storedCount - insertions.count, with: new, count: insertions.count, into: &out) { _ in }
+            }
+        }
         bytes = out.bytes
-        insertions = []
+        insertions = ([], 0)
     }
 
-    /// `list` (`count` encoded strings in order) with `new` (sorted) put in
-    /// their places, written to `out` a run of entries at a time, `step`
-    /// called after each run (to flush it).
-    private static func merge<E: Error>(_ list: UnsafeRawBufferPointer, count: Int, with new: [String], into out: inout StateWriter,
-                                        _ step: (inout StateWriter) throws(E) -> Void) throws(E) {
-        var next = 0, offset = 0, copied = 0
+    /// `list` (`count` encoded strings in order) with the `newCount` of
+    /// `new` (encoded, in order) put in their places, written to `out` a run
+    /// of entries at a time, `step` called after each run (to flush it).
+    private static func merge<E: Error>(_ list: UnsafeRawBufferPointer, count: Int, with new: UnsafeRawBufferPointer, count newCount: Int,
+                                        into out: inout StateWriter, _ step: (inout StateWriter) throws(E) -> Void) throws(E) {
+        var next = 0, offset = 0, copied = 0, newOffset = 0
+        /// The next new entry's UTF-8, and the offset after it.
+        func nextNew() -> (utf8: UnsafeRawBufferPointer, end: Int) {
+            let length = Int(Int64(littleEndian: new.loadUnaligned(fromByteOffset: newOffset, as: Int64.self)))
+            return (UnsafeRawBufferPointer(rebasing: new[(newOffset + 8)..<(newOffset + 8 + length)]), newOffset + 8 + length)
+        }
         // Runs of entries copied whole between the insertions, at most a MB at a time.
         for _ in 0..<count {
             let length = Int(Int64(littleEndian: list.loadUnaligned(fromByteOffset: offset, as: Int64.self)))
             let utf8 = UnsafeRawBufferPointer(rebasing: list[(offset + 8)..<(offset + 8 + length)])
-            if next < new.count, precedes(new[next], utf8) {
+            if next < newCount, precedes(nextNew().utf8, utf8) {
                 out.raw(UnsafeRawBufferPointer(rebasing: list[copied..<offset]))
                 copied = offset
-                while next < new.count, precedes(new[next], utf8) {
-                    out.string(new[next])
+                let from = newOffset
+                while next < newCount {
+                    let (entry, end) = nextNew()
+                    guard precedes(entry, utf8) else { break }
+                    newOffset = end
                     next += 1
                 }
+                out.raw(UnsafeRawBufferPointer(rebasing: new[from..<newOffset]))
                 try step(&out)
             } else if offset - copied >= 1 << 20 {
                 out.raw(UnsafeRawBufferPointer(rebasing: list[copied..<offset]))
@@ -175,10 +197,7 @@ public final class EncodedStrings: @unchecked Sendable {
             offset += 8 + length
         }
         out.raw(UnsafeRawBufferPointer(rebasing: list[copied..<offset]))
-        while next < new.count {
-            out.string(new[next])
-            next += 1
-        }
+        out.raw(UnsafeRawBufferPointer(rebasing: new[newOffset...]))
         try step(&out)
     }
 
@@ -277,23 +296,28 @@ extension OutputFolder {
     /// theirs and the ones this build wrote merged in (nil when some
     /// produced file is neither: a state lost, a killed build's files
     /// taken; the caller sorts). `sameFiles`: the list is `owned`'s.
-    static func sift(owned: EncodedStrings, produced: some ProducedPaths, written: [String], leftovers: Set<String> = [])
+    static func sift(owned: EncodedStrings, produced: some ProducedPaths, written: WrittenPaths, leftovers: Set<String> = [])
+        -> (stale: [String], files: EncodedStrings?, sameFiles: Bool) {
+        withExtendedLifetime(written) { siftKeeping(owned: owned, produced: produced, written: written, leftovers: leftovers) }
+    }
+
+    /// `sift`, while `written` is kept (its paths are read where they are).
+    private static func siftKeeping(owned: EncodedStrings, produced: some ProducedPaths, written: WrittenPaths, leftovers: Set<String>)
         -> (stale: [String], files: EncodedStrings?, sameFiles: Bool) {
         let producedKeys = produced.keys()
         // The files this build wrote that it produces: new unless owned
-        // before. Two lists, not a dictionary: on a first build that is
-        // every file, and a table of them had room for twice as many.
-        // The others are stale, as leftovers are (each path hashed once).
-        var freshKeys: [PathKey] = [], freshPaths: [String] = [], writtenStale: [String] = []
+        // before. A list of where their paths are, not a dictionary nor
+        // strings: on a first build that is every file. The others are
+        // stale, as leftovers are.
+        var fresh: [UnsafeRawBufferPointer] = [], writtenStale: [String] = []
         var maybeFresh = FreshFilter()
-        for path in written {
-            let key = PathKey(path)
+        written.forEachUTF8 { utf8 in
+            let key = PathKey(utf8)
             if producedKeys.contains(key) {
-                freshKeys.append(key)
-                freshPaths.append(path)
+                fresh.append(utf8)
                 maybeFresh.insert(key)
             } else {
-                writtenStale.append(path)
+                writtenStale.append(String(decoding: utf8, as: UTF8.self))
             }
         }
         // The owned files looked up in runs on every core; what is kept of
@@ -346,25 +370,47 @@ extension OutputFolder {
         let ownedStale = stale.count
         for path in leftovers where !producedKeys.contains(PathKey(path)) { stale.append(path) }
         stale += writtenStale
-        if !ownedWritten.isEmpty {
-            var at = 0
-            for index in freshPaths.indices where !ownedWritten.contains(freshKeys[index]) {
-                freshPaths.swapAt(at, index)
-                at += 1
-            }
-            freshPaths.removeLast(freshPaths.count - at)
-        }
-        freshKeys = []
-        // Sorted, each once (a file written twice is listed once).
-        var new = freshPaths
-        freshPaths = []
-        new.sort()
-        new.removeConsecutiveDuplicates()
+        if !ownedWritten.isEmpty { fresh.removeAll { ownedWritten.contains(PathKey($0)) } }
+        let new = encodedInOrder(fresh)
+        fresh = []
         // A list read from a state is in order; one merged with a sharded build's parts is not.
         guard owned.encoded != nil || zip(owned.strings, owned.strings.dropFirst()).allSatisfy({ $0 < $1 }),
               kept + new.count == producedKeys.count else { return (stale, nil, false) }
-        guard !new.isEmpty else { return (stale, EncodedStrings(count: kept, bytes: keptBytes), ownedStale == 0) }
-        return (stale, EncodedStrings(kept: kept, bytes: keptBytes, inserting: new), false)
+        guard new.count > 0 else { return (stale, EncodedStrings(count: kept, bytes: keptBytes), ownedStale == 0) }
+        // A first build's list is the new files alone: no merge to make.
+        guard kept > 0 else { return (stale, EncodedStrings(count: new.count, bytes: new.bytes), false) }
+        return (stale, EncodedStrings(kept: kept, bytes: keptBytes, inserting: new.bytes, count: new.count), false)
+    }
+
+    /// The paths whose UTF-8 `paths` holds, sorted as strings sort and each
+    /// once (a file written twice is listed once), encoded as the state's
+    /// list is. Paths are compared by their bytes when all are ASCII, as
+    /// they are unless a photo's name is not.
+    static func encodedInOrder(_ paths: [UnsafeRawBufferPointer]) -> (bytes: [UInt8], count: Int) {
+        var paths = paths
+        if paths.allSatisfy({ $0.allSatisfy { $0 < 0x80 } }) {
+            paths.sort(by: bytesPrecede)
+        } else {
+            paths.sort(by: EncodedStrings.precedes)
+        }
+        var out = StateWriter()
+        out.reserve(paths.reduce(0) { $0 + 8 + $1.count })
+        var count = 0, previous: UnsafeRawBufferPointer?
+        for path in paths {
+            if let previous, previous.count == path.count, previous.elementsEqual(path) { continue }
+            out.int(path.count)
+            out.raw(path)
+            count += 1
+            previous = path
+        }
+        return (out.bytes, count)
+    }
+
+    /// Whether `a`'s bytes come before `b`'s.
+    private static func bytesPrecede(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        let shorter = min(a.count, b.count)
+        let order = shorter == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, shorter)
+        return order != 0 ? order < 0 : a.count < b.count
     }
 
     /// `bytes` without the byte ranges `gone` (in order): the same array when there are none.
@@ -399,18 +445,5 @@ extension OutputFolder {
         mutating func insert(_ key: PathKey) { bits[Int(key.digest.low >> 6 & 63)] |= 1 << (key.digest.low & 63) }
 
         func contains(_ key: PathKey) -> Bool { bits[Int(key.digest.low >> 6 & 63)] & (1 << (key.digest.low & 63)) != 0 }
-    }
-}
-
-extension Array where Element: Equatable {
-    /// Each run of equal neighbours made one (in a sorted array: each value once).
-    mutating func removeConsecutiveDuplicates() {
-        guard count > 1 else { return }
-        var at = 1
-        for index in 1..<count where self[index] != self[at - 1] {
-            self[at] = self[index]
-            at += 1
-        }
-        removeLast(count - at)
     }
 }

@@ -23,7 +23,8 @@ public final class OutputFolder: @unchecked Sendable {
     /// retry while the first attempt still runs waits its turn... by failing).
     private var shardLock: BuildLock?
     private let mutex = NSLock()
-    private var written: [String] = []
+    /// The files this build wrote, in the order written.
+    private let written = WrittenPaths()
     /// The private albums' sealers, by their folder (set before any media work).
     private var sealers: [(folder: String, seal: FileSealer)] = []
     /// The files OUT holds (listed when opened, plus those written since).
@@ -266,7 +267,7 @@ public final class OutputFolder: @unchecked Sendable {
     }
 
     private func didWrite(_ path: String) {
-        mutex.withLock { written.append(path) }
+        written.append(path)
         listing.add(path)
     }
 
@@ -300,10 +301,10 @@ public final class OutputFolder: @unchecked Sendable {
         try result.get()
     }
 
-    /// Everything written by this build so far, sorted.
-    public var writtenPaths: [String] { mutex.withLock { written.sorted() } }
+    /// Everything written by this build so far, in the order written.
+    public var writtenPaths: WrittenPaths { written }
     /// True while this build has written no file.
-    public var wroteNothing: Bool { mutex.withLock { written.isEmpty } }
+    public var wroteNothing: Bool { written.isEmpty }
 
     // MARK: Pruning and completing
 
@@ -317,7 +318,6 @@ public final class OutputFolder: @unchecked Sendable {
     /// removed, so they stay.
     public func prune(previous: BuildState, produced: some ProducedPaths) throws(OutputError) -> (removed: [String], files: EncodedStrings?, sameFiles: Bool) {
         try previous.loadFiles()
-        let written = mutex.withLock { self.written }
         let sifted = Self.sift(owned: previous.fileList, produced: produced, written: written, leftovers: interruptedFiles)
         var removed: [String] = []
         for path in Set(sifted.stale).sorted() {

@@ -339,7 +339,7 @@ import GalleryTestSupport
         try library.folder.write("src/Zoo/new.jpg", try IncrementalTests.photo(999, exif: IncrementalTests.exif("2024:02:14 12:00:00")))
         let report = try await build(library.settings)
         // February 2024, newest first: (9999 − 2024) × 12 + (12 − 2).
-        let written = itemFiles(report.filesWritten)
+        let written = itemFiles(Array(report.filesWritten))
         #expect(!written.isEmpty && written.allSatisfy { $0.hasPrefix("search/d-95710-") }, "\(written)")
         #expect(report.filesWritten.contains("search/index.js"))
         let after = try Self.files(library.settings.output), clean = try await cleanSite(library)

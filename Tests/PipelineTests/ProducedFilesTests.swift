@@ -62,7 +62,7 @@ import GalleryTestSupport
 
         // Sifted against a list that holds most of them: as the strings sift.
         let owned = EncodedStrings(Array(Set(expected.enumerated().filter { $0.offset % 5 != 0 }.map(\.element) + ["gone/1"])).sorted())
-        let written = expected.enumerated().filter { $0.offset % 5 == 0 }.map(\.element)
+        let written = WrittenPaths(expected.enumerated().filter { $0.offset % 5 == 0 }.map(\.element))
         let byParts = OutputFolder.sift(owned: owned, produced: produced, written: written)
         let byStrings = OutputFolder.sift(owned: owned, produced: expected, written: written)
         #expect(byParts.stale == ["gone/1"] && byParts.stale == byStrings.stale)
@@ -112,6 +112,41 @@ import GalleryTestSupport
             let sifted = OutputFolder.sift(owned: owned, produced: produced, written: ["media/new.webp"])
             #expect(sifted.stale == many.enumerated().filter { $0.offset % 7 == 0 }.map(\.element))
             #expect(sifted.files?.strings == produced.sorted() && !sifted.sameFiles)
+        }
+    }
+
+    /// The paths a build wrote read back as written, across blocks, with a
+    /// path longer than a block among them, from several writers at once;
+    /// a first build's list of them is each once, in the order strings sort
+    /// (non-ASCII and decomposed names too), as the strings' list was.
+    @Test func writtenPathsReadAsWrittenAndSiftAsStrings() async {
+        var random = SeededGenerator(seed: 57)
+        let letters: [String] = ["a", "b", "z", "/", "-", "0", "é", "e\u{301}", "É", "ß", "日", "😀", "A"]
+        var paths = (0..<60_000).map { n in
+            (0..<Int.random(in: 1...12, using: &random)).map { _ in letters.randomElement(using: &random)! }.joined() + "/\(n % 40_000).html"
+        }
+        paths.append(String(repeating: "long/", count: 300_000))
+        paths.append("")
+        let written = WrittenPaths(paths)
+        #expect(Array(written) == paths && written.count == paths.count)
+
+        // Written from eight jobs at once: each job's paths in its order.
+        let shared = WrittenPaths()
+        await withTaskGroup(of: Void.self) { group in
+            for job in 0..<8 { group.addTask { for n in 0..<5000 { shared.append("job\(job)/\(n)") } } }
+        }
+        let read = Array(shared)
+        #expect(read.count == 40_000)
+        for job in 0..<8 { #expect(read.filter { $0.hasPrefix("job\(job)/") } == (0..<5000).map { "job\(job)/\($0)" }) }
+
+        // Sifted on a first build: every path written produced, each once, sorted as strings sort.
+        for list in [paths.filter { $0.utf8.allSatisfy { $0 < 0x80 } }, paths] {
+            // Each once by its bytes: a decomposed name is another file than the composed one.
+            let files = Set(list.map { Array($0.utf8) }).map { String(decoding: $0, as: UTF8.self) }
+            let sifted = OutputFolder.sift(owned: EncodedStrings(count: 0, bytes: []), produced: files, written: WrittenPaths(list))
+            // Canonically equal names sort as equals, in either order.
+            #expect(sifted.stale.isEmpty && sifted.files?.count == files.count)
+            #expect(zip(sifted.files?.strings ?? [], files.sorted()).allSatisfy { $0 == $1 })
         }
     }
 }
