@@ -77,9 +77,23 @@ enum ReleasedLater {
         init(_ value: Value) { self.value = value }
     }
 
+    /// The values being let go of.
+    private static let pending = DispatchGroup()
+
     static func drop<Value>(_ value: consuming Value) {
         let box = Box(value)
-        let thread = Thread { box.value = nil }
+        pending.enter()
+        let thread = Thread {
+            box.value = nil
+            pending.leave()
+        }
         thread.start()
+    }
+
+    /// Waits until every value dropped so far is freed: for a step about to
+    /// make large tables of its own, whose memory would otherwise be added
+    /// to what is still being freed.
+    static func waitUntilFreed() {
+        pending.wait()
     }
 }

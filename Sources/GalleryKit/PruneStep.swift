@@ -29,8 +29,11 @@ struct PruneStep: BuildStep {
         // made, not held beside them (a third of a first build's peak), and
         // their memory handed back at once. Freed on another thread, it was
         // still held when the lists (fresh blocks of 100 MB and more at a
-        // million items) were made: a removal's peak was the prune's.
+        // million items) were made: a removal's peak was the prune's. The
+        // page step's plan and gallery, let go of on a thread of their own,
+        // hold the items too: the prune waits until they are freed.
         context.items = []
+        ReleasedLater.waitUntilFreed()
         if context.handsBackFreeMemory { MemoryTuning.releaseFreeMemory() }
         var produced = context.producedFiles
         context.producedFiles = ProducedFiles()
