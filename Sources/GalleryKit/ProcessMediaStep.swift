@@ -38,6 +38,7 @@ struct ProcessMediaStep: BuildStep {
         if tally.defers { tally.deferred.reserveCapacity(tally.cache.count) }
         context.previousState.photos = [:]
         let madeSomething = Flag()
+        var sized = false
         // Each outcome travels with its file's cache key, made once per file.
         await withTaskGroup(of: (PhotoKey, MediaOutcome).self) { group in
             var inFlight = 0
@@ -45,6 +46,10 @@ struct ProcessMediaStep: BuildStep {
             var held: [SourceFile] = []
             func schedule(_ file: SourceFile) async {
                 guard tally.fault == nil else { return }
+                if !sized, let found = feed.found.value {
+                    tally.reserve(found)
+                    sized = true
+                }
                 if yearCopies.mustWait(file) {
                     held.append(file)
                     return
@@ -190,6 +195,8 @@ struct SourceFeed {
     let batches: AsyncStream<[SourceFile]>
     /// Files left to other parts of a sharded build.
     let otherParts: Counter
+    /// How many files the walk found for this build, once it is done.
+    let found = FinalCount()
     let ignored: IgnoredFiles
 
     static func start(settings: BuildSettings, shard: Shard?, progress: ProgressReporter, skipping skipped: Set<String> = [],
@@ -199,7 +206,7 @@ struct SourceFeed {
         let feed = SourceFeed(batches: stream, otherParts: Counter(), ignored: IgnoredFiles())
         let options = ScanOptions(followSymlinks: settings.followSymlinks, pairRaw: settings.rawPairs == .preferJPEG, skippedFiles: skipped)
         let walker = Thread {
-            var batch: [SourceFile] = []
+            var batch: [SourceFile] = [], found = 0
             scanner.walk(options, memory: memory) { event in
                 switch event {
                 case .media(let file):
@@ -211,6 +218,7 @@ struct SourceFeed {
                         }
                     }
                     progress.photoFound()
+                    found += 1
                     batch.append(file)
                     if batch.count == 32 {
                         continuation.yield(batch)
@@ -231,6 +239,7 @@ struct SourceFeed {
                 }
             }
             if !batch.isEmpty { continuation.yield(batch) }
+            feed.found.set(found)
             progress.scanDone()
             continuation.finish()
         }
@@ -299,6 +308,14 @@ struct MediaTally {
         store(entry, for: key)
         report.published += 1
         report.renditionsReused += plan.reused
+    }
+
+    /// Makes room for the entries of `files` files at once, once the walk
+    /// has found them all (long before they are read). A first build's
+    /// entries otherwise grew by doubling, and the last doubling held the
+    /// entries and their copy of twice the size at once.
+    mutating func reserve(_ files: Int) {
+        cache.reserveCapacity(files)
     }
 
     /// Every entry of `cache` was recorded by this build (none to remove).
@@ -382,6 +399,15 @@ final class Flag: Sendable {
 
     func set() { value.store(true, ordering: .relaxed) }
     var isSet: Bool { value.load(ordering: .relaxed) }
+}
+
+/// A count set once, when it is final, by another thread; nil until then.
+final class FinalCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count: Int?
+
+    func set(_ value: Int) { lock.withLock { count = value } }
+    var value: Int? { lock.withLock { count } }
 }
 
 /// A count kept on the walker's thread and read after it ends.
