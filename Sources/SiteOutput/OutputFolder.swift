@@ -23,8 +23,12 @@ public final class OutputFolder: @unchecked Sendable {
     /// retry while the first attempt still runs waits its turn... by failing).
     private var shardLock: BuildLock?
     private let mutex = NSLock()
-    /// The files this build wrote, in the order written.
-    private let written = WrittenPaths()
+    /// How many files this build wrote: which they were is the journal's
+    /// to say (`writtenPaths`).
+    private var writes = 0
+    /// Paths journaled whose file was then not made (a program that failed
+    /// on its input): rare, and left out of `writtenPaths`.
+    private var unwritten: Set<String> = []
     /// The private albums' sealers, by their folder (set before any media work).
     private var sealers: [(folder: String, seal: FileSealer)] = []
     /// The files OUT holds (listed when opened, plus those written since).
@@ -233,6 +237,7 @@ public final class OutputFolder: @unchecked Sendable {
             try make(temporary)
         } catch {
             unlink(temporary.path)
+            mutex.withLock { _ = unwritten.insert(path) }
             // A program that fails writing into a full file system says so in
             // its own words (ffmpeg: "No space left on device"): the file
             // system's free space tells it apart from a bad input.
@@ -267,7 +272,7 @@ public final class OutputFolder: @unchecked Sendable {
     }
 
     private func didWrite(_ path: String) {
-        written.append(path)
+        mutex.withLock { writes += 1 }
         listing.add(path)
     }
 
@@ -301,10 +306,16 @@ public final class OutputFolder: @unchecked Sendable {
         try result.get()
     }
 
-    /// Everything written by this build so far, in the order written.
-    public var writtenPaths: WrittenPaths { written }
+    /// Everything written by this build so far, in the order written, as
+    /// the journal lists it (read back once, and kept after the build commits).
+    public var writtenPaths: WrittenPaths {
+        let (writes, unwritten) = mutex.withLock { (self.writes, self.unwritten) }
+        guard writes > 0 else { return [] }
+        let journaled = journal.ownRecords()
+        return unwritten.isEmpty ? journaled : WrittenPaths(journaled.filter { !unwritten.contains($0) })
+    }
     /// True while this build has written no file.
-    public var wroteNothing: Bool { written.isEmpty }
+    public var wroteNothing: Bool { mutex.withLock { writes == 0 } }
 
     // MARK: Pruning and completing
 
@@ -318,7 +329,7 @@ public final class OutputFolder: @unchecked Sendable {
     /// removed, so they stay.
     public func prune(previous: BuildState, produced: some ProducedPaths) throws(OutputError) -> (removed: [String], files: EncodedStrings?, sameFiles: Bool) {
         try previous.loadFiles()
-        let sifted = Self.sift(owned: previous.fileList, produced: produced, written: written, leftovers: interruptedFiles)
+        let sifted = Self.sift(owned: previous.fileList, produced: produced, written: writtenPaths, leftovers: interruptedFiles)
         var removed: [String] = []
         for path in Set(sifted.stale).sorted() {
             let file = url.appendingPathComponent(path)

@@ -3,13 +3,15 @@ import Foundation
 /// The paths a build wrote, in the order written (a path written twice is
 /// there twice), each kept as its length and its UTF-8 in blocks of a MB.
 ///
-/// A first build of 1,000,000 photos writes 2,000,000 files. Held as
-/// `String`s their paths (41 bytes on average) took about 100 bytes each
-/// through all three of its big steps (`heaptrack`); here they take 47, and
-/// the list never grows by copying itself whole. Entries never move once written, so
-/// the prune sorts the new ones by pointer (`forEachUTF8`) without copying them.
+/// Read back from the build's journal when the prune needs them
+/// (`BuildJournal.ownRecords`), not held through the build: a first build of
+/// 1,000,000 photos writes 2,000,000 files, and their paths held as
+/// `String`s through its media, page and prune steps took about 100 bytes
+/// each (`heaptrack`); here they take 47, and only from the prune on.
+/// Entries never move once added, so the prune sorts the new ones by
+/// pointer (`forEachUTF8`) without copying them.
 ///
-/// Safe to append to from several photo jobs at once.
+/// Safe to append to from several threads at once.
 public final class WrittenPaths: Sequence, ExpressibleByArrayLiteral, @unchecked Sendable {
     private let lock = NSLock()
     /// Full blocks, then the one being filled, each with the bytes it uses.
@@ -40,20 +42,23 @@ public final class WrittenPaths: Sequence, ExpressibleByArrayLiteral, @unchecked
     /// Adds `path` after those written before it.
     public func append(_ path: String) {
         var path = path
-        path.withUTF8 { utf8 in
-            let size = Self.lengthBytes + utf8.count
-            lock.withLock {
-                if blocks.isEmpty || blocks[blocks.count - 1].used + size > blocks[blocks.count - 1].memory.count {
-                    blocks.append((.allocate(byteCount: Swift.max(Self.blockSize, size), alignment: 8), 0))
-                }
-                let (block, used) = blocks[blocks.count - 1]
-                block.storeBytes(of: UInt32(utf8.count).littleEndian, toByteOffset: used, as: UInt32.self)
-                if let base = utf8.baseAddress {
-                    (block.baseAddress! + used + Self.lengthBytes).copyMemory(from: base, byteCount: utf8.count)
-                }
-                blocks[blocks.count - 1].used = used + size
-                entries += 1
+        path.withUTF8 { append(utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Adds the path whose UTF-8 `utf8` is.
+    public func append(utf8: UnsafeRawBufferPointer) {
+        let size = Self.lengthBytes + utf8.count
+        lock.withLock {
+            if blocks.isEmpty || blocks[blocks.count - 1].used + size > blocks[blocks.count - 1].memory.count {
+                blocks.append((.allocate(byteCount: Swift.max(Self.blockSize, size), alignment: 8), 0))
             }
+            let (block, used) = blocks[blocks.count - 1]
+            block.storeBytes(of: UInt32(utf8.count).littleEndian, toByteOffset: used, as: UInt32.self)
+            if let base = utf8.baseAddress {
+                (block.baseAddress! + used + Self.lengthBytes).copyMemory(from: base, byteCount: utf8.count)
+            }
+            blocks[blocks.count - 1].used = used + size
+            entries += 1
         }
     }
 

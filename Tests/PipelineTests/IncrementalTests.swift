@@ -96,6 +96,32 @@ import GalleryTestSupport
         #expect(report.stateFromBase, "the state's unchanged entries copied from the previous file (and checked against the whole)")
     }
 
+    /// What a build wrote is read back from its journal, after what a
+    /// killed build left there: the report lists this build's files alone,
+    /// the killed build's file it does not produce is pruned, and the state
+    /// lists OUT as a clean build's does (the next build writes nothing).
+    @Test func aBuildAfterAKilledOneListsWhatItWroteFromTheJournal() async throws {
+        let (folder, settings) = try Self.library()
+        defer { withExtendedLifetime(folder) {} }
+        _ = try await build(settings)
+        try folder.write("src/Alpha/a4.jpg", try Self.photo(4, exif: Self.exif("2024:01:04 10:00:00")))
+        // A killed build's journal: a file it made that no build produces, and a page it rewrote.
+        let leftover = "media/zz/left-by-a-killed-build.webp"
+        try FileManager.default.createDirectory(at: settings.output.appendingPathComponent("media/zz"), withIntermediateDirectories: true)
+        try Data([1, 2, 3]).write(to: settings.output.appendingPathComponent(leftover))
+        let journal = settings.stateFolder.appendingPathComponent("journal")
+        try Data((leftover + "\nalbums/alpha/a1.html\n").utf8).write(to: journal)
+        let before = try Self.snapshot(settings.output)
+        let report = try await build(settings)
+        let (written, removed) = Self.changed(before, try Self.snapshot(settings.output))
+        #expect(Set(report.filesWritten) == written && report.filesWritten.count == written.count, "\(Array(report.filesWritten))")
+        #expect(written.contains("albums/alpha/a4.html") && !written.contains(leftover) && !written.contains("albums/alpha/a1.html"))
+        #expect(removed == [leftover] && report.filesRemoved == [leftover])
+        #expect(!FileManager.default.fileExists(atPath: journal.path))
+        let again = try await build(settings)
+        #expect(again.filesWritten.isEmpty && again.filesRemoved.isEmpty && again.pagesRendered == 0)
+    }
+
     @Test func changedPhotoIsRegeneratedAndMoves() async throws {
         let (folder, settings) = try Self.library()
         _ = try await build(settings)
