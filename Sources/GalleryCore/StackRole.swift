@@ -23,6 +23,28 @@ public enum StackRole: Hashable, Sendable {
         if case .cover(let count) = self { return count }
         return 1
     }
+
+    /// The role in four bytes, as an item's object holds it: the case in the
+    /// low two bits, the count or offset above them (at most 2^29 − 1, far
+    /// more items than a stack of one album has).
+    var code: Int32 {
+        switch self {
+        case .single: return 0
+        case .cover(let count): return Int32(clamping: min(max(count, 0), Self.largest)) << 2 | 1
+        case .member(let offset): return Int32(clamping: min(max(offset, 0), Self.largest)) << 2 | 2
+        }
+    }
+
+    /// The role `code` holds.
+    init(code: Int32) {
+        switch code & 3 {
+        case 1: self = .cover(count: Int(code >> 2))
+        case 2: self = .member(offset: Int(code >> 2))
+        default: self = .single
+        }
+    }
+
+    private static let largest = (1 << 29) - 1
 }
 
 /// What a file name says of an edited copy: the original it was made from,
