@@ -28,8 +28,31 @@ public final class BuildJournal: @unchecked Sendable {
 
     /// Paths a previous, interrupted build journaled (empty when it finished).
     public func leftover() -> [String] {
-        guard let data = try? Data(contentsOf: url) else { return [] }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        (try? Self.records(in: url, from: 0)).map { Array($0) } ?? []
+    }
+
+    /// The journal's records from byte `offset` on: a path a line (`record`
+    /// refuses a path with a line break). An empty line is none, and so is a
+    /// last line a killed build left unended: its file was not begun.
+    private static func records(in url: URL, from offset: UInt64) throws -> WrittenPaths {
+        let read = WrittenPaths()
+        let reader = try FileHandle(forReadingFrom: url)
+        defer { try? reader.close() }
+        try reader.seek(toOffset: offset)
+        var partial: [UInt8] = []
+        while let chunk = try reader.read(upToCount: 1 << 20), !chunk.isEmpty {
+            partial += chunk
+            var start = 0
+            partial.withUnsafeBytes { bytes in
+                while start < bytes.count, let found = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
+                    let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
+                    if end > start { read.append(utf8: UnsafeRawBufferPointer(rebasing: bytes[start..<end])) }
+                    start = end + 1
+                }
+            }
+            partial.removeFirst(start)
+        }
+        return read
     }
 
     /// True when a previous build did not finish.
@@ -58,38 +81,24 @@ public final class BuildJournal: @unchecked Sendable {
     /// the list of what a build wrote is the journal's, not a second copy
     /// of it held in memory through the build (2,000,000 paths, 94 MB, at
     /// the page step's peak of a first build of 1,000,000 photos). Kept
-    /// once read (and after `finish`), until another is recorded. Empty
-    /// when the file cannot be read back.
-    func ownRecords() -> WrittenPaths {
-        lock.withLock {
-            if let ownRead { return ownRead }
-            let read = WrittenPaths()
-            if let ownStart, let reader = FileHandle(forReadingAtPath: url.path) {
-                defer { try? reader.close() }
-                var partial: [UInt8] = []
-                if (try? reader.seek(toOffset: ownStart)) != nil {
-                    while let chunk = try? reader.read(upToCount: 1 << 20), !chunk.isEmpty {
-                        partial += chunk
-                        var start = 0
-                        partial.withUnsafeBytes { bytes in
-                            while start < bytes.count, let found = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
-                                let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
-                                read.append(utf8: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
-                                start = end + 1
-                            }
-                        }
-                        partial.removeFirst(start)
-                    }
-                }
-            }
+    /// once read (and after `finish`), until another is recorded.
+    func ownRecords() throws(OutputError) -> WrittenPaths {
+        lock.lock()
+        defer { lock.unlock() }
+        if let ownRead { return ownRead }
+        guard let ownStart else { return [] }
+        do {
+            let read = try Self.records(in: url, from: ownStart)
             ownRead = read
             return read
+        } catch {
+            throw .writeFailed(url.path, reason: "the journal of what this build wrote cannot be read back (\(error.localizedDescription))")
         }
     }
 
     /// Deletes the journal after the state is committed.
     public func finish() {
-        _ = ownRecords()
+        _ = try? ownRecords()
         lock.withLock {
             try? handle?.close()
             handle = nil

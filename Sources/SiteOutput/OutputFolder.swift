@@ -279,6 +279,10 @@ public final class OutputFolder: @unchecked Sendable {
     /// Journals `path` before it is written; a journal that cannot grow is
     /// a fault of OUT like any other write.
     private func record(_ path: String) throws(OutputError) {
+        // The journal holds a path a line: one with a line break would be
+        // read back as other paths, which the prune could remove. None of
+        // OUT's paths has one (slugs and hashes); this keeps it so.
+        guard !path.utf8.contains(UInt8(ascii: "\n")) else { throw .writeFailed(prefix + path, reason: "a path in OUT has a line break") }
         do {
             if let fault = injectedFault(journal.url.path) { throw fault }
             try journal.record(path)
@@ -308,10 +312,14 @@ public final class OutputFolder: @unchecked Sendable {
 
     /// Everything written by this build so far, in the order written, as
     /// the journal lists it (read back once, and kept after the build commits).
-    public var writtenPaths: WrittenPaths {
+    public var writtenPaths: WrittenPaths { (try? writtenFiles()) ?? [] }
+
+    /// `writtenPaths`, failing when the journal cannot be read back: the
+    /// prune then stops, rather than leave what this build wrote unlisted.
+    private func writtenFiles() throws(OutputError) -> WrittenPaths {
         let (writes, unwritten) = mutex.withLock { (self.writes, self.unwritten) }
         guard writes > 0 else { return [] }
-        let journaled = journal.ownRecords()
+        let journaled = try journal.ownRecords()
         return unwritten.isEmpty ? journaled : WrittenPaths(journaled.filter { !unwritten.contains($0) })
     }
     /// True while this build has written no file.
@@ -329,7 +337,7 @@ public final class OutputFolder: @unchecked Sendable {
     /// removed, so they stay.
     public func prune(previous: BuildState, produced: some ProducedPaths) throws(OutputError) -> (removed: [String], files: EncodedStrings?, sameFiles: Bool) {
         try previous.loadFiles()
-        let sifted = Self.sift(owned: previous.fileList, produced: produced, written: writtenPaths, leftovers: interruptedFiles)
+        let sifted = Self.sift(owned: previous.fileList, produced: produced, written: try writtenFiles(), leftovers: interruptedFiles)
         var removed: [String] = []
         for path in Set(sifted.stale).sorted() {
             let file = url.appendingPathComponent(path)

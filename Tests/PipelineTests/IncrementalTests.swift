@@ -122,6 +122,28 @@ import GalleryTestSupport
         #expect(again.filesWritten.isEmpty && again.filesRemoved.isEmpty && again.pagesRendered == 0)
     }
 
+    /// The journal holds a path a line: a path with a line break is refused
+    /// before anything is journaled or written (read back, it would be
+    /// other paths, which the prune could remove), and the paths written
+    /// around it read back as written; an unended last line is none.
+    @Test func aPathWithALineBreakIsRefusedAndTheJournalReadsBackAsWritten() throws {
+        let (folder, settings) = try Self.library()
+        defer { withExtendedLifetime(folder) {} }
+        let output = try OutputFolder.open(settings.output, source: settings.source, state: settings.stateFolder)
+        try [UInt8]("a".utf8).withUnsafeBytes { try output.write($0, to: "one.txt") }
+        #expect(throws: OutputError.self) { try [UInt8]("b".utf8).withUnsafeBytes { try output.write($0, to: "index.html\nmine.txt") } }
+        try [UInt8]("c".utf8).withUnsafeBytes { try output.write($0, to: "two.txt") }
+        #expect(Array(output.writtenPaths) == ["one.txt", "two.txt"])
+        #expect(!FileManager.default.fileExists(atPath: settings.output.appendingPathComponent("index.html\nmine.txt").path))
+        let journal = settings.stateFolder.appendingPathComponent("journal")
+        let handle = try FileHandle(forWritingTo: journal)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("\nhalf-writ".utf8))
+        try handle.close()
+        #expect(BuildJournal(url: journal).leftover() == ["one.txt", "two.txt"])
+        output.commitUnchanged()
+    }
+
     @Test func changedPhotoIsRegeneratedAndMoves() async throws {
         let (folder, settings) = try Self.library()
         _ = try await build(settings)
