@@ -210,8 +210,15 @@ public final class EncodedStrings: @unchecked Sendable {
 
     /// Whether the string whose UTF-8 is `a` sorts before `b`'s.
     static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-        if a.allSatisfy({ $0 < 0x80 }), b.allSatisfy({ $0 < 0x80 }) { return a.lexicographicallyPrecedes(b) }
+        if a.allSatisfy({ $0 < 0x80 }), b.allSatisfy({ $0 < 0x80 }) { return bytesPrecede(a, b) }
         return String(decoding: a, as: UTF8.self) < String(decoding: b, as: UTF8.self)
+    }
+
+    /// Whether `a`'s bytes come before `b`'s.
+    static func bytesPrecede(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        let shorter = min(a.count, b.count)
+        let order = shorter == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, shorter)
+        return order != 0 ? order < 0 : a.count < b.count
     }
 
     /// `body` of each string's UTF-8, in order.

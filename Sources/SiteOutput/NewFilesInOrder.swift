@@ -10,9 +10,9 @@ extension OutputFolder {
     static func encodedInOrder(_ paths: [UnsafeRawBufferPointer]) -> (bytes: [UInt8], count: Int) {
         var paths = paths
         if paths.allSatisfy({ $0.allSatisfy { $0 < 0x80 } }) {
-            paths.sort(by: bytesPrecede)
+            paths.sort(by: EncodedStrings.bytesPrecede)
         } else {
-            paths.sort { a, b in EncodedStrings.precedes(a, b) || (!EncodedStrings.precedes(b, a) && bytesPrecede(a, b)) }
+            paths.sort { a, b in EncodedStrings.precedes(a, b) || (!EncodedStrings.precedes(b, a) && EncodedStrings.bytesPrecede(a, b)) }
         }
         var out = StateWriter()
         out.reserve(paths.reduce(0) { $0 + 8 + $1.count })
@@ -25,12 +25,5 @@ extension OutputFolder {
             previous = path
         }
         return (out.bytes, count)
-    }
-
-    /// Whether `a`'s bytes come before `b`'s.
-    private static func bytesPrecede(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-        let shorter = min(a.count, b.count)
-        let order = shorter == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, shorter)
-        return order != 0 ? order < 0 : a.count < b.count
     }
 }
