@@ -147,6 +147,8 @@ struct RenderPagesStep: BuildStep {
         records.reserveCapacity(records.count + toRender.count)
         let renderer = Self.renderer(theme: theme, plan: plan, context: context, searchIndexFiles: searchIndexFiles)
         let pagesToRender = toRender
+        // Whether a page's files are in OUT was asked above, for every page.
+        output.letGoOfListing()
         let rendered = try Self.render(pagesToRender.count, { renderer.job(pages[pagesToRender[$0]]) }, onlyFile: { pages[pagesToRender[$0]].id },
                                        workers: context.settings.jobs, output: output, keeping: usersOwn)
         var renderedPages = 0
@@ -352,6 +354,7 @@ struct RenderPagesStep: BuildStep {
         // paths beside the produced ones).
         let (present, htmlPages) = try output.holdsEveryFile(of: context.previousState)
         guard present else { return false }
+        output.letGoOfListing()
         context.producedFiles.includesPreviousFiles = true
         context.changedPages = []
         try handOn(previous, changed: [], &context)

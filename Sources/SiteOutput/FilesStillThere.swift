@@ -38,7 +38,7 @@ extension OutputFolder {
     public func holdsEveryFile(of previous: BuildState) throws(OutputError) -> (all: Bool, htmlPages: Int) {
         var htmlPages = 0
         let all = try previous.fileList.forEachReadingAChunkAtATime { utf8 in
-            guard contains(PathKey(utf8)) else { return false }
+            guard contains(utf8: utf8) else { return false }
             if Self.isPage(utf8) { htmlPages += 1 }
             return true
         }

@@ -162,15 +162,22 @@ public final class OutputFolder: @unchecked Sendable {
         listing.contains(path)
     }
 
-    /// Likewise for the path whose key is `key`.
-    func contains(_ key: PathKey) -> Bool {
-        listing.contains(key)
+    /// Likewise for the path whose UTF-8 is `utf8`.
+    func contains(utf8: UnsafeRawBufferPointer) -> Bool {
+        listing.contains(utf8)
+    }
+
+    /// The build asks no more whether files exist but seldom (from the page
+    /// step's rendering on: a person's avatar): OUT's listing is let go, and
+    /// those questions are asked of the file system.
+    public func letGoOfListing() {
+        listing.letGo()
     }
 
     /// Likewise for `rendition`'s path, spelled on the stack: asked of
     /// every rendition of every photo by each rebuild's media step.
     public func contains(_ rendition: Rendition) -> Bool {
-        rendition.withPath { contains(PathKey(UnsafeRawBufferPointer($0))) }
+        rendition.withPath { contains(utf8: UnsafeRawBufferPointer($0)) }
     }
 
     /// The bytes of `path`, if it exists and can be read.

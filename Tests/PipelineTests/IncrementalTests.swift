@@ -144,6 +144,29 @@ import GalleryTestSupport
         output.commitUnchanged()
     }
 
+    /// Once let go of, OUT's listing answers from the file system: a file
+    /// put there or taken away by hand since it was listed is seen as it is,
+    /// and what the build writes after is found too.
+    @Test func aListingLetGoOfAsksTheFileSystem() throws {
+        let (folder, settings) = try Self.library()
+        defer { withExtendedLifetime(folder) {} }
+        let out = settings.output
+        try FileManager.default.createDirectory(at: out.appendingPathComponent("media"), withIntermediateDirectories: true)
+        try Data("old".utf8).write(to: out.appendingPathComponent("media/old.txt"))
+        let output = try OutputFolder.open(out, source: settings.source, state: settings.stateFolder)
+        try [UInt8]("a".utf8).withUnsafeBytes { try output.write($0, to: "one.txt") }
+        #expect(output.contains("media/old.txt") && output.contains("one.txt"))
+        try Data("mine".utf8).write(to: out.appendingPathComponent("mine.txt"))
+        #expect(!output.contains("mine.txt"), "listed before it was put there")
+        output.letGoOfListing()
+        #expect(output.contains("mine.txt") && output.contains("media/old.txt") && output.contains("one.txt"))
+        try FileManager.default.removeItem(at: out.appendingPathComponent("media/old.txt"))
+        #expect(!output.contains("media/old.txt"))
+        try [UInt8]("b".utf8).withUnsafeBytes { try output.write($0, to: "two.txt") }
+        #expect(output.contains("two.txt") && !output.contains("three.txt"))
+        output.commitUnchanged()
+    }
+
     @Test func changedPhotoIsRegeneratedAndMoves() async throws {
         let (folder, settings) = try Self.library()
         _ = try await build(settings)
