@@ -43,6 +43,7 @@ import GalleryTestSupport
         // photos' pages held as their folders and names among paths given whole.
         add((0..<20_000).map { "page/\($0).html" })
         add(pages: (0..<3_000).map { PagePath(folder: "albums/trip \($0 / 100)/", name: "img-\($0)") })
+        add(pages: [PagePath(folder: "albums/trip 0/", name: "back"), PagePath("albums/trip 0/whole.html"), PagePath(folder: "albums/trip 0/", name: "again")])
         add(Self.namedItems(5_000, from: 0))
         add(Self.namedItems(3, from: 5_000))
         add(["index.html"])
