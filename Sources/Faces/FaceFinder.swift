@@ -4,7 +4,7 @@ import GalleryCore
 
 /// Finds and describes the faces in an upright picture: dlib's detector,
 /// aligner and describer (`CFaceEngine`), one engine per thread at a time
-/// (the network keeps buffers per call), engines copied from the first
+/// (the network keeps buffers per call), engines copied from the one read
 /// rather than read from disk again.
 public final class FaceFinder: @unchecked Sendable {
     /// The detector's threshold: HOG's own default (0) lets through blurred
@@ -24,7 +24,10 @@ public final class FaceFinder: @unchecked Sendable {
 
     private let lock = NSLock()
     private var idle: [OpaquePointer] = []
-    private let first: OpaquePointer
+    /// The engine as read: only copied (under `lock`), never lent. A network
+    /// keeps its layers' outputs, so a copy made while it ran read buffers
+    /// being resized (AddressSanitizer: a copy from a null buffer).
+    private let template: OpaquePointer
     public let models: FaceModels
     /// The engine came from `cache`, not from the model files.
     public let readFromCache: Bool
@@ -39,8 +42,7 @@ public final class FaceFinder: @unchecked Sendable {
                                                &fromCache, &message, message.count) else {
             throw .unreadable(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        first = engine
-        idle = [engine]
+        template = engine
         self.models = models
         readFromCache = fromCache != 0
     }
@@ -59,14 +61,14 @@ public final class FaceFinder: @unchecked Sendable {
     }
 
     deinit {
-        for engine in idle where engine != first { gg_face_engine_close(engine) }
-        gg_face_engine_close(first)
+        for engine in idle { gg_face_engine_close(engine) }
+        gg_face_engine_close(template)
     }
 
     private func borrow() -> OpaquePointer? {
         lock.withLock {
             if let engine = idle.popLast() { return engine }
-            return gg_face_engine_copy(first)
+            return gg_face_engine_copy(template)
         }
     }
 

@@ -152,6 +152,30 @@ final class FaceFinderTests: XCTestCase {
         XCTAssertFalse(try FaceFinder(models: models, cache: cache).readFromCache)
     }
 
+    /// One finder on every core at once finds what it finds one photo at a
+    /// time: each thread's engine is a copy of one no thread runs (a copy
+    /// of an engine while it ran read its buffers mid-change).
+    func testFindingOnEveryCoreAtOnceFindsTheSameFaces() throws {
+        let expected = try foundFaces()
+        let names = try Self.labels().photos.keys.sorted()
+        let pictures = try names.map { try FacePhotos.picture($0, upright: true) }
+        // Engines are copied while the first finds: a fresh finder each time.
+        for trial in 0..<3 {
+            let finder = try FaceFinder(models: try FacePhotos.finder().models)
+            let runs = 2 * names.count
+            let lock = NSLock()
+            nonisolated(unsafe) var results = [[FoundFace]?](repeating: nil, count: runs)
+            DispatchQueue.concurrentPerform(iterations: runs) { run in
+                let picture = pictures[run % names.count]
+                let found = try? picture.bytes.withUnsafeBufferPointer { try finder.find(rgb: $0, width: picture.width, height: picture.height) }
+                lock.withLock { results[run] = found }
+            }
+            for run in 0..<runs {
+                XCTAssertEqual(results[run], expected[names[run % names.count]], "\(names[run % names.count]), trial \(trial), run \(run)")
+            }
+        }
+    }
+
     func testAPictureTooSmallOrEmptyIsNoError() throws {
         let finder = try FacePhotos.finder()
         let grey = [UInt8](repeating: 128, count: 40 * 30 * 3)
