@@ -125,6 +125,18 @@ public final class Eventually<Value: Sendable>: @unchecked Sendable {
         }
         return result!
     }
+
+    /// The value, handed over: held here no more (nil when taken already).
+    /// For a value as large as the step's other tables that one reader
+    /// uses and can let go of before the step ends.
+    public func take() -> Value? {
+        if !waited {
+            done.wait()
+            waited = true
+        }
+        defer { result = nil }
+        return result
+    }
 }
 
 /// `0..<count` cut into `runs` ranges of nearly equal length, in order

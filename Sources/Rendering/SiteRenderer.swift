@@ -151,8 +151,10 @@ public struct SiteRenderer: Sendable, PageBuilding {
         case .search:
             return one(.search) { () throws(ThemeError) in try theme.render("search", SearchIndexWriter(inputs: inputs).searchPage()) }
         case .searchIndex:
+            // Taken, not read: the files' text (21 MB at 1,000,000 items) is let
+            // go once written, not held to the step's end, its peak.
             return PageJob(kind: .search) { [searchIndexFiles] () throws(ThemeError) in
-                (searchIndexFiles?.value ?? SearchIndexWriter(inputs: inputs).manifestAndTokens()).map { RenderedPage(path: $0.path, html: $0.text) }
+                (searchIndexFiles?.take() ?? SearchIndexWriter(inputs: inputs).manifestAndTokens()).map { RenderedPage(path: $0.path, html: $0.text) }
             }
         case let .searchDocuments(month):
             return PageJob(kind: .search) { () throws(ThemeError) in

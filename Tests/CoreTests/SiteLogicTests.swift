@@ -75,6 +75,21 @@ import GalleryTestSupport
         #expect(nested.withLock { $0.allSatisfy { $0.count == input.count } })
     }
 
+    /// A value made on its own thread is read as often as asked, then
+    /// handed over once: held no more after (its storage freed).
+    @Test func anEventualValueIsTakenOnce() {
+        final class Held: Sendable {}
+        weak var watched: Held?
+        let eventually = Eventually { () -> [Held] in [Held()] }
+        #expect(eventually.value.count == 1)
+        watched = eventually.value[0]
+        do {
+            let taken = eventually.take()
+            #expect(taken?.count == 1 && eventually.take() == nil)
+        }
+        #expect(watched == nil, "nothing holds the value once taken and dropped")
+    }
+
     @Test func groupsByTheLocalDayEvenAcrossTimeZones() {
         // 23:30 in Tokyo on the 10th is 14:30 UTC on the 10th; 00:30 in New York
         // on the 11th is 05:30 UTC on the 11th. Each stays on its own local day.
