@@ -13,10 +13,10 @@ import GalleryCore
 /// Once the build asks no more of the listing but seldom (`letGo`: from
 /// the page step's rendering on, only a person's avatar is looked for), the
 /// keys are let go and the few questions left are asked of the file system:
-/// at 1,000,000 items a first build had written three million files by
-/// then, 60 MB of keys held through its peak for nothing.
+/// at 1,000,000 items a first build has written two million renditions by
+/// then, and their keys (some 45 MB) were held through its peak for nothing.
 final class OutputListing: @unchecked Sendable {
-    /// Guards `present` and `ready`: a read-write lock, since every core asks
+    /// Guards `present`, `ready` and `isLetGo`: a read-write lock, since every core asks
     /// at once (a plain lock's waits were a tenth of an add's page comparison)
     /// and a file is seldom written meanwhile.
     private let guardian: UnsafeMutablePointer<pthread_rwlock_t>
@@ -119,16 +119,15 @@ final class OutputListing: @unchecked Sendable {
         access(root.path + "/" + String(decoding: path, as: UTF8.self), F_OK) == 0
     }
 
-    /// Records a file written since the listing.
+    /// Records a file written since the listing (hashed only while the keys
+    /// are held: a first build writes a million pages after they are let go).
     func add(_ path: String) {
-        let key = PathKey(path)
-        _ = writing { isLetGo ? false : present.insert(key) }
+        _ = writing { isLetGo ? false : present.insert(PathKey(path)) }
     }
 
     /// Records a file removed since the listing.
     func remove(_ path: String) {
-        let key = PathKey(path)
-        _ = writing { isLetGo ? false : present.remove(key) }
+        _ = writing { isLetGo ? false : present.remove(PathKey(path)) }
     }
 
     /// Every file below `folder` (names only, see `FolderEntries`).
