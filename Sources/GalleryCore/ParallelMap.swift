@@ -104,7 +104,8 @@ public func mergeSorted(_ first: [String], _ second: [String]) -> [String] {
 public final class Eventually<Value: Sendable>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var result: Value?
-    /// Read and written by the thread that asks for `value` only.
+    /// Read and written by the threads that wait, one after another (the
+    /// plan's, then the page job's: the render starts after the plan).
     private var waited = false
 
     public init(_ make: @escaping @Sendable () -> Value) {
@@ -116,13 +117,18 @@ public final class Eventually<Value: Sendable>: @unchecked Sendable {
         thread.start()
     }
 
-    /// The value, once made (asked for from one thread; the first call
-    /// waits, and the semaphore orders the maker's write before the read).
-    public var value: Value {
+    /// Waits until the value is made (the first call waits, and the
+    /// semaphore orders the maker's write before any read).
+    public func wait() {
         if !waited {
             done.wait()
             waited = true
         }
+    }
+
+    /// The value, once made; asked for before it is taken.
+    public var value: Value {
+        wait()
         return result!
     }
 
@@ -130,10 +136,7 @@ public final class Eventually<Value: Sendable>: @unchecked Sendable {
     /// For a value as large as the step's other tables that one reader
     /// uses and can let go of before the step ends.
     public func take() -> Value? {
-        if !waited {
-            done.wait()
-            waited = true
-        }
+        wait()
         defer { result = nil }
         return result
     }

@@ -72,7 +72,7 @@ struct RenderPagesStep: BuildStep {
         // a million items' numbers) is let go before the plan's pages are
         // made, not held beside them (10-25 MB of an add's peak at 1,000,000 items).
         let plan = SitePlan(gallery: gallery, map: map, options: options, downloads: context.downloads, seed: seed,
-                            afterPreparing: { _ = searchIndexFiles?.value })
+                            afterPreparing: { searchIndexFiles?.wait() })
 
         // Which pages are as the previous build left them, decided on every
         // core (a lookup and an existence check per page for 100,000 pages).
