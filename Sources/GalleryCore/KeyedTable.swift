@@ -14,29 +14,31 @@ public struct KeyedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable, S
     public typealias Element = (key: Key, value: Value)
 
     /// The keys, in the order they were first set (a removal moves the last into the gap).
-    public private(set) var keys: [Key] = []
+    @inlinable public var keys: [Key] { storedKeys }
     /// `values[i]` is `keys[i]`'s.
-    public private(set) var values: [Value] = []
+    @inlinable public var values: [Value] { storedValues }
+    @usableFromInline var storedKeys: [Key] = []
+    @usableFromInline var storedValues: [Value] = []
     /// Indices into `keys`, at each key's hash (or after it); -1: empty.
     @usableFromInline var slots: [Int32] = []
 
     /// An empty table with room for `capacity` entries.
-    public init(minimumCapacity capacity: Int = 0) {
+    @inlinable public init(minimumCapacity capacity: Int = 0) {
         reserveCapacity(capacity)
     }
 
-    public init(dictionaryLiteral elements: (Key, Value)...) {
+    @inlinable public init(dictionaryLiteral elements: (Key, Value)...) {
         reserveCapacity(elements.count)
         for (key, value) in elements { set(value, for: key) }
     }
 
     /// How many entries there are.
-    @inlinable public var count: Int { keys.count }
-    @inlinable public var isEmpty: Bool { keys.isEmpty }
+    @inlinable public var count: Int { storedKeys.count }
+    @inlinable public var isEmpty: Bool { storedKeys.isEmpty }
 
     /// The value of `key`, if it has one; setting nil removes it.
     @inlinable public subscript(key: Key) -> Value? {
-        get { slot(of: key).map { values[Int(slots[$0])] } }
+        get { slot(of: key).map { storedValues[Int(slots[$0])] } }
         set {
             if let newValue { set(newValue, for: key) } else { removeValue(forKey: key) }
         }
@@ -49,17 +51,17 @@ public struct KeyedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable, S
     }
 
     /// Sets `key`'s value, replacing the one it had.
-    public mutating func set(_ value: Value, for key: Key) {
+    @inlinable public mutating func set(_ value: Value, for key: Key) {
         updateValue(value, forKey: key)
     }
 
     /// Sets `key`'s value; returns the one it replaced.
     @discardableResult
-    public mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
+    @inlinable public mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
         if let slot = slot(of: key) {
             let index = Int(slots[slot])
-            let old = values[index]
-            values[index] = value
+            let old = storedValues[index]
+            storedValues[index] = value
             return old
         }
         append(value, for: key)
@@ -67,22 +69,22 @@ public struct KeyedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable, S
     }
 
     /// Sets `key`'s value unless it has one already.
-    public mutating func setIfAbsent(_ value: Value, for key: Key) {
+    @inlinable public mutating func setIfAbsent(_ value: Value, for key: Key) {
         if slot(of: key) == nil { append(value, for: key) }
     }
 
     /// Removes `key`'s value; returns it. The last entry takes its place in
     /// the arrays, and the probe run it leaves is closed up (no tombstones).
     @discardableResult
-    public mutating func removeValue(forKey key: Key) -> Value? {
+    @inlinable public mutating func removeValue(forKey key: Key) -> Value? {
         guard var hole = slot(of: key) else { return nil }
-        let index = Int(slots[hole]), removed = values[index]
+        let index = Int(slots[hole]), removed = storedValues[index]
         let mask = slots.count - 1
         var next = hole
         while true {
             next = (next + 1) & mask
             guard slots[next] >= 0 else { break }
-            let home = keys[Int(slots[next])].hashValue & mask
+            let home = storedKeys[Int(slots[next])].hashValue & mask
             // The entry at `next` moves back into the hole unless its home lies cyclically in (hole, next].
             let staysPut = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
             if !staysPut {
@@ -91,33 +93,33 @@ public struct KeyedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable, S
             }
         }
         slots[hole] = -1
-        let last = keys.count - 1
+        let last = storedKeys.count - 1
         if index != last {
             // The last entry moves into the freed index: its slot follows.
-            var slot = keys[last].hashValue & mask
+            var slot = storedKeys[last].hashValue & mask
             while Int(slots[slot]) != last { slot = (slot + 1) & mask }
             slots[slot] = Int32(index)
-            keys.swapAt(index, last)
-            values.swapAt(index, last)
+            storedKeys.swapAt(index, last)
+            storedValues.swapAt(index, last)
         }
-        keys.removeLast()
-        values.removeLast()
+        storedKeys.removeLast()
+        storedValues.removeLast()
         return removed
     }
 
     /// The entries `isIncluded` accepts (one pass, one rehash).
-    public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> KeyedTable {
+    @inlinable public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> KeyedTable {
         var kept = KeyedTable()
         for element in self where try isIncluded(element) {
-            kept.keys.append(element.key)
-            kept.values.append(element.value)
+            kept.storedKeys.append(element.key)
+            kept.storedValues.append(element.value)
         }
-        kept.rehash(Self.slotCount(for: kept.keys.count))
+        kept.rehash(Self.slotCount(for: kept.storedKeys.count))
         return kept
     }
 
     /// Adds `other`'s entries; a key in both gets `combine(mine, theirs)`.
-    public mutating func merge(_ other: KeyedTable, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows {
+    @inlinable public mutating func merge(_ other: KeyedTable, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows {
         reserveCapacity(count + other.count)
         for (key, value) in other {
             updateValue(try self[key].map { try combine($0, value) } ?? value, forKey: key)
@@ -125,18 +127,18 @@ public struct KeyedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable, S
     }
 
     /// Room for `capacity` entries without growing.
-    public mutating func reserveCapacity(_ capacity: Int) {
-        keys.reserveCapacity(capacity)
-        values.reserveCapacity(capacity)
+    @inlinable public mutating func reserveCapacity(_ capacity: Int) {
+        storedKeys.reserveCapacity(capacity)
+        storedValues.reserveCapacity(capacity)
         if Self.slotCount(for: capacity) > slots.count { rehash(Self.slotCount(for: capacity)) }
     }
 
-    public func makeIterator() -> some IteratorProtocol<Element> {
+    @inlinable public func makeIterator() -> some IteratorProtocol<Element> {
         zip(keys, values).lazy.map { (key: $0, value: $1) }.makeIterator()
     }
 
     /// Slots for `count` entries: a power of two, at most three quarters full.
-    @usableFromInline static func slotCount(for count: Int) -> Int {
+    @inlinable static func slotCount(for count: Int) -> Int {
         var slots = 8
         while slots * 3 < count * 4 { slots *= 2 }
         return slots
@@ -150,37 +152,37 @@ public struct KeyedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable, S
         while true {
             let index = Int(slots[slot])
             if index < 0 { return nil }
-            if keys[index] == key { return slot }
+            if storedKeys[index] == key { return slot }
             slot = (slot + 1) & mask
         }
     }
 
-    @usableFromInline mutating func append(_ value: Value, for key: Key) {
-        if Self.slotCount(for: keys.count + 1) > slots.count { rehash(Self.slotCount(for: keys.count + 1)) }
+    @inlinable mutating func append(_ value: Value, for key: Key) {
+        if Self.slotCount(for: storedKeys.count + 1) > slots.count { rehash(Self.slotCount(for: storedKeys.count + 1)) }
         // Grown by a quarter, not doubled as an array grows: a table of a
         // million photo entries (152 bytes each) doubled for the one photo
         // an add brings was 150 MB held empty, and moving it held both.
-        if keys.count == Swift.min(keys.capacity, values.capacity) {
-            let grown = keys.count + keys.count / 4 + 16
-            keys.reserveCapacity(grown)
-            values.reserveCapacity(grown)
+        if storedKeys.count == Swift.min(storedKeys.capacity, storedValues.capacity) {
+            let grown = storedKeys.count + storedKeys.count / 4 + 16
+            storedKeys.reserveCapacity(grown)
+            storedValues.reserveCapacity(grown)
         }
-        keys.append(key)
-        values.append(value)
-        place(keys.count - 1)
+        storedKeys.append(key)
+        storedValues.append(value)
+        place(storedKeys.count - 1)
     }
 
     /// Puts `keys[index]` in the first empty slot from its hash on.
-    @usableFromInline mutating func place(_ index: Int) {
+    @inlinable mutating func place(_ index: Int) {
         let mask = slots.count - 1
-        var slot = keys[index].hashValue & mask
+        var slot = storedKeys[index].hashValue & mask
         while slots[slot] >= 0 { slot = (slot + 1) & mask }
         slots[slot] = Int32(index)
     }
 
-    @usableFromInline mutating func rehash(_ count: Int) {
+    @inlinable mutating func rehash(_ count: Int) {
         slots = [Int32](repeating: -1, count: count)
-        for index in keys.indices { place(index) }
+        for index in storedKeys.indices { place(index) }
     }
 }
 
@@ -189,7 +191,7 @@ public typealias StringTable<Value: Sendable> = KeyedTable<String, Value>
 
 /// Equal when they hold the same entries, whatever their order.
 extension KeyedTable: Equatable where Value: Equatable {
-    public static func == (a: KeyedTable, b: KeyedTable) -> Bool {
+    @inlinable public static func == (a: KeyedTable, b: KeyedTable) -> Bool {
         a.count == b.count && a.allSatisfy { b[$0.key] == $0.value }
     }
 }
