@@ -227,37 +227,21 @@ public struct SiteMap: Sendable {
             let n = usedAnchors[base]!
             return n == 1 ? base : "\(base)-\(n)"
         }
-        // The year index, the search's months and the tags each a pass over
-        // every item: the first two on threads of their own meanwhile.
+        // The year index, the search's months, the tags, on this day and the
+        // timeline's count line each a pass over every item: all but the
+        // last on threads of their own meanwhile.
         let yearIndex = Eventually { Self.yearIndex(moments) }
         peopleDirectory = directory
         personNames = namesMeanwhile.value
-        // Tags: hidden albums' items never appear, as in moments.
-        var names: [String: String] = [:], members: [String: [MediaItem]] = [:]
-        for section in moments {
-            for item in section.photos {
-                for keyword in personNames.keywords(of: item) {
-                    let key = Self.tagKey(keyword)
-                    if names[key] == nil { names[key] = keyword }
-                    members[key, default: []].append(item)
-                }
-            }
-        }
-        var tagSlugs = Slug.Uniquer()
-        var byKey: [String: String] = [:]
-        tags = names.keys.sorted { NaturalOrder.less(names[$0]!, names[$1]!) }.map { key in
-            let folder = "tags/" + tagSlugs.claim(Slug.make(names[key]!, fallback: "tag")) + "/"
-            let items = members[key]!
-            let ranges = PageSplitter.pages(count: items.count, budget: options.photosPerPage)
-            let pages = ranges.indices.map { SiteMap.albumPage(folder: folder, number: $0) }
-            byKey[key] = pages.first
-            return TagPages(name: names[key]!, items: items, pages: pages, ranges: ranges)
-        }
-        tagPageByKey = byKey
+        let personNames = self.personNames
+        let tagsMeanwhile = Eventually { Self.tags(moments, names: personNames, budget: budget) }
+        // Only items with a page: made once every page is placed (by now it is: placing started first).
+        let placement = placing.value
         timelineItems = moments.flatMap(\.photos)
         let timelineItems = self.timelineItems, order = options.momentOrder
         let months = Eventually { SearchMonth.months(timelineItems, order: order) }
-        let personNames = self.personNames
+        let photoPlaces = placement.photoPlaces
+        let onThisDayMeanwhile = Eventually { OnThisDayMonth.months(timelineItems, places: photoPlaces) }
         let peoplePages = Eventually { Self.people(timelineItems, names: personNames, directory: directory, options: options) }
         timelineSummary = ItemSummary(timelineItems)
         let favourite = timelineItems.filter { ($0.metadata.words.rating ?? 0) >= Self.favouriteRating }
@@ -301,12 +285,11 @@ public struct SiteMap: Sendable {
         mapPage = options.map && !places.isEmpty ? Self.mapPagePath : nil
         people = peoplePages.value
         personIndexByKey = Dictionary(uniqueKeysWithValues: people.enumerated().map { ($1.key, $0) })
-        let placement = placing.value
         albumPages = placement.albumPages
-        photoPlaces = placement.photoPlaces
+        self.photoPlaces = photoPlaces
         albumPhotoRanges = placement.albumPhotoRanges
-        // Only items with a page: made once every page is placed.
-        onThisDay = OnThisDayMonth.months(timelineItems, places: photoPlaces)
+        (tags, tagPageByKey) = tagsMeanwhile.value
+        onThisDay = onThisDayMeanwhile.value
         timelineYears = yearIndex.value
         var monthAnchors: [Int: String] = [:]
         for year in timelineYears {
@@ -327,6 +310,32 @@ public struct SiteMap: Sendable {
         momentMonthPages = monthPages
         searchMonths = months.value
     }
+    /// The tags' pages, and each tag's first page by its key (`tagKey`):
+    /// hidden albums' items never appear, as in moments.
+    static func tags(_ moments: [MomentSection], names personNames: PersonNames, budget: Int) -> (tags: [TagPages], pageByKey: [String: String]) {
+        var names: [String: String] = [:], members: [String: [MediaItem]] = [:]
+        for section in moments {
+            for item in section.photos {
+                for keyword in personNames.keywords(of: item) {
+                    let key = Self.tagKey(keyword)
+                    if names[key] == nil { names[key] = keyword }
+                    members[key, default: []].append(item)
+                }
+            }
+        }
+        var tagSlugs = Slug.Uniquer()
+        var byKey: [String: String] = [:]
+        let tags = names.keys.sorted { NaturalOrder.less(names[$0]!, names[$1]!) }.map { key in
+            let folder = "tags/" + tagSlugs.claim(Slug.make(names[key]!, fallback: "tag")) + "/"
+            let items = members[key]!
+            let ranges = PageSplitter.pages(count: items.count, budget: budget)
+            let pages = ranges.indices.map { SiteMap.albumPage(folder: folder, number: $0) }
+            byKey[key] = pages.first
+            return TagPages(name: names[key]!, items: items, pages: pages, ranges: ranges)
+        }
+        return (tags, byKey)
+    }
+
 
     /// The year → month index: counts per month, and for each month the
     /// first section (in page order) holding one of its photos.
