@@ -331,28 +331,33 @@ struct Fingerprinter: Sendable {
         let everything = everythingDigest()
         pages.append(page(.searchIndex, "search/index.js") { h in h.add(everything) })
         // A result shows an item as a thumbnail does (its digest and page): each month's files have their own fingerprint.
-        for (number, month) in map.searchMonths.enumerated() {
-            pages.append(page(.searchDocuments(month: number), SearchMonth.file(slot: month.slot, part: 0)) { h in
+        // Months on every core: every item of the timeline is looked up in `shown`, twice (here and on this day).
+        let searchMonths = map.searchMonths
+        pages += parallelMap(Array(searchMonths.indices), minimumCount: 2) { number in
+            let month = searchMonths[number]
+            return planner.page(.searchDocuments(month: number), SearchMonth.file(slot: month.slot, part: 0)) { h in
                 h.add(month.items.count)
-                for item in month.items { feedItem(item, &h) }
-            })
+                for item in month.items { planner.feedItem(item, &h) }
+            }
         }
         if !options.baseURL.isEmpty {
             pages.append(page(.sitemap, "sitemap.xml") { h in h.add(everything) })
         }
         pages.append(page(.feed, "feed.xml") { h in h.add(everything) })
         // Each month's "On this day" from exactly the photos it lists.
-        for (number, month) in map.onThisDay.enumerated() {
-            pages.append(page(.onThisDay(month: number), OnThisDayMonth.file(month: month.month)) { h in
+        let onThisDay = map.onThisDay
+        pages += parallelMap(Array(onThisDay.indices), minimumCount: 2) { number in
+            let month = onThisDay[number]
+            return planner.page(.onThisDay(month: number), OnThisDayMonth.file(month: month.month)) { h in
                 for day in month.days {
                     h.add(day.key)
                     for (year, items) in day.years {
                         h.add(year)
                         h.add(items.count)
-                        for item in items { feedItem(item, &h) }
+                        for item in items { planner.feedItem(item, &h) }
                     }
                 }
-            })
+            }
         }
         // The albums' pages, then the rest.
         return PlannedPages(albumRuns.flatMap { $0 } + [.pages(pages)])
