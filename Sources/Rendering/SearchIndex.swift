@@ -48,7 +48,7 @@ public enum SearchIndex {
     public static func manifestAndTokens<Group: Hashable & Sendable>(
         months: [SearchMonth], places: [(name: String, page: String)] = [],
         words: @escaping @Sendable (MediaItem) -> ItemWords<Group>,
-        groupWords: (MediaItem) -> [[String]]) -> [(path: String, text: String)] {
+        groupWords: @escaping @Sendable (MediaItem) -> [[String]]) -> [(path: String, text: String)] {
         // The items in number order, each month's numbered from its slot.
         var items: [MediaItem] = [], numbers: [Int] = []
         items.reserveCapacity(months.reduce(0) { $0 + $1.items.count })
@@ -57,11 +57,15 @@ public enum SearchIndex {
             items += month.items
             numbers += (0..<month.items.count).lazy.map { month.slot * SearchMonth.capacity + $0 }
         }
-        // Each item's own tokens on every core, in runs of items, each run's
-        // lists let go once posted. The lists hold items' places in `items`
-        // (four bytes, not the eight of a number: a million items' lists
-        // under the words every file name has were most of the index's
-        // peak); places ascend as numbers do, so each list is in order.
+        // Each part of a run of items posted on every core: its items' own
+        // tokens, and its groups (their words folded from the part's first
+        // item of each). Each run's parts are then joined in order, a
+        // part's groups and tokens once each, not each item's: looked up
+        // item by item, one core's hashing was a third of the index. The
+        // lists hold items' places in `items` (four bytes, not the eight of
+        // a number: a million items' lists under the words every file name
+        // has were most of the index's peak); places ascend as numbers do
+        // and parts are joined in order, so each list is in order.
         var postings: [String: [UInt32]] = [:]
         var groupNumbers: [Group: Int] = [:]
         var groups: [(tokens: [String], places: [UInt32])] = []
@@ -69,36 +73,22 @@ public enum SearchIndex {
         for start in stride(from: 0, to: items.count, by: run) {
             let end = min(items.count, start + run)
             let ranges = (0..<parts).map { start + (end - start) * $0 / parts ..< start + (end - start) * ($0 + 1) / parts }
-            let found = parallelMap(ranges, minimumCount: 2) { [items] range in
-                range.map { index -> (own: [String], group: Group) in
-                    // A few tokens an item: looked for in the list, not hashed into a set.
-                    var list: [String] = []
-                    let found = words(items[index])
-                    for text in found.texts {
-                        for token in Self.tokens(text) where !list.contains(token) { list.append(token) }
-                    }
-                    return (list, found.group)
-                }
+            let posted = parallelMap(ranges, minimumCount: 2) { [items] range in
+                Self.post(items, range, words: words, groupWords: groupWords)
             }
-            for (range, part) in zip(ranges, found) {
-                for (index, item) in zip(range, part) {
-                    let place = UInt32(index)
-                    let group: Int
-                    if let known = groupNumbers[item.group] {
-                        group = known
+            for part in posted {
+                for group in part.groups {
+                    let number: Int
+                    if let known = groupNumbers[group.group] {
+                        number = known
                     } else {
-                        var tokens: [String] = []
-                        for list in groupWords(items[index]) {
-                            for token in list where !tokens.contains(token) { tokens.append(token) }
-                        }
-                        group = groups.count
-                        groupNumbers[item.group] = group
-                        groups.append((tokens, []))
+                        number = groups.count
+                        groupNumbers[group.group] = number
+                        groups.append((group.tokens, []))
                     }
-                    groups[group].places.append(place)
-                    // An own word its group has too ("2019" in a caption and the month) is the group's.
-                    for token in item.own where !groups[group].tokens.contains(token) { postings[token, default: []].append(place) }
+                    groups[number].places += group.places
                 }
+                for (token, places) in zip(part.tokens, part.places) { postings[token, default: []] += places }
             }
         }
         groupNumbers = [:]
@@ -140,6 +130,59 @@ public enum SearchIndex {
                     text: "gallerygenSearch.tokens(" + CompactJSON.string(Self.hex(key)) + "," + CompactJSON.object(encoded) + ");\n")
         }
         return files
+    }
+
+    /// What one part of the items posts: its groups in the order first met
+    /// (each with its words and its items' places), and the items' own
+    /// tokens in the order first met, each with its places. An own word its
+    /// group has too ("2019" in a caption and the month) is the group's.
+    struct PartPostings<Group: Hashable & Sendable>: Sendable {
+        var groups: [(group: Group, tokens: [String], places: [UInt32])] = []
+        var tokens: [String] = []
+        var places: [[UInt32]] = []
+    }
+
+    static func post<Group: Hashable & Sendable>(_ items: [MediaItem], _ range: Range<Int>, words: (MediaItem) -> ItemWords<Group>,
+                                                 groupWords: (MediaItem) -> [[String]]) -> PartPostings<Group> {
+        var part = PartPostings<Group>()
+        var groupIndex: [Group: Int] = [:], tokenIndex: [String: Int] = [:]
+        var previous = -1
+        for index in range {
+            let place = UInt32(index)
+            let found = words(items[index])
+            // Neighbours in the timeline mostly share a group: the previous item's is compared before any is hashed.
+            let group: Int
+            if previous >= 0, part.groups[previous].group == found.group {
+                group = previous
+            } else if let known = groupIndex[found.group] {
+                group = known
+            } else {
+                var tokens: [String] = []
+                for list in groupWords(items[index]) {
+                    for token in list where !tokens.contains(token) { tokens.append(token) }
+                }
+                group = part.groups.count
+                groupIndex[found.group] = group
+                part.groups.append((found.group, tokens, []))
+            }
+            previous = group
+            part.groups[group].places.append(place)
+            // A few tokens an item: looked for in the list, not hashed into a set.
+            var own: [String] = []
+            for text in found.texts {
+                for token in Self.tokens(text) where !own.contains(token) { own.append(token) }
+            }
+            for token in own where !part.groups[group].tokens.contains(token) {
+                if let known = tokenIndex[token] {
+                    part.places[known].append(place)
+                } else {
+                    tokenIndex[token] = part.tokens.count
+                    part.tokens.append(token)
+                    part.places.append([place])
+                }
+            }
+        }
+        return part
     }
 
     /// The item files of one month: what `document` says a result shows of each item.
@@ -205,11 +248,31 @@ public enum SearchIndex {
 
     /// Ascending numbers as base-36 gaps: 3, 4, 9 → "3,1,5". Written digit
     /// by digit into one buffer: a string per gap was a tenth of the index.
+    /// A list as long as a word every file name has (a million items'
+    /// "img") is cut into parts written on every core and joined: one core
+    /// writing it alone was the end of the index, the planning waiting.
     static func deltaEncoded(_ numbers: [Int]) -> String {
+        let part = 1 << 16
+        guard numbers.count > 2 * part else { return String(decoding: deltaEncoded(numbers[...], after: 0), as: UTF8.self) }
+        let starts = Array(stride(from: 0, to: numbers.count, by: part))
+        let parts = parallelMap(starts, minimumCount: 2) { start in
+            deltaEncoded(numbers[start..<min(numbers.count, start + part)], after: start == 0 ? 0 : numbers[start - 1])
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(parts.reduce(parts.count) { $0 + $1.count })
+        for (index, written) in parts.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += written
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `numbers`' gaps, the first from `previous`.
+    private static func deltaEncoded(_ numbers: ArraySlice<Int>, after previous: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(numbers.count * 2)
         var digits: [UInt8] = []
-        var previous = 0
+        var previous = previous
         for (index, number) in numbers.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             var gap = number - previous
@@ -223,7 +286,7 @@ public enum SearchIndex {
             } while gap > 0
             bytes += digits.reversed()
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }
 

@@ -61,6 +61,15 @@ import GalleryTestSupport
         #expect(SearchIndex.deltaEncoded(numbers) == expected)
         #expect(SearchIndex.deltaEncoded([3, 4, 9]) == "3,1,5")
         #expect(SearchIndex.deltaEncoded([]) == "")
+        // A list long enough to be written in parts on every core: the parts' seams are gaps like any other.
+        var long: [Int] = [], next = 5
+        for index in 0..<300_001 {
+            long.append(next)
+            next += 1 + (index * 7919) % 1_500
+        }
+        previous = 0
+        let gaps = long.map { n in defer { previous = n }; return String(n - previous, radix: 36) }.joined(separator: ",")
+        #expect(SearchIndex.deltaEncoded(long) == gaps)
     }
 
     /// The search index's JSON (typed values through CompactJSON) reads back
