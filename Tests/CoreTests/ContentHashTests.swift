@@ -22,6 +22,21 @@ import GalleryTestSupport
         }
     }
 
+    /// Any byte but a lowercase hex digit, anywhere among the digits, is refused.
+    @Test func everyOtherByteAnywhereIsRefused() {
+        let valid = Array(StableHash.Digest(high: 0x0123_4567_89ab_cdef, low: 0xfedc_ba98_7654_3210).hex(digits: 32).utf8)
+        let digits = Set("0123456789abcdef".utf8)
+        for byte in UInt8.min...UInt8.max where !digits.contains(byte) {
+            for position in [0, 7, 15, 16, 23, 31] {
+                var bytes = valid
+                bytes[position] = byte
+                #expect(bytes.withUnsafeBytes { StableHash.Digest(hexPrefix: $0, digits: 32) } == nil, "\(byte) at \(position)")
+                #expect(bytes.withUnsafeBytes { StableHash.Digest(hexPrefix: UnsafeRawBufferPointer(rebasing: $0[0..<24]), digits: 24) } == nil || position > 23)
+            }
+        }
+        #expect(valid.withUnsafeBytes { StableHash.Digest(hexPrefix: $0, digits: 32) }?.hex(digits: 32) == String(decoding: valid, as: UTF8.self))
+    }
+
     /// A digest's first digits read back (photo keys are its first 24).
     @Test func aDigestsFirstDigitsReadBackAsThatDigestCut() {
         var generator = SystemRandomNumberGenerator()
