@@ -27,12 +27,15 @@ struct PruneStep: BuildStep {
         if !context.producedFiles.includesPreviousFiles { try context.makeDeferredItems() }
         // The items are not pruned by: let go of before OUT's lists are
         // made, not held beside them (a third of a first build's peak), and
-        // their memory handed back at once. Freed on another thread, it was
-        // still held when the lists (fresh blocks of 100 MB and more at a
-        // million items) were made: a removal's peak was the prune's. The
-        // page step's plan and gallery, let go of on a thread of their own,
-        // hold the items too: the prune waits until they are freed.
+        // their memory handed back at once. The page step's plan and
+        // gallery, let go of on a thread of their own, hold them too; the
+        // items' list is let go of a part on each core, and the prune waits
+        // until all is freed (freed meanwhile, it was still held when the
+        // lists, fresh blocks of 100 MB and more at a million items, were
+        // made: a removal's peak was the prune's).
+        let items = context.items
         context.items = []
+        ReleasedLater.dropInParts(items)
         ReleasedLater.waitUntilFreed()
         if context.handsBackFreeMemory { MemoryTuning.releaseFreeMemory() }
         var produced = context.producedFiles
