@@ -112,7 +112,8 @@ public enum MomentSectioner {
             }
             if !current.isEmpty { groups.append(current) }
         }
-        var sections = groups.map { group -> MomentSection in
+        // Each section's days, albums and places on every core.
+        var sections = parallelMap(groups, minimumCount: 2) { group -> MomentSection in
             let days = group.map(\.metadata.captureDate.localDay)
             let first = days.min()!, last = days.max()!
             var albums: [AlbumPath] = []
