@@ -61,7 +61,7 @@ public enum SearchIndex {
         // tokens, and its groups (their words folded from the part's first
         // item of each). Each run's parts are then joined in order, a
         // part's groups and tokens once each, not each item's: looked up
-        // item by item, one core's hashing was a third of the index. The
+        // item by item, one core's hashing was two fifths of the index. The
         // lists hold items' places in `items` (four bytes, not the eight of
         // a number: a million items' lists under the words every file name
         // has were most of the index's peak); places ascend as numbers do
