@@ -139,8 +139,9 @@ public struct StableHash: Sendable {
         /// Likewise, of bytes in memory: not generic, so a state's two
         /// million keys and hashes are read without a type looked up per
         /// digit (a tenth of a no-op's reading of its state, unspecialized).
-        /// Each digit through a table, no branch per digit (a state's keys are
-        /// checked in order as an add rewrites the state: a tenth of that).
+        /// Each digit through a table, no branch per digit: an add rewrites
+        /// the state checking every key's digits, and that check was a third
+        /// of the rewrite at 1,000,000 items.
         public init?(hexPrefix bytes: UnsafeRawBufferPointer, digits: Int) {
             guard (0...32).contains(digits), bytes.count == digits else { return nil }
             var high: UInt64 = 0, low: UInt64 = 0, seen: UInt8 = 0

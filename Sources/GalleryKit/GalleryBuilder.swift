@@ -96,9 +96,8 @@ enum ReleasedLater {
     /// second, the other core idle. Each part is a copy of its share of
     /// the list (a reference an element), `values` itself let go of here.
     static func dropInParts<Element>(_ values: consuming [Element]) {
-        let whole = values
         let parts = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        for part in 0..<parts { drop(Array(whole[whole.count * part / parts ..< whole.count * (part + 1) / parts])) }
+        for part in 0..<parts { drop(Array(values[values.count * part / parts ..< values.count * (part + 1) / parts])) }
     }
 
     /// Waits until every value dropped so far is freed: for a step about to

@@ -235,12 +235,13 @@ public struct SiteMap: Sendable {
         personNames = namesMeanwhile.value
         let personNames = self.personNames
         let tagsMeanwhile = Eventually { Self.tags(moments, names: personNames, budget: budget) }
-        // Only items with a page: made once every page is placed (by now it is: placing started first).
+        // Placed on its own thread from the start: by now it is done.
         let placement = placing.value
         timelineItems = moments.flatMap(\.photos)
         let timelineItems = self.timelineItems, order = options.momentOrder
         let months = Eventually { SearchMonth.months(timelineItems, order: order) }
         let photoPlaces = placement.photoPlaces
+        // Only items with a page: made once every page is placed.
         let onThisDayMeanwhile = Eventually { OnThisDayMonth.months(timelineItems, places: photoPlaces) }
         let peoplePages = Eventually { Self.people(timelineItems, names: personNames, directory: directory, options: options) }
         timelineSummary = ItemSummary(timelineItems)
@@ -310,6 +311,7 @@ public struct SiteMap: Sendable {
         momentMonthPages = monthPages
         searchMonths = months.value
     }
+
     /// The tags' pages, and each tag's first page by its key (`tagKey`):
     /// hidden albums' items never appear, as in moments.
     static func tags(_ moments: [MomentSection], names personNames: PersonNames, budget: Int) -> (tags: [TagPages], pageByKey: [String: String]) {
@@ -335,7 +337,6 @@ public struct SiteMap: Sendable {
         }
         return (tags, byKey)
     }
-
 
     /// The year → month index: counts per month, and for each month the
     /// first section (in page order) holding one of its photos.
