@@ -95,6 +95,7 @@ struct ProcessMediaStep: BuildStep {
                 inFlight += 1
             }
             for await batch in feed.batches {
+                feed.room.signal()
                 for file in batch { await schedule(file) }
             }
             func finish() async {
@@ -198,6 +199,10 @@ struct SourceFeed {
     /// How many files the walk found for this build, once it is done.
     let found = FinalCount()
     let ignored: IgnoredFiles
+    /// Batches the walker may be ahead of the media step by (a signal per batch
+    /// taken): a walk on every core (`EntryStatuses`) can outrun the media step,
+    /// and an unbounded stream would hold every file found and not looked at.
+    let room = DispatchSemaphore(value: 64)
 
     static func start(settings: BuildSettings, shard: Shard?, progress: ProgressReporter, skipping skipped: Set<String> = [],
                       memory: ScanMemory? = nil) -> SourceFeed {
@@ -221,6 +226,7 @@ struct SourceFeed {
                     found += 1
                     batch.append(file)
                     if batch.count == 32 {
+                        feed.room.wait()
                         continuation.yield(batch)
                         batch.removeAll(keepingCapacity: true)
                     }

@@ -99,9 +99,11 @@ public struct SourceScanner: Sendable {
         let real = root.resolvingSymlinksInPath().path
         let memory = options.followSymlinks ? nil : memory
         memory?.begin(ScanMemory.Walk(root: root.path, excluded: excluded, options: options))
+        let statuses = EntryStatuses()
         Self.walk(raw: Array(root.path.utf8), url: root, components: [], excluded: excluded,
                   follow: options.followSymlinks ? real : nil, options: options, memory: memory,
-                  visited: &visited, emit: emit)
+                  statuses: statuses, visited: &visited, emit: emit)
+        statuses.stop()
         memory?.end()
     }
 
@@ -121,13 +123,13 @@ public struct SourceScanner: Sendable {
     /// Walks by raw path bytes, so names that are not valid UTF-8 are still
     /// reached; `follow` is SOURCE's real path when symlinks are followed.
     static func walk(raw: [UInt8], url: URL, components: [String], excluded: Set<String>, follow root: String?,
-                     options: ScanOptions, memory: ScanMemory?, visited: inout Set<DirectoryID>, emit emitOut: (ScanEvent) -> Void) {
+                     options: ScanOptions, memory: ScanMemory?, statuses: EntryStatuses, visited: inout Set<DirectoryID>, emit emitOut: (ScanEvent) -> Void) {
         if let kept = memory?.replay(raw) {
             guard visited.insert(kept.id).inserted else { return }
             for event in kept.events { emitOut(event) }
             for folder in kept.subfolders {
                 walk(raw: folder.raw, url: folder.url, components: components + [folder.name], excluded: excluded, follow: root,
-                     options: options, memory: memory, visited: &visited, emit: emitOut)
+                     options: options, memory: memory, statuses: statuses, visited: &visited, emit: emitOut)
             }
             return
         }
@@ -205,11 +207,12 @@ public struct SourceScanner: Sendable {
         // An iCloud download's tables of the folder's photos.
         var photoDetails: [SourceFile] = []
         let rawFolder = RawFolder(raw, components: components)
-        for entry in visible.sorted(by: { NaturalOrder.less($0.name, $1.name) }) {
-            let childRaw = raw + [47] + entry.raw
-            let childC = childRaw.map { CChar(bitPattern: $0) } + [0]
-            var info = stat()
-            guard lstat(childC, &info) == 0 else { continue }
+        let sorted = visible.sorted(by: { NaturalOrder.less($0.name, $1.name) })
+        let childCs = sorted.map { (raw + [47] + $0.raw).map { CChar(bitPattern: $0) } + [0] }
+        let found = statuses.of(childCs)
+        for (place, entry) in sorted.enumerated() {
+            let childC = childCs[place]
+            guard var info = found[place] else { continue }
             var kind = info.st_mode & S_IFMT
             if kind == S_IFLNK {
                 // Links are not followed unless asked, and then never out of SOURCE.
@@ -223,7 +226,7 @@ public struct SourceScanner: Sendable {
             var relative: String { rawFolder.relativePath(of: entry.name) }
             if kind == S_IFDIR {
                 let childURL = url.appendingPathComponent(entry.name)
-                if !excluded.contains(childURL.standardizedFileURL.path) { folders.append(Subfolder(name: entry.name, raw: childRaw, url: childURL)) }
+                if !excluded.contains(childURL.standardizedFileURL.path) { folders.append(Subfolder(name: entry.name, raw: raw + [47] + entry.raw, url: childURL)) }
                 continue
             } else if kind != S_IFREG || foldersOnly {
                 continue
@@ -314,7 +317,7 @@ public struct SourceScanner: Sendable {
         if let recorded, let id, let memory { memory.record(raw, ScanMemory.Folder(id: id, events: recorded, subfolders: folders)) }
         for folder in folders {
             walk(raw: folder.raw, url: folder.url, components: components + [folder.name], excluded: excluded, follow: root,
-                 options: options, memory: memory, visited: &visited, emit: emitOut)
+                 options: options, memory: memory, statuses: statuses, visited: &visited, emit: emitOut)
         }
     }
 }

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import GalleryTestSupport
+@testable import GalleryCore
+@testable import Scanning
+
+/// A large folder's `lstat`s are shared with helper threads: each entry
+/// must still get its own status, folder after folder, with gone entries
+/// and links as one thread would see them.
+struct EntryStatusesTests {
+    @Test func everyEntryGetsItsOwnStatusFolderAfterFolder() throws {
+        let folder = try TemporaryFolder()
+        let statuses = EntryStatuses()
+        defer { statuses.stop() }
+        // Folders below, at and well above the size that is shared, asked one after another.
+        for (round, count) in [10, EntryStatuses.smallestShared, 700, 1, 333].enumerated() {
+            var paths: [[CChar]] = [], sizes: [Int?] = []
+            for index in 0..<count {
+                let path = folder.url.appendingPathComponent("r\(round)-\(index)").path
+                // Every seventh entry is not there; the others are as long as their number.
+                if index % 7 == 3 {
+                    sizes.append(nil)
+                } else {
+                    try Data(repeating: 1, count: index).write(to: URL(fileURLWithPath: path))
+                    sizes.append(index)
+                }
+                paths.append(Array(path.utf8CString))
+            }
+            let found = statuses.of(paths)
+            #expect(found.count == count)
+            for index in 0..<count {
+                #expect(found[index].map { Int($0.st_size) } == sizes[index], "round \(round), entry \(index)")
+            }
+        }
+    }
+
+    @Test func aLargeFolderIsWalkedAsOneThreadWouldWalkIt() throws {
+        let folder = try TemporaryFolder()
+        let root = folder.url.appendingPathComponent("src")
+        let album = root.appendingPathComponent("album")
+        try FileManager.default.createDirectory(at: album.appendingPathComponent("inner"), withIntermediateDirectories: true)
+        let count = 450
+        for index in 0..<count {
+            try Data(repeating: 7, count: index + 1).write(to: album.appendingPathComponent("IMG_\(index).jpg"))
+        }
+        try Data("x".utf8).write(to: album.appendingPathComponent("inner/last.jpg"))
+        try Data("notes".utf8).write(to: album.appendingPathComponent("readme.pdf"))
+        // A link to a photo is not followed unless asked.
+        try FileManager.default.createSymbolicLink(atPath: album.appendingPathComponent("link.jpg").path,
+                                                   withDestinationPath: album.appendingPathComponent("IMG_1.jpg").path)
+        var media: [(name: String, size: Int64)] = [], ignored: [String] = []
+        SourceScanner(root: root).walk { event in
+            if case .media(let file) = event { media.append((file.relativePath, file.byteCount)) }
+            if case .ignored(let path) = event { ignored.append(path) }
+        }
+        // In natural order, each with its own size, then the inner folder's.
+        let expected = (0..<count).map { ("album/IMG_\($0).jpg", Int64($0 + 1)) } + [("album/inner/last.jpg", 1)]
+        #expect(media.map(\.name) == expected.map(\.0))
+        #expect(media.map(\.size) == expected.map(\.1))
+        #expect(ignored == ["album/readme.pdf"])
+    }
+}
