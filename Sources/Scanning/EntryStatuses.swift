@@ -40,10 +40,18 @@ final class EntryStatuses: @unchecked Sendable {
     private let started = DispatchSemaphore(value: 0)
     private let helpers: Int
 
-    /// Starts a helper per other core; `stop()` ends them.
-    init() {
-        helpers = max(0, ProcessInfo.processInfo.activeProcessorCount - 1)
-        for _ in 0..<helpers {
+    /// Helpers started so far: the first large folder starts them, so a walk
+    /// of small folders (or of folders only) starts no thread.
+    private var running = 0
+
+    /// One helper per other core, or none (a walk of folders only, which
+    /// asks few entries); `stop()` ends them.
+    init(shared: Bool = true) {
+        helpers = shared ? max(0, ProcessInfo.processInfo.activeProcessorCount - 1) : 0
+    }
+
+    private func startHelpers() {
+        while running < helpers {
             let helper = Thread { [self] in
                 while true {
                     started.wait()
@@ -53,19 +61,21 @@ final class EntryStatuses: @unchecked Sendable {
             }
             helper.stackSize = 256 << 10
             helper.start()
+            running += 1
         }
     }
 
     /// Ends the helpers (after the walk: no folder is being asked).
     func stop() {
         condition.withLock { stopping = true }
-        for _ in 0..<helpers { started.signal() }
+        for _ in 0..<running { started.signal() }
     }
 
     /// Each path's `lstat`, nil where it failed (gone since the folder was listed,
     /// no permission). The paths end in a NUL: the helpers allocate nothing.
     func of(_ paths: [[CChar]]) -> [Status?] {
         guard paths.count >= Self.smallestShared, helpers > 0 else { return paths.map(Self.status) }
+        startHelpers()
         var statuses = [Status?](repeating: nil, count: paths.count)
         statuses.withUnsafeMutableBufferPointer { buffer in
             condition.withLock { job = Job(paths: paths, slots: buffer.baseAddress!) }

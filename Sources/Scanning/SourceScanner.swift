@@ -99,7 +99,7 @@ public struct SourceScanner: Sendable {
         let real = root.resolvingSymlinksInPath().path
         let memory = options.followSymlinks ? nil : memory
         memory?.begin(ScanMemory.Walk(root: root.path, excluded: excluded, options: options))
-        let statuses = EntryStatuses()
+        let statuses = EntryStatuses(shared: !options.foldersOnly)
         Self.walk(raw: Array(root.path.utf8), url: root, components: [], excluded: excluded,
                   follow: options.followSymlinks ? real : nil, options: options, memory: memory,
                   statuses: statuses, visited: &visited, emit: emit)
