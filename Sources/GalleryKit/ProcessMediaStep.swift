@@ -95,7 +95,6 @@ struct ProcessMediaStep: BuildStep {
                 inFlight += 1
             }
             for await batch in feed.batches {
-                feed.room.signal()
                 for file in batch { await schedule(file) }
             }
             func finish() async {

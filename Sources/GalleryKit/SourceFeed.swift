@@ -7,6 +7,12 @@ import Synchronization
 /// The files of SOURCE as a walker thread finds them, in small batches: one
 /// stream hand-off per photo was a measurable share of a no-op rebuild of
 /// 30,000 photos. A part of a sharded media build takes only its own files.
+///
+/// The stream is not bounded: a first build's walk ends long before the
+/// photos are read, and its count sizes the next state at once
+/// (`MediaTally.reserve`). A walker held to the media step's pace ended
+/// with it, the state grew by doubling, and a first build of 1,000,000
+/// photos was killed in a 1 GB cgroup.
 struct SourceFeed {
     let batches: AsyncStream<[SourceFile]>
     /// Files left to other parts of a sharded build.
@@ -14,28 +20,12 @@ struct SourceFeed {
     /// How many files the walk found for this build, once it is done.
     let found = FinalCount()
     let ignored: IgnoredFiles
-    /// Batches the walker may be ahead of the media step by (a signal per batch
-    /// taken): a walk on every core (`EntryStatuses`) can outrun the media step,
-    /// and an unbounded stream would hold every file found and not looked at.
-    /// Made empty and given its 64 in `start`: libdispatch traps when a
-    /// semaphore goes away below the value it was made with.
-    let room = DispatchSemaphore(value: 0)
-    static let batchesAhead = 64
-    /// Set when the stream ends: a walker whose batches are no longer taken
-    /// (the media step's task cancelled) goes on without waiting for room.
-    let ended = Flag()
 
     static func start(settings: BuildSettings, shard: Shard?, progress: ProgressReporter, skipping skipped: Set<String> = [],
                       memory: ScanMemory? = nil) -> SourceFeed {
         let scanner = SourceScanner(root: settings.source, excluding: [settings.output])
         let (stream, continuation) = AsyncStream<[SourceFile]>.makeStream()
         let feed = SourceFeed(batches: stream, otherParts: Counter(), ignored: IgnoredFiles())
-        for _ in 0..<batchesAhead { feed.room.signal() }
-        // A wait begun before the flag was set is let go by this one signal.
-        continuation.onTermination = { _ in
-            feed.ended.set()
-            feed.room.signal()
-        }
         let options = ScanOptions(followSymlinks: settings.followSymlinks, pairRaw: settings.rawPairs == .preferJPEG, skippedFiles: skipped)
         let walker = Thread {
             var batch: [SourceFile] = [], found = 0
@@ -53,7 +43,6 @@ struct SourceFeed {
                     found += 1
                     batch.append(file)
                     if batch.count == 32 {
-                        if !feed.ended.isSet { feed.room.wait() }
                         continuation.yield(batch)
                         batch.removeAll(keepingCapacity: true)
                     }
