@@ -25,7 +25,7 @@ struct ProcessMediaStep: BuildStep {
                                        vaults: context.albumKeys.mapValues(\.vault), faces: faces, yearCopies: yearCopies)
         let shard = context.shard
         let feed = SourceFeed.start(settings: settings, shard: shard, progress: progress, skipping: context.passphraseFiles,
-                                    memory: context.scanMemory)
+                                    memory: context.scanMemory, heldUpTo: context.previousState.photos.count)
         // The previous build's cache becomes this one's, entry by entry: one
         // dictionary, not a second of 100,000 entries beside it.
         var tally = MediaTally(report: context.report, progress: progress, cache: context.previousState.photos,
@@ -95,6 +95,7 @@ struct ProcessMediaStep: BuildStep {
                 inFlight += 1
             }
             for await batch in feed.batches {
+                feed.took()
                 for file in batch { await schedule(file) }
             }
             func finish() async {

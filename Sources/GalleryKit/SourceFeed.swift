@@ -7,12 +7,6 @@ import Synchronization
 /// The files of SOURCE as a walker thread finds them, in small batches: one
 /// stream hand-off per photo was a measurable share of a no-op rebuild of
 /// 30,000 photos. A part of a sharded media build takes only its own files.
-///
-/// The stream is not bounded: a first build's walk ends long before the
-/// photos are read, and its count sizes the next state at once
-/// (`MediaTally.reserve`). A walker held to the media step's pace ended
-/// with it, the state grew by doubling, and a first build of 1,000,000
-/// photos was killed in a 1 GB cgroup.
 struct SourceFeed {
     let batches: AsyncStream<[SourceFile]>
     /// Files left to other parts of a sharded build.
@@ -20,15 +14,50 @@ struct SourceFeed {
     /// How many files the walk found for this build, once it is done.
     let found = FinalCount()
     let ignored: IgnoredFiles
+    /// Batches the walker may be ahead of the media step by (a signal per
+    /// batch taken) while it has found no more files than the last build
+    /// had. A walk on every core (`EntryStatuses`) outran a rebuild's media
+    /// step, and the files found and not yet looked at raised a no-op's
+    /// peak by 8 MB at 1,000,000 photos. Past the last build's count the
+    /// walker is let run: the walk's count sizes the state at once
+    /// (`MediaTally.reserve`), and a walk held to a first build's pace ended
+    /// with it, the state grew by doubling, and the first build of 1,000,000
+    /// photos was killed in a 1 GB cgroup.
+    /// Counted in runs of 16 batches (a wait and a signal per batch were
+    /// 60,000 futex calls of a no-op). Made empty and given its 4 runs in
+    /// `start`: libdispatch traps when a semaphore goes away below the
+    /// value it was made with.
+    let room = DispatchSemaphore(value: 0)
+    static let batchesPerRun = 16, runsAhead = 4
+    static var batchesAhead: Int { batchesPerRun * runsAhead }
+    /// Batches the media step has taken (counted on its task alone).
+    final class Taken: @unchecked Sendable { var count = 0 }
+    let taken = Taken()
 
+    /// Called by the media step for each batch it takes: every run taken makes room for another.
+    func took() {
+        taken.count += 1
+        if taken.count % Self.batchesPerRun == 0 { room.signal() }
+    }
+    /// Set when the stream ends: a walker whose batches are no longer taken
+    /// (the media step's task cancelled) goes on without waiting for room.
+    let ended = Flag()
+
+    /// Starts the walker; `heldUpTo` is how many files the last build had (see `room`).
     static func start(settings: BuildSettings, shard: Shard?, progress: ProgressReporter, skipping skipped: Set<String> = [],
-                      memory: ScanMemory? = nil) -> SourceFeed {
+                      memory: ScanMemory? = nil, heldUpTo: Int) -> SourceFeed {
         let scanner = SourceScanner(root: settings.source, excluding: [settings.output])
         let (stream, continuation) = AsyncStream<[SourceFile]>.makeStream()
         let feed = SourceFeed(batches: stream, otherParts: Counter(), ignored: IgnoredFiles())
+        for _ in 0..<runsAhead { feed.room.signal() }
+        // A wait begun before the flag was set is let go by this one signal.
+        continuation.onTermination = { _ in
+            feed.ended.set()
+            feed.room.signal()
+        }
         let options = ScanOptions(followSymlinks: settings.followSymlinks, pairRaw: settings.rawPairs == .preferJPEG, skippedFiles: skipped)
         let walker = Thread {
-            var batch: [SourceFile] = [], found = 0
+            var batch: [SourceFile] = [], found = 0, yielded = 0
             scanner.walk(options, memory: memory) { event in
                 switch event {
                 case .media(let file):
@@ -43,7 +72,9 @@ struct SourceFeed {
                     found += 1
                     batch.append(file)
                     if batch.count == 32 {
+                        if yielded % batchesPerRun == 0, found <= heldUpTo, !feed.ended.isSet { feed.room.wait() }
                         continuation.yield(batch)
+                        yielded += 1
                         batch.removeAll(keepingCapacity: true)
                     }
                 case .unreadable(let path, let reason):

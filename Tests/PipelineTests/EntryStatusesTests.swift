@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GalleryTestSupport
 @testable import GalleryCore
+@testable import GalleryKit
 @testable import Scanning
 
 /// A large folder's `lstat`s are shared with helper threads: each entry
@@ -58,5 +59,54 @@ struct EntryStatusesTests {
         #expect(media.map(\.name) == expected.map(\.0))
         #expect(media.map(\.size) == expected.map(\.1))
         #expect(ignored == ["album/readme.pdf"])
+    }
+
+    static func library(_ folder: TemporaryFolder) throws -> BuildSettings {
+        let source = folder.url.appendingPathComponent("src")
+        for album in 0..<5 {
+            let url = source.appendingPathComponent("album \(album)")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            for index in 0..<1000 { try Data([UInt8(index & 0xFF)]).write(to: url.appendingPathComponent("IMG_\(index).jpg")) }
+        }
+        return BuildSettings(source: source, output: folder.url.appendingPathComponent("out"))
+    }
+
+    /// Within the last build's count the walker waits while the media step
+    /// has 64 batches not taken, and goes on to the end once the stream is given up.
+    @Test func theWalkerWaitsForTheMediaStepAndNotForAStreamGivenUp() async throws {
+        let folder = try TemporaryFolder()
+        let feed = SourceFeed.start(settings: try Self.library(folder), shard: nil, progress: ProgressReporter(quiet: true), heldUpTo: 5000)
+        // 5,000 files are walked in milliseconds; the batches let ahead (64 of 32) are 2,048 of them.
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(feed.found.value == nil)
+        // A consumer that is cancelled at its first batch takes those waiting and no more.
+        let consumer = Task {
+            var taken = 0
+            for await _ in feed.batches {
+                taken += 1
+                withUnsafeCurrentTask { $0?.cancel() }
+            }
+            return taken
+        }
+        #expect(await consumer.value == SourceFeed.batchesAhead)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while feed.found.value == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(feed.found.value == 5000)
+    }
+
+    /// Past the last build's count (a first build: none) the walk runs to
+    /// its end, so its count can size the state before the photos are read.
+    @Test func aFirstBuildsWalkEndsBeforeItsFilesAreTaken() async throws {
+        let folder = try TemporaryFolder()
+        let feed = SourceFeed.start(settings: try Self.library(folder), shard: nil, progress: ProgressReporter(quiet: true), heldUpTo: 0)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while feed.found.value == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(feed.found.value == 5000)
+        var files = 0
+        for await batch in feed.batches {
+            feed.took()
+            files += batch.count
+        }
+        #expect(files == 5000)
     }
 }
