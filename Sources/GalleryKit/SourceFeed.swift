@@ -14,19 +14,18 @@ struct SourceFeed {
     /// How many files the walk found for this build, once it is done.
     let found = FinalCount()
     let ignored: IgnoredFiles
-    /// Batches the walker may be ahead of the media step by (a signal per
-    /// batch taken) while it has found no more files than the last build
-    /// had. A walk on every core (`EntryStatuses`) outran a rebuild's media
-    /// step, and the files found and not yet looked at raised a no-op's
-    /// peak by 8 MB at 1,000,000 photos. Past the last build's count the
-    /// walker is let run: the walk's count sizes the state at once
-    /// (`MediaTally.reserve`), and a walk held to a first build's pace ended
-    /// with it, the state grew by doubling, and the first build of 1,000,000
-    /// photos was killed in a 1 GB cgroup.
-    /// Counted in runs of 16 batches (a wait and a signal per batch were
-    /// 60,000 futex calls of a no-op). Made empty and given its 4 runs in
-    /// `start`: libdispatch traps when a semaphore goes away below the
-    /// value it was made with.
+    /// Room for the walker to be ahead of the media step, while it has found
+    /// no more files than the last build had: 4 runs of 16 batches, a wait
+    /// per run yielded and a signal per run taken (a wait and a signal per
+    /// batch: some 60,000 futex calls a no-op). A walk on every core
+    /// (`EntryStatuses`) outran a rebuild's media step, and the files found
+    /// and not yet looked at raised a no-op's peak by about 8 MB at
+    /// 1,000,000 photos. Past the last build's count the walker runs free:
+    /// the walk's count sizes the state at once (`MediaTally.reserve`), and
+    /// a walk held to a first build's pace ended with it, the state grew by
+    /// doubling, and the first build of 1,000,000 photos was killed in a
+    /// 1 GB cgroup. Made empty and given its runs in `start`: libdispatch
+    /// traps when a semaphore goes away below the value it was made with.
     let room = DispatchSemaphore(value: 0)
     static let batchesPerRun = 16, runsAhead = 4
     static var batchesAhead: Int { batchesPerRun * runsAhead }
@@ -39,6 +38,7 @@ struct SourceFeed {
         taken.count += 1
         if taken.count % Self.batchesPerRun == 0 { room.signal() }
     }
+
     /// Set when the stream ends: a walker whose batches are no longer taken
     /// (the media step's task cancelled) goes on without waiting for room.
     let ended = Flag()
