@@ -18,6 +18,8 @@ final class EntryStatuses: @unchecked Sendable {
     static let smallestShared = 64
     /// Entries taken at a time by the walker or a helper.
     static let chunk = 16
+    /// The most entries of one folder asked at once (`SourceScanner.walk`).
+    static let window = 4096
 
     /// The folder being asked: its paths, where their statuses go, the next
     /// entry not taken, and how many chunks are being asked now.

@@ -167,7 +167,7 @@ public struct SourceScanner: Sendable {
         var holdsPhotoDetails = false, albumTables: [String] = []
         let inAlbumsFolder = components.last.map(ICloudExportNames.isAlbumsFolder) == true
         while let entry = readdir(directory) {
-            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            let bytes = FolderEntries.rawName(of: entry)
             if bytes == [46] || bytes == [46, 46] { continue }
             // Only regular files: a FIFO, a device or a link named `metadata.json` is never opened.
             if bytes.first != 46, let sign = Self.exportSign(bytes), Self.isRegularFile(entry.pointee.d_type, raw + [47] + bytes) {
@@ -208,11 +208,20 @@ public struct SourceScanner: Sendable {
         var photoDetails: [SourceFile] = []
         let rawFolder = RawFolder(raw, components: components)
         let sorted = visible.sorted(by: { NaturalOrder.less($0.name, $1.name) })
-        let childCs = sorted.map { (raw + [47] + $0.raw).map { CChar(bitPattern: $0) } + [0] }
-        let found = statuses.of(childCs)
+        // Statuses asked a window of entries at a time: a phone's dump of
+        // 1,000,000 photos in one folder would otherwise hold every path and
+        // status at once (some 230 bytes an entry).
+        var windowStart = 0, childCs: [[CChar]] = [], found: [EntryStatuses.Status?] = []
         for (place, entry) in sorted.enumerated() {
-            let childC = childCs[place]
-            guard var info = found[place] else { continue }
+            if place == windowStart + childCs.count {
+                windowStart = place
+                childCs = sorted[place..<min(sorted.count, place + EntryStatuses.window)].map {
+                    (raw + [47] + $0.raw).map { CChar(bitPattern: $0) } + [0]
+                }
+                found = statuses.of(childCs)
+            }
+            let childC = childCs[place - windowStart]
+            guard var info = found[place - windowStart] else { continue }
             var kind = info.st_mode & S_IFMT
             if kind == S_IFLNK {
                 // Links are not followed unless asked, and then never out of SOURCE.
