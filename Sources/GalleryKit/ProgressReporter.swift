@@ -29,6 +29,9 @@ final class ProgressReporter: @unchecked Sendable {
         }
     }
 
+    /// Photos the walk has found so far.
+    var photosFound: Int { lock.withLock { found } }
+
     func scanDone() {
         lock.withLock {
             scanFinished = true

@@ -27,7 +27,7 @@ struct SourceFeed {
     /// 1 GB cgroup. Made empty and given its runs in `start`: libdispatch
     /// traps when a semaphore goes away below the value it was made with.
     let room = DispatchSemaphore(value: 0)
-    static let batchesPerRun = 16, runsAhead = 4
+    static let batchSize = 32, batchesPerRun = 16, runsAhead = 4
     static var batchesAhead: Int { batchesPerRun * runsAhead }
     /// Batches the media step has taken (counted on its task alone).
     final class Taken: @unchecked Sendable { var count = 0 }
@@ -71,7 +71,7 @@ struct SourceFeed {
                     progress.photoFound()
                     found += 1
                     batch.append(file)
-                    if batch.count == 32 {
+                    if batch.count == batchSize {
                         if yielded % batchesPerRun == 0, found <= heldUpTo, !feed.ended.isSet { feed.room.wait() }
                         continuation.yield(batch)
                         yielded += 1

@@ -40,7 +40,8 @@ struct EntryStatusesTests {
         let root = folder.url.appendingPathComponent("src")
         let album = root.appendingPathComponent("album")
         try FileManager.default.createDirectory(at: album.appendingPathComponent("inner"), withIntermediateDirectories: true)
-        let count = 450
+        // More than one window of statuses (`EntryStatuses.window`), the last one partial.
+        let count = EntryStatuses.window + 450
         for index in 0..<count {
             try Data(repeating: 7, count: index + 1).write(to: album.appendingPathComponent("IMG_\(index).jpg"))
         }
@@ -71,17 +72,24 @@ struct EntryStatusesTests {
         return BuildSettings(source: source, output: folder.url.appendingPathComponent("out"))
     }
 
-    /// Within the last build's count the walker waits while the media step
-    /// has 64 batches not taken, and goes on to the end once the stream is given up.
+    /// Within the last build's count the walker stops with 64 batches not
+    /// taken (and the files of the next one found), and goes on to the end
+    /// once the stream is given up.
     @Test func theWalkerWaitsForTheMediaStepAndNotForAStreamGivenUp() async throws {
         let folder = try TemporaryFolder()
-        let feed = SourceFeed.start(settings: try Self.library(folder), shard: nil, progress: ProgressReporter(quiet: true), heldUpTo: 5000)
-        // 5,000 files are walked in milliseconds; the batches let ahead (64 of 32) are 2,048 of them.
-        try await Task.sleep(for: .milliseconds(500))
+        let progress = ProgressReporter(quiet: true)
+        let feed = SourceFeed.start(settings: try Self.library(folder), shard: nil, progress: progress, heldUpTo: 5000)
+        let held = (SourceFeed.batchesAhead + 1) * SourceFeed.batchSize
+        var deadline = ContinuousClock.now + .seconds(20)
+        while progress.photosFound < held, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        // Stopped there: no file more is found while no batch is taken.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(progress.photosFound == held)
         #expect(feed.found.value == nil)
-        // A consumer cancelled at its first batch lets the walk end. (How many
-        // batches it takes is not asserted: with the whole suite running,
-        // more than the 64 let ahead were seen once, not yet explained.)
+        // A consumer cancelled at its first batch lets the walk end. How many
+        // it takes is not asserted: AsyncStream calls `onTermination` (which
+        // lets the walker go) before it marks the stream finished, so a few
+        // batches yielded in between still reach the consumer.
         let consumer = Task {
             var taken = 0
             for await _ in feed.batches {
@@ -91,7 +99,7 @@ struct EntryStatusesTests {
             return taken
         }
         #expect(await consumer.value >= 1)
-        let deadline = ContinuousClock.now + .seconds(20)
+        deadline = ContinuousClock.now + .seconds(20)
         while feed.found.value == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(feed.found.value == 5000)
     }
