@@ -141,7 +141,7 @@ def test_the_album_page_does_not_shift(driver, avif_server, avif_site):
     # Every tile has its size and its placeholder in the page itself (no request of its own).
     with open(os.path.join(avif_site, "albums", "trip", "index.html")) as f:
         html = f.read()
-    tiles = re.findall(r'<img [^>]*>', html[html.index('<ul class="photo-grid">'):])
+    tiles = re.findall(r'<img [^>]*>', html[html.index('<ul class="photo-grid"'):])
     assert len(tiles) == 6
     assert all(re.search(r' width="\d+" height="\d+"', t) and re.search(r' data-ph="[A-Za-z0-9+/=]{20,}"', t) for t in tiles), tiles
 

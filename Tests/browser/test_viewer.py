@@ -210,12 +210,9 @@ def measure_layout_shift(browser, url):
 
 def test_no_layout_shift_while_an_album_loads(browser, server):
     for path in ["/index.html", ALBUM, "/moments/index.html"]:
+        # (A page painted while it streams in: test_streaming.py.)
         shift, moved = measure_layout_shift(browser, server + path)
-        if shift:
-            # A layout that shifts does so on every load; one shift under a
-            # loaded CI machine (seen once, not reproducible here) must repeat.
-            again, moved_again = measure_layout_shift(browser, server + path)
-            assert again == 0, f"{path}: cumulative layout shift {shift} ({moved}), then {again} ({moved_again})"
+        assert shift == 0, f"{path}: cumulative layout shift {shift} ({moved})"
     assert severe_errors(browser) == []
 
 

@@ -1,0 +1,95 @@
+"""A long page that arrives slowly, a few hundred bytes at a time as over a
+phone's link, is painted while it streams in: no tile that has shown may move
+(cumulative layout shift 0), on a desktop and on a phone, for an album page
+and for the moments page, with landscape, portrait, square and panoramic
+photos in the rows."""
+import functools
+import http.server
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+
+import pytest
+from PIL import Image
+
+from conftest import gallerygen, make_driver, wait
+
+SHAPES = [(640, 480), (480, 640), (500, 500), (960, 320), (640, 360), (360, 640)]
+
+
+@pytest.fixture(scope="module")
+def long_site():
+    work = tempfile.mkdtemp(prefix="gallerygen-streaming-")
+    album = os.path.join(work, "library", "Long walk")
+    os.makedirs(album)
+    for n in range(48):
+        width, height = SHAPES[n * 7 % len(SHAPES)]
+        path = os.path.join(album, f"IMG_{n:04d}.jpg")
+        Image.new("RGB", (width, height), (40 + n * 4, 120, 200 - n * 3)).save(path, quality=80)
+        day = 1_700_000_000 + n // 6 * 86_400 + n * 60
+        os.utime(path, (day, day))
+    out = os.path.join(work, "site")
+    subprocess.run([gallerygen(), "build", os.path.join(work, "library"), "--output", out, "--quiet"], check=True)
+    yield out
+    shutil.rmtree(work, ignore_errors=True)
+
+
+class TricklingHandler(http.server.SimpleHTTPRequestHandler):
+    """Sends HTML in pieces of 700 bytes, 25 ms apart; everything else at once."""
+
+    def log_message(self, *args):
+        pass
+
+    def copyfile(self, source, outputfile):
+        if not self.path.split("?")[0].endswith(".html"):
+            return super().copyfile(source, outputfile)
+        while True:
+            piece = source.read(700)
+            if not piece:
+                return
+            outputfile.write(piece)
+            outputfile.flush()
+            time.sleep(0.025)
+
+
+@pytest.fixture(scope="module")
+def trickling_server(long_site):
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(TricklingHandler, directory=long_site))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+OBSERVER = """
+    window.__shift = 0; window.__moved = [];
+    new PerformanceObserver(function (list) {
+      list.getEntries().forEach(function (e) {
+        if (e.hadRecentInput) return;
+        window.__shift += e.value;
+        (e.sources || []).forEach(function (s) {
+          window.__moved.push(s.node && s.node.closest ? (s.node.closest('li') || s.node).id || s.node.nodeName : '?');
+        });
+      });
+    }).observe({type: 'layout-shift', buffered: true});"""
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
+@pytest.mark.parametrize("path", ["/albums/long-walk/index.html", "/moments/index.html"])
+def test_no_tile_moves_while_a_long_page_streams_in(trickling_server, width, height, path):
+    driver = make_driver(width, height)
+    try:
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": OBSERVER})
+        driver.get(trickling_server + path)
+        tiles = wait(driver, "return document.readyState === 'complete' && document.querySelectorAll('.photo-grid img').length")
+        assert tiles == 48
+        # Every tile shows once the page is in.
+        assert driver.execute_script(
+            "return Array.from(document.querySelectorAll('.photo-grid > li')).every(li => getComputedStyle(li).visibility === 'visible')")
+        time.sleep(0.3)
+        shift, moved = driver.execute_script("return [window.__shift, window.__moved]")
+        assert shift == 0, (path, width, shift, moved)
+    finally:
+        driver.quit()
