@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
 from benchlib import binary_under_test  # noqa: E402
 
-OBSERVE = """
+OBSERVE = r"""
 window.__vitals = {lcp: 0, cls: 0, fcp: 0, filled: 0};
 new PerformanceObserver(function (list) {
   list.getEntries().forEach(function (e) { window.__vitals.lcp = e.renderTime || e.loadTime || e.startTime; });
