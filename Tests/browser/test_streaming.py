@@ -15,7 +15,7 @@ import time
 import pytest
 from PIL import Image
 
-from conftest import gallerygen, make_driver, wait
+from conftest import QuietHandler, gallerygen, make_driver, wait
 
 SHAPES = [(640, 480), (480, 640), (500, 500), (960, 320), (640, 360), (360, 640)]
 
@@ -37,11 +37,8 @@ def long_site():
     shutil.rmtree(work, ignore_errors=True)
 
 
-class TricklingHandler(http.server.SimpleHTTPRequestHandler):
+class TricklingHandler(QuietHandler):
     """Sends HTML in pieces of 700 bytes, 25 ms apart; everything else at once."""
-
-    def log_message(self, *args):
-        pass
 
     def copyfile(self, source, outputfile):
         if not self.path.split("?")[0].endswith(".html"):
