@@ -26,12 +26,14 @@ public enum FolderEntries {
         return true
     }
 
-    /// The bytes of a `readdir` entry's name, read up to its NUL through a
-    /// pointer. Copying `d_name` (256 bytes) reads past the end of a short
-    /// name's entry, beyond the buffer `readdir` filled when the entry is its
-    /// last (AddressSanitizer found it on a folder of 4,500 files).
-    public static func rawName(of entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
+    /// The bytes of a `readdir` entry's name, up to its NUL, in the entry
+    /// itself (valid until the next `readdir` of its folder): the caller
+    /// copies them into what it keeps, once. Copying `d_name` (256 bytes)
+    /// reads past the end of a short name's entry, beyond the buffer
+    /// `readdir` filled when the entry is its last (AddressSanitizer found
+    /// it on a folder of 4,500 files).
+    public static func rawName(of entry: UnsafeMutablePointer<dirent>) -> UnsafeRawBufferPointer {
         let start = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-        return Array(UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self))))
+        return UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self)))
     }
 }

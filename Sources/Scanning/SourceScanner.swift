@@ -167,7 +167,7 @@ public struct SourceScanner: Sendable {
         var holdsPhotoDetails = false, albumTables: [String] = []
         let inAlbumsFolder = components.last.map(ICloudExportNames.isAlbumsFolder) == true
         while let entry = readdir(directory) {
-            let bytes = FolderEntries.rawName(of: entry)
+            let bytes = Array(FolderEntries.rawName(of: entry))
             if bytes == [46] || bytes == [46, 46] { continue }
             // Only regular files: a FIFO, a device or a link named `metadata.json` is never opened.
             if bytes.first != 46, let sign = Self.exportSign(bytes), Self.isRegularFile(entry.pointee.d_type, raw + [47] + bytes) {
