@@ -93,7 +93,8 @@ struct MomentsPageBuilder: PageBuilding {
                                                  year: map.momentsByYear ? map.momentPageYears[number] : nil),
                                 yearsURL: URLPath.relative(from: pagePath, to: SiteMap.yearsPage),
                                 hereLabel: here,
-                                placesCredit: places && map.moments.contains { !$0.places.isEmpty })
+                                placesCredit: places && map.moments.contains { !$0.places.isEmpty },
+                                animationToggle: blocks.contains { ($0.section?.photos ?? $0.run?.photos ?? []).contains { $0.pausable } })
     }
 
     /// A moments page's pager: the pages of its year by number, and the

@@ -152,10 +152,12 @@ extension PageBuilding {
         var crumbs = [TitledLink(title: gallery.title, url: URLPath.relative(from: pagePath, to: "index.html"))]
         if let parent { crumbs.append(TitledLink(title: parent.title, url: URLPath.relative(from: pagePath, to: parent.page))) }
         let range = ranges[number]
-        return AlbumPageModel(chrome: chrome, photoCountLabel: count(items), dateRange: dateRange(items),
-                              breadcrumbs: crumbs, hasBreadcrumbs: true,
-                              photos: range.compactMap { thumbnail(items[$0], from: pagePath, position: $0 - range.lowerBound) },
-                              hasPhotos: !range.isEmpty, pager: pager)
+        var model = AlbumPageModel(chrome: chrome, photoCountLabel: count(items), dateRange: dateRange(items),
+                                   breadcrumbs: crumbs, hasBreadcrumbs: true,
+                                   photos: range.compactMap { thumbnail(items[$0], from: pagePath, position: $0 - range.lowerBound) },
+                                   hasPhotos: !range.isEmpty, pager: pager)
+        model.animationToggle = model.photos.contains { $0.pausable }
+        return model
     }
 
     /// Row height on phones (`--row-mobile`).

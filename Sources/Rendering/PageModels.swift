@@ -202,6 +202,10 @@ public struct Thumbnail: Sendable, Encodable {
     public var picture = false
     /// Its placeholder (`data-ph`): the ThumbHash in base64, painted until the picture arrives.
     public var placeholder: String?
+
+    /// It moves and has a still frame to show instead: what the page's
+    /// "Pause animations" button acts on.
+    public var pausable: Bool { animated && poster != nil }
 }
 
 /// The pager of a paged album or timeline.
@@ -256,6 +260,9 @@ public struct AlbumPageModel: Sendable, Encodable {
     public var download: Download?
     /// On a person's pages: their face, beside their name.
     public var personFace: PersonFace? = nil
+    /// Some photo of this page can be paused: the page is sent with the
+    /// button, so that nothing moves when the script shows it.
+    public var animationToggle = false
 }
 
 /// One section (a day, a month or a run) of a moments page.
@@ -360,6 +367,8 @@ public struct MomentsPageModel: Sendable, Encodable {
     public var hereLabel: String
     /// Sections are named after places: credit GeoNames.
     public var placesCredit: Bool
+    /// Some photo of this page can be paused (`AlbumPageModel.animationToggle`).
+    public var animationToggle = false
 }
 
 /// The years overview (`years`): a cover, a count and the months of each year.

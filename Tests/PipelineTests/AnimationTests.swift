@@ -196,6 +196,12 @@ import GalleryTestSupport
         let page = try String(contentsOf: settings.output.appendingPathComponent("albums/anim/index.html"), encoding: .utf8)
         #expect(page.contains("data-animated=\"true\""))
         #expect(page.contains("<source media=\"(prefers-reduced-motion: reduce)\""))
+        // The pause button comes with every page that shows an animation (the script moves nothing in to make room).
+        let toggle = "<button class=\"animation-toggle\" type=\"button\">Pause animations</button>"
+        for path in ["albums/anim/index.html", "moments/index.html", "albums/anim/a.html"] {
+            let html = try String(contentsOf: settings.output.appendingPathComponent(path), encoding: .utf8)
+            #expect(html.components(separatedBy: toggle).count == 2, "\(path)")
+        }
         let media = try FileManager.default.subpathsOfDirectory(atPath: settings.output.appendingPathComponent("media").path)
             .filter { $0.contains(".") }
         // a.gif: 2 animated WebP + 2 posters (JPEG, the still format); one.gif: 2 still JPEGs.
@@ -212,5 +218,9 @@ import GalleryTestSupport
         let stills = try FileManager.default.subpathsOfDirectory(atPath: settings.output.appendingPathComponent("media").path)
             .filter { $0.contains(".") }
         #expect(stills.allSatisfy { $0.hasSuffix(".jpg") })
+        for path in ["albums/anim/index.html", "moments/index.html"] {
+            let html = try String(contentsOf: settings.output.appendingPathComponent(path), encoding: .utf8)
+            #expect(!html.contains("animation-toggle"), "nothing moves, nothing to pause: \(path)")
+        }
     }
 }

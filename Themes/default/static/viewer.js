@@ -80,6 +80,7 @@
   }
   var animationToggle = null;
   if (stillSources.length) {
+    // Pages come with the button; a theme's own template may leave it out.
     animationToggle = document.querySelector(".animation-toggle");
     if (!animationToggle) {
       animationToggle = document.createElement("button");
