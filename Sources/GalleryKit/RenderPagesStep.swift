@@ -108,7 +108,7 @@ struct RenderPagesStep: BuildStep {
         // The pages to render by their place in the plan: on a first build
         // that is every page, and copies of them held the plan's pages twice.
         var toRender: [Int] = []
-        var htmlPages = 0
+        var htmlPages = 0, takenPages = 0
         let known = runs.reduce(0) { $0 + $1.known.count }
         // Sized once, for every file the taken pages list (a search index is thousands).
         context.producedFiles.reserve(adding: runs.reduce(0) { $0 + $1.takenFiles })
@@ -119,6 +119,7 @@ struct RenderPagesStep: BuildStep {
                 toRender.append(index)
                 continue
             }
+            takenPages += 1
             if part != nil { records[PageKey(path: page.id)] = old }
             if let files = old.files {
                 context.producedFiles.append(contentsOf: files)
@@ -129,22 +130,20 @@ struct RenderPagesStep: BuildStep {
             }
         }
         // Pages the plan no longer has (a photo removed): their records go.
-        // Which pages changed matters only to a state committed from the
-        // previous one's file, when it holds page records; a first build's
-        // has none (a set of every page).
-        let tracksChanges = context.previousState.hasPageRecordsInBase
-        var changed = tracksChanges ? Set(toRender.lazy.map { PageKey(path: pages[$0].id) }) : []
+        var gone: [PageKey] = []
         if part == nil, known < previousCount {
             // Those whose places no page's lookup found (not a set of every page's key).
             var found = [Bool](repeating: false, count: previousCount)
             for run in runs { for at in run.known { found[Int(at)] = true } }
-            let gone = records.keys.indices.filter { !found[$0] }.map { records.keys[$0] }
+            gone = records.keys.indices.filter { !found[$0] }.map { records.keys[$0] }
             for id in gone { records.removeValue(forKey: id) }
-            changed.formUnion(gone)
         }
 
-        // Sized once: grown by doubling, a first build's million records were held twice as the table moved.
-        records.reserveCapacity(records.count + toRender.count)
+        // Sized once, for the pages the previous build did not have: grown by
+        // doubling, a first build's million records were held twice as the
+        // table moved; sized for every page rendered, a build rendering every
+        // page again (an upgrade) held room for twice its records.
+        records.reserveCapacity(records.count + toRender.count - (part == nil ? known - takenPages : 0))
         let renderer = Self.renderer(theme: theme, plan: plan, context: context, searchIndexFiles: searchIndexFiles)
         let pagesToRender = toRender
         // Whether a page's files are in OUT was asked above, for every page.
@@ -153,9 +152,18 @@ struct RenderPagesStep: BuildStep {
                                        workers: context.settings.jobs, output: output, keeping: usersOwn)
         var renderedPages = 0
         context.producedFiles.reserve(adding: rendered.paths.reduce(0) { $0 + ($1?.count ?? 1) })
+        // Which pages changed matters only to a state committed from the
+        // previous one's file, when it holds page records; a first build's
+        // has none (a set of every page). Made once the pages are rendered:
+        // every page's key, when every page is rendered again, is not held
+        // beside what rendering holds.
+        let tracksChanges = part == nil && context.previousState.hasPageRecordsInBase
+        var changed = Set<PageKey>(minimumCapacity: tracksChanges ? toRender.count + gone.count : 0)
+        if tracksChanges { changed.formUnion(gone) }
         for (index, files) in zip(toRender, rendered.paths) {
-            let page = pages[index]
-            records[PageKey(path: page.id)] = PageRecord(fingerprint: page.fingerprint, files: files)
+            let page = pages[index], key = PageKey(path: page.id)
+            records[key] = PageRecord(fingerprint: page.fingerprint, files: files)
+            if tracksChanges { changed.insert(key) }
             if let files {
                 context.producedFiles.append(contentsOf: files)
                 renderedPages += files.count { $0.hasSuffix(".html") }  // the search index's scripts are not pages
@@ -164,7 +172,7 @@ struct RenderPagesStep: BuildStep {
                 if page.path.isHTML { renderedPages += 1 }
             }
         }
-        context.changedPages = part == nil && tracksChanges ? changed : nil
+        context.changedPages = tracksChanges ? changed : nil
         if part == nil {
             try Self.handOn(consume records, changed: changed, &context)
         } else {

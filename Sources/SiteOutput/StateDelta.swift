@@ -144,6 +144,9 @@ extension BuildState {
                 || old.keys.contains { entries[$0] == nil && !changed.contains($0) }
             if unlisted { throw .writeFailed(file.path, reason: "internal: an entry changed but is not listed as changed") }
         }
+        // Every entry changed (a build rendering every page again): all are
+        // kept, as they are; a copy held them twice.
+        if changed.count >= entries.count, entries.keys.allSatisfy(changed.contains) { return entries }
         var kept = KeyedTable<Key, Entry>(minimumCapacity: changed.count)
         for key in changed { if let entry = entries[key] { kept[key] = entry } }
         return kept
