@@ -108,7 +108,7 @@ struct RenderPagesStep: BuildStep {
         // The pages to render by their place in the plan: on a first build
         // that is every page, and copies of them held the plan's pages twice.
         var toRender: [Int] = []
-        var htmlPages = 0, takenPages = 0
+        var htmlPages = 0
         let known = runs.reduce(0) { $0 + $1.known.count }
         // Sized once, for every file the taken pages list (a search index is thousands).
         context.producedFiles.reserve(adding: runs.reduce(0) { $0 + $1.takenFiles })
@@ -119,7 +119,6 @@ struct RenderPagesStep: BuildStep {
                 toRender.append(index)
                 continue
             }
-            takenPages += 1
             if part != nil { records[PageKey(path: page.id)] = old }
             if let files = old.files {
                 context.producedFiles.append(contentsOf: files)
@@ -139,11 +138,12 @@ struct RenderPagesStep: BuildStep {
             for id in gone { records.removeValue(forKey: id) }
         }
 
-        // Sized once, for the pages the previous build did not have: grown by
+        // Sized once, for the pages the previous build did not have (a part
+        // starts empty: its taken pages, then those it renders): grown by
         // doubling, a first build's million records were held twice as the
         // table moved; sized for every page rendered, a build rendering every
         // page again (an upgrade) held room for twice its records.
-        records.reserveCapacity(records.count + toRender.count - (part == nil ? known - takenPages : 0))
+        records.reserveCapacity(records.count + (part == nil ? pages.count - known : toRender.count))
         let renderer = Self.renderer(theme: theme, plan: plan, context: context, searchIndexFiles: searchIndexFiles)
         let pagesToRender = toRender
         // Whether a page's files are in OUT was asked above, for every page.

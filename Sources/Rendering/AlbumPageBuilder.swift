@@ -27,7 +27,7 @@ struct AlbumPageBuilder: PageBuilding {
                 thumbnail(album.photos[index], from: pagePath, position: position, albumAnchor: true)
             },
             hasPhotos: !range.isEmpty, pager: pager)
-        model.animationToggle = model.photos.contains { $0.pausable }
+        model.animationToggle = Thumbnail.needToggle(model.photos)
         if let download = downloads[path] {
             model.download = AlbumPageModel.Download(url: URLPath.relative(from: pagePath, to: download.path),
                                                      fileName: Slug.downloadName(path.isRoot ? gallery.title : album.title) + ".zip",

@@ -94,7 +94,7 @@ struct MomentsPageBuilder: PageBuilding {
                                 yearsURL: URLPath.relative(from: pagePath, to: SiteMap.yearsPage),
                                 hereLabel: here,
                                 placesCredit: places && map.moments.contains { !$0.places.isEmpty },
-                                animationToggle: blocks.contains { ($0.section?.photos ?? $0.run?.photos ?? []).contains { $0.pausable } })
+                                animationToggle: Thumbnail.needToggle(blocks.lazy.flatMap(\.photos)))
     }
 
     /// A moments page's pager: the pages of its year by number, and the

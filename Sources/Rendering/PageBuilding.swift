@@ -156,7 +156,7 @@ extension PageBuilding {
                                    breadcrumbs: crumbs, hasBreadcrumbs: true,
                                    photos: range.compactMap { thumbnail(items[$0], from: pagePath, position: $0 - range.lowerBound) },
                                    hasPhotos: !range.isEmpty, pager: pager)
-        model.animationToggle = model.photos.contains { $0.pausable }
+        model.animationToggle = Thumbnail.needToggle(model.photos)
         return model
     }
 

@@ -206,6 +206,9 @@ public struct Thumbnail: Sendable, Encodable {
     /// It moves and has a still frame to show instead: what the page's
     /// "Pause animations" button acts on.
     public var pausable: Bool { animated && poster != nil }
+
+    /// Whether a page showing `tiles` is sent with that button (`animationToggle`).
+    public static func needToggle(_ tiles: some Sequence<Thumbnail>) -> Bool { tiles.contains { $0.pausable } }
 }
 
 /// The pager of a paged album or timeline.
@@ -317,6 +320,8 @@ public struct MomentRunModel: Sendable, Encodable {
 public struct MomentBlock: Sendable, Encodable {
     public var section: MomentSectionModel?
     public var run: MomentRunModel?
+    /// Its tiles, the section's or the run's.
+    public var photos: [Thumbnail] { section?.photos ?? run?.photos ?? [] }
 }
 
 /// One year in the month index (the moments pages' rail, the years page).
