@@ -70,7 +70,7 @@ let package = Package(
             plugins: ["EmbedAssets"]
         ),
         // The one owner of OUT: checks, lock, journal, atomic writes, the build state, pruning.
-        .target(name: "SiteOutput", dependencies: ["GalleryCore"]),
+        .target(name: "SiteOutput", dependencies: ["GalleryCore", "CLinuxFiles"]),
         // Private albums: the one module that holds keys and encrypts (pages,
         // renditions, downloads), and names a private album's files opaquely.
         .target(name: "Sealing", dependencies: ["GalleryCore", .product(name: "Crypto", package: "swift-crypto"),
@@ -98,6 +98,8 @@ let package = Package(
         // zlib's Adler-32 sums the models' cache in the state folder.
         .target(name: "CFaceEngine", cxxSettings: [.unsafeFlags(["-O2", "-UDEBUG"])],
                 linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("lapack"), .linkedLibrary("blas"), .linkedLibrary("z")]),
+        // copy_file_range and renameat2, which Swift's Glibc does not declare: the state's commit (SiteOutput only).
+        .target(name: "CLinuxFiles"),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // The resampler's inner loops: AVX2+FMA / SSE2 / portable C, chosen by the CPU at run time (Imaging only).
         .target(name: "CResample", cSettings: [.unsafeFlags(["-O3"])]),

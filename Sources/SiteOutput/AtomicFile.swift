@@ -1,4 +1,5 @@
 import Foundation
+import CLinuxFiles
 
 /// Writes files so a reader (or a build killed mid-way) never sees a half-written
 /// one: bytes go to a temporary name in the same folder, then `rename` moves them
@@ -63,14 +64,74 @@ enum AtomicFile {
             }
         }
 
-        /// Closes the file and puts it in place of `url`.
-        mutating func commit() throws(OutputError) {
+        /// Appends `range` of the file open as `source`: in the kernel
+        /// (`copy_file_range`), or read and written where it cannot (or
+        /// `inKernel` is false: the tests' way to that path).
+        mutating func copy(from source: Int32, _ range: Range<Int>, inKernel: Bool = true) throws(OutputError) {
+            guard inKernel else { return try copyByReading(from: source, range) }
+            var at = Int64(range.lowerBound), left = range.count
+            while left > 0 {
+                let copied = gg_copy_file_range(source, &at, descriptor, left)
+                if copied > 0 {
+                    left -= copied
+                    continue
+                }
+                let code = copied == 0 ? EIO : errno
+                if code == EINTR { continue }
+                guard [ENOSYS, EXDEV, EINVAL, EOPNOTSUPP].contains(code) else {
+                    abandon()
+                    throw Self.failure(url, code)
+                }
+                try copyByReading(from: source, Int(at)..<(Int(at) + left))
+                return
+            }
+        }
+
+        /// `copy`, a buffer at a time through the process.
+        private mutating func copyByReading(from source: Int32, _ range: Range<Int>) throws(OutputError) {
+            var buffer = [UInt8](repeating: 0, count: min(range.count, 1 << 20))
+            var at = range.lowerBound
+            while at < range.upperBound {
+                let wanted = min(buffer.count, range.upperBound - at)
+                let got = buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress!, wanted, off_t(at)) }
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else {
+                    let code = got == 0 ? EIO : errno
+                    abandon()
+                    throw Self.failure(url, code)
+                }
+                let written: Result<Void, OutputError> = buffer.withUnsafeBytes { raw in
+                    Result { () throws(OutputError) in try write(UnsafeRawBufferPointer(rebasing: raw[0..<got])) }
+                }
+                try written.get()
+                at += got
+            }
+        }
+
+        /// Closes the file and puts it in place of `url`. `exchanging`: by
+        /// swapping the two (the old file then goes by the temporary name,
+        /// and is removed), which ext4 does not make wait for the new file's
+        /// blocks as it does a rename over a file. Only for the build state:
+        /// a state a power cut left unwritten does not read as one (a full
+        /// rebuild), where a page left empty would be taken as it is.
+        mutating func commit(exchanging: Bool = false) throws(OutputError) {
             let closed = close(descriptor)
             descriptor = -1
             guard closed == 0 else {
                 let code = errno
                 abandon()
                 throw Self.failure(url, code)
+            }
+            if exchanging {
+                if gg_exchange_files(temporary.path, url.path) == 0 {
+                    unlink(temporary.path)
+                    return
+                }
+                let code = errno
+                guard [ENOENT, EINVAL, ENOSYS, EOPNOTSUPP].contains(code) else {
+                    abandon()
+                    throw Self.failure(url, code)
+                }
             }
             guard rename(temporary.path, url.path) == 0 else {
                 let code = errno
@@ -93,7 +154,8 @@ enum AtomicFile {
 
     /// Writes a file piece by piece only once it differs from `existing` (the
     /// file's bytes now): a no-op build's state, identical, is compared as it
-    /// is made and never written.
+    /// is made and never written. The build state's sink: put in place by
+    /// exchange (`Stream.commit(exchanging:)`).
     struct UnlessUnchanged {
         let url: URL
         let fault: (String) -> POSIXError?
@@ -126,6 +188,29 @@ enum AtomicFile {
             try stream!.write(chunk)
         }
 
+        /// Appends `range` of the file open as `source`. The existing file's
+        /// own bytes at their own place are equal without being read (a
+        /// state made from the file it replaces); otherwise the new file is
+        /// written from here on.
+        mutating func copy(from source: Int32, _ range: Range<Int>, inKernel: Bool = true) throws(OutputError) {
+            guard !range.isEmpty else { return }
+            if stream == nil {
+                if range.lowerBound == offset, range.upperBound <= existingSize, isExisting(source) {
+                    offset = range.upperBound
+                    return
+                }
+                try startWriting()
+            }
+            try stream!.copy(from: source, range, inKernel: inKernel)
+        }
+
+        /// Whether `descriptor` is open on the existing file.
+        private func isExisting(_ descriptor: Int32) -> Bool {
+            var mine = stat(), theirs = stat()
+            guard existing >= 0, fstat(existing, &mine) == 0, fstat(descriptor, &theirs) == 0 else { return false }
+            return mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino
+        }
+
         /// Puts the new file in place, unless it came out the same.
         mutating func finish() throws(OutputError) {
             if stream == nil {
@@ -136,7 +221,7 @@ enum AtomicFile {
                 try startWriting()
             }
             closeExisting()
-            try stream!.commit()
+            try stream!.commit(exchanging: true)
         }
 
         mutating func abandon() {

@@ -245,7 +245,7 @@ public struct BuildState: Sendable, Equatable {
     /// `passed`: told, now and then, the offset in `data` the reading has
     /// passed (nothing before it is read again).
     static func decode(_ data: Data, keeping: ((UInt64) -> Bool)? = nil, withFiles: Bool = true, file: StateFile? = nil,
-                       passed: ((Int) -> Void)? = nil) throws -> BuildState {
+                       passed: ((Int) -> Void)? = nil, sampleEvery: Int = StateFileBase.Samples.interval.load(ordering: .relaxed)) throws -> BuildState {
         // Read in place (no copy: the state of a million photos is hundreds of MB).
         return try data.withUnsafeBytes { raw throws -> BuildState in
             guard raw.count >= magic.count, Array(raw.prefix(magic.count)) == magic else {
@@ -267,8 +267,11 @@ public struct BuildState: Sendable, Equatable {
             var photos: PhotoEntries = [:]
             // With room for the photos a rebuild most often brings (a sixty-fourth more), without growing.
             if keeping == nil { photos.reserveCapacity(photoCount + photoCount / 64 + 16) }
-            for _ in 0..<photoCount {
+            var photoSamples = StateFileBase.Samples(every: sampleEvery)
+            for index in 0..<photoCount {
+                let start = magic.count + reader.position
                 let key = try reader.key()
+                photoSamples.note(key, at: start, index: index)
                 let shardKey = UInt64(bitPattern: try reader.int())
                 let length = try reader.count()
                 if let keeping, !keeping(shardKey) {
@@ -287,8 +290,11 @@ public struct BuildState: Sendable, Equatable {
             let pageCount = try reader.count()
             let pagesStart = magic.count + reader.position
             if withFiles { pages.reserveCapacity(pageCount + pageCount / 64 + 16) }
-            for _ in 0..<pageCount {
+            var pageSamples = StateFileBase.Samples(every: sampleEvery)
+            for index in 0..<pageCount {
+                let start = magic.count + reader.position
                 let key = idKeyed ? PageKey(path: try reader.string()) : try reader.key()
+                pageSamples.note(key, at: start, index: index)
                 let fingerprint = StableHash.Digest(high: UInt64(bitPattern: try reader.int()), low: UInt64(bitPattern: try reader.int()))
                 var files: [String]? = nil
                 let fileCount = try reader.count()
@@ -304,8 +310,10 @@ public struct BuildState: Sendable, Equatable {
             state.version = Int(version)
             state.siteInputs = siteInputs
             if keeping == nil, withFiles, !idKeyed {
-                state.base = StateFileBase(photos: .init(offset: photosStart, length: photosEnd - photosStart, count: photoCount),
-                                           pages: .init(offset: pagesStart, length: raw.count - pagesStart, count: pageCount))
+                state.base = StateFileBase(photos: .init(offset: photosStart, length: photosEnd - photosStart, count: photoCount,
+                                                         samples: photoSamples.inOrder),
+                                           pages: .init(offset: pagesStart, length: raw.count - pagesStart, count: pageCount,
+                                                        samples: pageSamples.inOrder))
             }
             // Written sorted.
             if !withFiles {

@@ -87,7 +87,9 @@ extension OutputFolder {
         let expected = BuildState.checksEncodingFromBase.load(ordering: .relaxed) ? state.encoded() : nil
         var sink = AtomicFile.UnlessUnchanged(url: location, fault: injectedFault)
         do throws(StateDeltaError) {
-            try state.encodeFromBase { (chunk) throws(OutputError) in try sink.write(chunk) }
+            try state.encodeFromBase(copy: { (descriptor, range) throws(OutputError) in try sink.copy(from: descriptor, range) }) {
+                (chunk) throws(OutputError) in try sink.write(chunk)
+            }
         } catch {
             sink.abandon()
             switch error {

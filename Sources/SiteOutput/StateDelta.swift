@@ -16,6 +16,9 @@ public struct StateFileBase: Sendable {
         let offset: Int
         let length: Int
         let count: Int
+        /// Where some of its entries start, in key order (`Samples`): nil
+        /// when the file's keys were not seen to ascend as they were read.
+        var samples: [Sample]? = nil
     }
 
     let photos: Region
@@ -96,6 +99,14 @@ extension BuildState {
     /// Set by the tests: every state made from its base is compared with the
     /// same state encoded whole, and a difference fails the build.
     public static let checksEncodingFromBase = Atomic<Bool>(false)
+
+    /// What the pipeline tests turn on: `checksEncodingFromBase`, and base
+    /// files sampled every few entries, so that their small states' commits
+    /// seek each changed entry as a million photos' do (`EntrySeeking`).
+    public static func checkCommitsFromBase() {
+        checksEncodingFromBase.store(true, ordering: .relaxed)
+        StateFileBase.Samples.interval.store(3, ordering: .relaxed)
+    }
 
     /// A base file and the changes since are known.
     var canEncodeFromBase: Bool { base?.file != nil && changedPhotos != nil && (changedPages != nil || !hasPageRecordsInBase) }
@@ -180,7 +191,12 @@ extension BuildState {
     /// order, which for such keys is their bytes' order: a key of any other
     /// form, a base file changed since it was read or not in order throws
     /// `.unusable` (the caller then encodes the state whole).
-    func encodeFromBase(chunkSize: Int = 1 << 20, readSize: Int = 1 << 20, _ emit: (UnsafeRawBufferPointer) throws(OutputError) -> Void) throws(StateDeltaError) {
+    /// `copy`, when given, puts a range of the base file's bytes (its open
+    /// descriptor) next in the output, as `emit` would; without it they are
+    /// read and emitted.
+    func encodeFromBase(chunkSize: Int = 1 << 20, readSize: Int = 1 << 20,
+                        copy: ((Int32, Range<Int>) throws(OutputError) -> Void)? = nil,
+                        _ emit: (UnsafeRawBufferPointer) throws(OutputError) -> Void) throws(StateDeltaError) {
         guard let base, let url = base.file, let identity = base.identity, let changedPhotos, changedPages != nil || !hasPageRecordsInBase else {
             throw .unusable("no base")
         }
@@ -194,25 +210,55 @@ extension BuildState {
         // Sorted as numbers: the order of their hex digits as text, the file's.
         // A base without page records (a first build's aside file): every record is written from memory.
         let photoKeys = changedPhotos.sorted(), pageKeys = hasPageRecordsInBase ? (changedPages ?? []).sorted() : pages.keys.sorted()
+        // The base's bytes, in order after what was sent: copied by the
+        // caller (in the kernel, for a file), or read here and sent.
+        func copyRange(_ range: Range<Int>) throws(StateDeltaError) {
+            if let copy {
+                do { try copy(descriptor, range) } catch { throw .output(error) }
+                return
+            }
+            var reader = BaseReader(descriptor: descriptor, region: StateFileBase.Region(offset: range.lowerBound, length: range.count, count: 0), size: readSize)
+            var left = range.count
+            while left > 0 {
+                let part = min(left, readSize)
+                try reader.ensure(part)
+                let sent: Result<Void, StateDeltaError> = reader.withUnread(part) { bytes in Result { () throws(StateDeltaError) in try send(bytes) } }
+                try sent.get()
+                reader.consume(part)
+                left -= part
+            }
+        }
         var writer = StateWriter()
         writer.reserve(chunkSize + 4096)
         try encodeHead(&writer, chunkSize: chunkSize, send)
         writer.int(photoCount)
         let photos = self.photos
         var body = StateWriter()
-        try Self.merge(base.photos, from: descriptor, changed: photoKeys, expected: photoCount, readSize: readSize,
-                       writer: &writer, chunkSize: chunkSize, send, entryLength: Self.photoEntryLength) { key, writer in
+        func writePhoto(_ key: StateKey, _ writer: inout StateWriter) -> Bool {
             guard let entry = photos[key] else { return false }
             Self.writePhoto(key, entry, to: &writer, body: &body)
             return true
         }
+        if let seeking = EntrySeeking(base.photos, changed: photoKeys) {
+            try seeking.merge(from: descriptor, expected: photoCount, readSize: readSize, writer: &writer, chunkSize: chunkSize, send,
+                              copy: copyRange, entryLength: Self.photoEntryLength, write: writePhoto)
+        } else {
+            try Self.merge(base.photos, from: descriptor, changed: photoKeys, expected: photoCount, readSize: readSize,
+                           writer: &writer, chunkSize: chunkSize, send, entryLength: Self.photoEntryLength, write: writePhoto)
+        }
         writer.int(pageCount)
         let pages = self.pages
-        try Self.merge(base.pages, from: descriptor, changed: pageKeys, expected: pageCount, readSize: readSize,
-                       writer: &writer, chunkSize: chunkSize, send, entryLength: Self.pageEntryLength) { key, writer in
+        func writePage(_ key: StateKey, _ writer: inout StateWriter) -> Bool {
             guard let record = pages[key] else { return false }
             Self.writePage(key, record, to: &writer)
             return true
+        }
+        if let seeking = EntrySeeking(base.pages, changed: pageKeys) {
+            try seeking.merge(from: descriptor, expected: pageCount, readSize: readSize, writer: &writer, chunkSize: chunkSize, send,
+                              copy: copyRange, entryLength: Self.pageEntryLength, write: writePage)
+        } else {
+            try Self.merge(base.pages, from: descriptor, changed: pageKeys, expected: pageCount, readSize: readSize,
+                           writer: &writer, chunkSize: chunkSize, send, entryLength: Self.pageEntryLength, write: writePage)
         }
         if !writer.bytes.isEmpty { try writer.flush(send) }
     }
@@ -263,7 +309,7 @@ extension BuildState {
     }
 
     /// The length of the photo entry at the reader: key, shard key, body length, body.
-    private static func photoEntryLength(_ reader: inout BaseReader) throws(StateDeltaError) -> Int {
+    static func photoEntryLength(_ reader: inout BaseReader) throws(StateDeltaError) -> Int {
         let keyLength = try reader.length(at: 0, below: 1 << 10)
         let bodyLength = try reader.length(at: 8 + keyLength + 8, below: 1 << 26)
         let length = 8 + keyLength + 16 + bodyLength
@@ -272,7 +318,7 @@ extension BuildState {
     }
 
     /// The length of the page entry at the reader: key, fingerprint, files.
-    private static func pageEntryLength(_ reader: inout BaseReader) throws(StateDeltaError) -> Int {
+    static func pageEntryLength(_ reader: inout BaseReader) throws(StateDeltaError) -> Int {
         let keyLength = try reader.length(at: 0, below: 1 << 10)
         var length = 8 + keyLength + 16
         let files = try reader.length(at: length, below: 1 << 24)

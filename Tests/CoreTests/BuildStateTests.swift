@@ -155,4 +155,68 @@ import GalleryTestSupport
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["state.bin"], "no temporary file left")
     }
+
+    /// Ranges of another file put in a state as it is written: copied in
+    /// the kernel or through the process, the same bytes; the file's own
+    /// bytes at their own place, nothing written at all.
+    @Test(arguments: [true, false]) func copiedRangesAreTheSourcesBytes(inKernel: Bool) throws {
+        let temporary = try TemporaryFolder()
+        let url = temporary.url.appendingPathComponent("state.bin"), other = temporary.url.appendingPathComponent("base.bin")
+        let first = Array((0..<5000).map { UInt8($0 % 251) }), source = Array((0..<300_000).map { UInt8($0 % 241) })
+        try Data(first).write(to: url)
+        try Data(source).write(to: other)
+        func inode() throws -> Int { try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as! Int }
+        func descriptor(_ url: URL) -> Int32 { open(url.path, O_RDONLY | O_CLOEXEC) }
+        // Its own bytes, copied and written where they were: not replaced.
+        let before = try inode()
+        var same = AtomicFile.UnlessUnchanged(url: url, fault: { _ in nil })
+        let own = descriptor(url)
+        defer { close(own) }
+        try first[0..<100].withUnsafeBytes { try same.write($0) }
+        try same.copy(from: own, 100..<4000, inKernel: inKernel)
+        try first[4000...].withUnsafeBytes { try same.write($0) }
+        try same.finish()
+        #expect(try inode() == before)
+        #expect(Fixtures.contents(of: url) == first)
+        // Another file's ranges between written bytes.
+        var sink = AtomicFile.UnlessUnchanged(url: url, fault: { _ in nil })
+        let base = descriptor(other)
+        defer { close(base) }
+        try first[0..<10].withUnsafeBytes { try sink.write($0) }
+        try sink.copy(from: base, 7..<250_007, inKernel: inKernel)
+        try sink.copy(from: base, 0..<0, inKernel: inKernel)
+        try ([1, 2, 3] as [UInt8]).withUnsafeBytes { try sink.write($0) }
+        try sink.copy(from: base, 299_990..<300_000, inKernel: inKernel)
+        try sink.finish()
+        var expected: [UInt8] = Array(first[0..<10])
+        expected += source[7..<250_007]
+        expected += [1, 2, 3]
+        expected += source[299_990...]
+        #expect(Fixtures.contents(of: url) == expected)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.url.path).sorted() == ["base.bin", "state.bin"])
+    }
+
+    /// A state put in place by exchange: the new bytes under the name, no
+    /// temporary file left, and the old file, still open (a build's base),
+    /// still read as it was; a first state (nothing to exchange with) is renamed.
+    @Test func aStateIsExchangedWithTheOldOne() throws {
+        let temporary = try TemporaryFolder()
+        let url = temporary.url.appendingPathComponent("state.bin")
+        func commit(_ bytes: [UInt8]) throws {
+            var sink = AtomicFile.UnlessUnchanged(url: url, fault: { _ in nil })
+            try bytes.withUnsafeBytes { try sink.write($0) }
+            try sink.finish()
+        }
+        let old = Array(repeating: UInt8(7), count: 10_000), new = Array(repeating: UInt8(9), count: 20_000)
+        try commit(old)
+        #expect(Fixtures.contents(of: url) == old)
+        let held = open(url.path, O_RDONLY | O_CLOEXEC)
+        defer { close(held) }
+        try commit(new)
+        #expect(Fixtures.contents(of: url) == new)
+        var first = [UInt8](repeating: 0, count: 100)
+        #expect(first.withUnsafeMutableBytes { pread(held, $0.baseAddress!, 100, 0) } == 100)
+        #expect(first == Array(old.prefix(100)))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.url.path) == ["state.bin"])
+    }
 }

@@ -34,18 +34,28 @@ import GalleryTestSupport
         return (PageKey(path: "albums/\(n % 13)/img-\(n).html"), PageRecord(fingerprint: StableHash.Digest(high: UInt64(n), low: fingerprint), files: files))
     }
 
-    /// Writes `state` to `url` and reads it back as a build does: with its file as the base.
-    static func commitAndRead(_ bytes: [UInt8], to url: URL) throws -> BuildState {
+    /// Writes `state` to `url` and reads it back as a build does: with its
+    /// file as the base, sampled every `sampleEvery` entries.
+    static func commitAndRead(_ bytes: [UInt8], to url: URL, sampleEvery: Int = StateFileBase.Samples.interval.load(ordering: .relaxed)) throws
+        -> BuildState {
         try Data(bytes).write(to: url)
-        var read = try BuildState.decode(Data(contentsOf: url))
+        var read = try BuildState.decode(Data(contentsOf: url), sampleEvery: sampleEvery)
         read.base?.file = url
         read.base?.identity = FileIdentity(path: url.path)
         return read
     }
 
-    static func fromBase(_ state: BuildState, chunkSize: Int = 1 << 20, readSize: Int = 1 << 20) throws -> [UInt8] {
+    /// The state made from its base, its base's bytes read and emitted, or
+    /// (`copying`) put in by the caller's copy as a commit does.
+    static func fromBase(_ state: BuildState, chunkSize: Int = 1 << 20, readSize: Int = 1 << 20, copying: Bool = false) throws -> [UInt8] {
         var bytes: [UInt8] = []
-        try state.encodeFromBase(chunkSize: chunkSize, readSize: readSize) { bytes.append(contentsOf: $0) }
+        let copy: ((Int32, Range<Int>) throws(OutputError) -> Void)? = copying ? { descriptor, range in
+            var part = [UInt8](repeating: 0, count: range.count)
+            let got = part.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, range.count, off_t(range.lowerBound)) }
+            #expect(got == range.count)
+            bytes += part
+        } : nil
+        try state.encodeFromBase(chunkSize: chunkSize, readSize: readSize, copy: copy) { bytes.append(contentsOf: $0) }
         return bytes
     }
 
@@ -53,6 +63,45 @@ import GalleryTestSupport
     /// files, each state made from the previous round's file with reads
     /// and chunks small enough that entries straddle them.
     @Test func randomChangesGiveTheBytesOfTheWholeEncoding() throws {
+        try randomRounds(sampleEvery: 1 << 20, copying: false)
+    }
+
+    /// The same, the changed entries sought from samples of the file (one
+    /// every few entries: most rounds seek, a round of many changes steps
+    /// over every entry), the unchanged runs copied whole.
+    @Test(arguments: [1, 2, 5, 64]) func changesSoughtFromSamplesGiveTheBytesOfTheWholeEncoding(sampleEvery: Int) throws {
+        try randomRounds(sampleEvery: sampleEvery, copying: true)
+        try randomRounds(sampleEvery: sampleEvery, copying: false)
+    }
+
+    /// A base read with samples seeks when few entries changed, and the
+    /// copies are the runs between them: two changes, at most three runs per region.
+    @Test func aFewChangesAreSoughtAndTheRestCopiedInRuns() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.url.appendingPathComponent("state.bin")
+        var photos: PhotoEntries = [:]
+        for n in 0..<1000 { photos[BuildState.key(for: "a/\(n).jpg")] = Self.photo(n) }
+        var state = try Self.commitAndRead(BuildState(files: ["a.html"], photos: photos, pages: [:]).encodedBytes(), to: url, sampleEvery: 16)
+        #expect(state.base?.photos.samples?.count == 63)
+        let changed = BuildState.key(for: "a/500.jpg"), added = BuildState.key(for: "b/new.jpg")
+        state.photos[changed] = Self.photo(500, caption: "new words")
+        state.photos[added] = Self.photo(1001)
+        state.changedPhotos = [changed, added]
+        state.changedPages = []
+        var copies: [Range<Int>] = []
+        var bytes: [UInt8] = []
+        try state.encodeFromBase(copy: { descriptor, range in
+            copies.append(range)
+            var part = [UInt8](repeating: 0, count: range.count)
+            _ = part.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, range.count, off_t(range.lowerBound)) }
+            bytes += part
+        }) { bytes.append(contentsOf: $0) }
+        #expect(bytes == state.encodedBytes())
+        #expect((2...3).contains(copies.count))
+        #expect(copies.reduce(0) { $0 + $1.count } > 900 * 100)
+    }
+
+    func randomRounds(sampleEvery: Int, copying: Bool) throws {
         let folder = try TemporaryFolder()
         let url = folder.url.appendingPathComponent("state.bin")
         var photos: PhotoEntries = [:], pages: PageEntries = [:]
@@ -62,7 +111,7 @@ import GalleryTestSupport
             pages[id] = record
         }
         var state = try Self.commitAndRead(BuildState(files: (0..<500).map { "media/\($0).webp" }, photos: photos, pages: pages).encodedBytes(),
-                                           to: url)
+                                           to: url, sampleEvery: sampleEvery)
         var random = Random(state: 34)
         var next = 3000
         for round in 0..<40 {
@@ -98,8 +147,8 @@ import GalleryTestSupport
             state.changedPages = changedPages
             let whole = state.encodedBytes()
             let (chunk, read) = [(1 << 20, 1 << 20), (4096, 100), (7, 64)][round % 3]
-            #expect(try Self.fromBase(state, chunkSize: chunk, readSize: read) == whole, "round \(round)")
-            state = try Self.commitAndRead(whole, to: url)
+            #expect(try Self.fromBase(state, chunkSize: chunk, readSize: read, copying: copying) == whole, "round \(round)")
+            state = try Self.commitAndRead(whole, to: url, sampleEvery: sampleEvery)
         }
     }
 

@@ -12,7 +12,7 @@ import GalleryTestSupport
 @Suite(.serialized) struct EntriesSetAsideTests {
     typealias Library = PageIncrementalityTests.Library
 
-    init() { BuildState.checksEncodingFromBase.store(true, ordering: .relaxed) }
+    init() { BuildState.checkCommitsFromBase() }
 
     static func asideFile(_ settings: BuildSettings) -> URL {
         settings.stateFolder.appendingPathComponent(OutputFolder.asideFileName)

@@ -17,7 +17,7 @@ import GalleryTestSupport
 /// Tests/browser/test_private.py.
 @Suite struct PrivateAlbumTests {
     /// Every state committed from the previous one's file is checked against the state encoded whole.
-    init() { BuildState.checksEncodingFromBase.store(true, ordering: .relaxed) }
+    init() { BuildState.checkCommitsFromBase() }
 
     static let passphrase = "staple hunter2 orchid"
     /// Everything of the private album and of a rejected photo: none of it may be readable in OUT.

@@ -30,7 +30,7 @@ import Video
 /// quiet, and stops on SIGTERM (and SIGINT) with one line.
 @Suite(.serialized) struct WatchChurnTests {
     /// Every state committed from the previous one's file is checked against the state encoded whole.
-    init() { BuildState.checksEncodingFromBase.store(true, ordering: .relaxed) }
+    init() { BuildState.checkCommitsFromBase() }
 
     /// A running `gallerygen build --watch`, its standard error in a file.
     final class Watcher {
