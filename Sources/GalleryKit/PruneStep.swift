@@ -33,16 +33,20 @@ struct PruneStep: BuildStep {
         // until all is freed (freed meanwhile, it was still held when the
         // lists, fresh blocks of 100 MB and more at a million items, were
         // made: a removal's peak was the prune's).
+        var clock = PhaseClock()
         let items = context.items
         context.items = []
         ReleasedLater.dropInParts(items)
         ReleasedLater.waitUntilFreed()
         if context.handsBackFreeMemory { MemoryTuning.releaseFreeMemory() }
+        clock.end("the items freed", in: &context.report)
         var produced = context.producedFiles
         context.producedFiles = ProducedFiles()
         if produced.includesPreviousFiles { produced.append(contentsOf: try context.previousState.loadedFiles()) }
         let (removed, files, sameFiles) = try output.prune(previous: context.previousState, produced: produced)
         context.report.filesRemoved = removed
+        clock.end("OUT's files sifted and the stale removed", in: &context.report)
+        defer { clock.end("the state committed", in: &context.report) }
         if sameFiles, unchanged {
             output.commitUnchanged()
         } else {
@@ -58,5 +62,16 @@ struct PruneStep: BuildStep {
             context.report.stateFromBase = try output.commit(state)
         }
         context.report.filesWritten = output.writtenPaths
+    }
+}
+
+/// Times the phases of a step one after the other, into the report's `pruneWork`.
+private struct PhaseClock {
+    private var start = ContinuousClock.now
+
+    mutating func end(_ phase: String, in report: inout BuildReport) {
+        let now = ContinuousClock.now, elapsed = now - start
+        report.pruneWork.append((phase, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+        start = now
     }
 }

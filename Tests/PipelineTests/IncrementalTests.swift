@@ -94,6 +94,10 @@ import GalleryTestSupport
         #expect(!written.contains { $0.hasPrefix("static/") })
         #expect(Set(report.filesWritten) == written)
         #expect(report.stateFromBase, "the state's unchanged entries copied from the previous file (and checked against the whole)")
+        // The prune's phases, each timed (`-v`); a no-op has none to time.
+        #expect(report.pruneWork.map(\.phase) == ["the items freed", "OUT's files sifted and the stale removed", "the state committed"])
+        #expect(report.pruneWork.allSatisfy { $0.seconds >= 0 })
+        #expect(try await build(settings).pruneWork.isEmpty)
     }
 
     /// What a build wrote is read back from its journal, after what a
