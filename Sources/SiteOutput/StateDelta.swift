@@ -230,6 +230,19 @@ extension BuildState {
         }
         var writer = StateWriter()
         writer.reserve(chunkSize + 4096)
+        // A region with its changed entries: each sought from the samples
+        // when few changed, else every entry stepped over.
+        func mergeRegion(_ region: StateFileBase.Region, changed: [StateKey], expected: Int,
+                         entryLength: (inout BaseReader) throws(StateDeltaError) -> Int,
+                         write: (StateKey, inout StateWriter) -> Bool) throws(StateDeltaError) {
+            if let seeking = EntrySeeking(region, changed: changed) {
+                try seeking.merge(from: descriptor, expected: expected, readSize: readSize, writer: &writer, chunkSize: chunkSize, send,
+                                  copy: copyRange, entryLength: entryLength, write: write)
+            } else {
+                try Self.merge(region, from: descriptor, changed: changed, expected: expected, readSize: readSize,
+                               writer: &writer, chunkSize: chunkSize, send, entryLength: entryLength, write: write)
+            }
+        }
         try encodeHead(&writer, chunkSize: chunkSize, send)
         writer.int(photoCount)
         let photos = self.photos
@@ -239,13 +252,7 @@ extension BuildState {
             Self.writePhoto(key, entry, to: &writer, body: &body)
             return true
         }
-        if let seeking = EntrySeeking(base.photos, changed: photoKeys) {
-            try seeking.merge(from: descriptor, expected: photoCount, readSize: readSize, writer: &writer, chunkSize: chunkSize, send,
-                              copy: copyRange, entryLength: Self.photoEntryLength, write: writePhoto)
-        } else {
-            try Self.merge(base.photos, from: descriptor, changed: photoKeys, expected: photoCount, readSize: readSize,
-                           writer: &writer, chunkSize: chunkSize, send, entryLength: Self.photoEntryLength, write: writePhoto)
-        }
+        try mergeRegion(base.photos, changed: photoKeys, expected: photoCount, entryLength: Self.photoEntryLength, write: writePhoto)
         writer.int(pageCount)
         let pages = self.pages
         func writePage(_ key: StateKey, _ writer: inout StateWriter) -> Bool {
@@ -253,13 +260,7 @@ extension BuildState {
             Self.writePage(key, record, to: &writer)
             return true
         }
-        if let seeking = EntrySeeking(base.pages, changed: pageKeys) {
-            try seeking.merge(from: descriptor, expected: pageCount, readSize: readSize, writer: &writer, chunkSize: chunkSize, send,
-                              copy: copyRange, entryLength: Self.pageEntryLength, write: writePage)
-        } else {
-            try Self.merge(base.pages, from: descriptor, changed: pageKeys, expected: pageCount, readSize: readSize,
-                           writer: &writer, chunkSize: chunkSize, send, entryLength: Self.pageEntryLength, write: writePage)
-        }
+        try mergeRegion(base.pages, changed: pageKeys, expected: pageCount, entryLength: Self.pageEntryLength, write: writePage)
         if !writer.bytes.isEmpty { try writer.flush(send) }
     }
 
