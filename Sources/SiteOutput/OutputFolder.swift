@@ -387,8 +387,13 @@ public final class OutputFolder: @unchecked Sendable {
         lock?.release()
     }
 
-    /// Deletes the temporary files an interrupted write leaves.
+    /// Deletes the temporary files an interrupted write leaves: in OUT, and
+    /// beside the state (a state half-written, or the old one a commit had
+    /// just swapped out: 433 MB at a million photos).
     private func removeTemporaryFiles() {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: stateFolder.path)) ?? [] where AtomicFile.isTemporaryName(name) {
+            unlink(stateFolder.appendingPathComponent(name).path)
+        }
         guard let walker = FileManager.default.enumerator(atPath: url.path) else { return }
         while let relative = walker.nextObject() as? String {
             if AtomicFile.isTemporaryName((relative as NSString).lastPathComponent) {

@@ -115,8 +115,12 @@ import GalleryTestSupport
         try Data([1, 2, 3]).write(to: settings.output.appendingPathComponent(leftover))
         let journal = settings.stateFolder.appendingPathComponent("journal")
         try Data((leftover + "\nalbums/alpha/a1.html\n").utf8).write(to: journal)
+        // And a state it was writing (or had just swapped out) when it was killed.
+        let halfState = settings.stateFolder.appendingPathComponent(AtomicFile.temporaryName(for: BuildState.fileName))
+        try Data([9, 9, 9]).write(to: halfState)
         let before = try Self.snapshot(settings.output)
         let report = try await build(settings)
+        #expect(!FileManager.default.fileExists(atPath: halfState.path), "the state folder's temporary file removed")
         let (written, removed) = Self.changed(before, try Self.snapshot(settings.output))
         #expect(Set(report.filesWritten) == written && report.filesWritten.count == written.count, "\(Array(report.filesWritten))")
         #expect(written.contains("albums/alpha/a4.html") && !written.contains(leftover) && !written.contains("albums/alpha/a1.html"))
