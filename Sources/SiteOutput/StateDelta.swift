@@ -191,11 +191,11 @@ extension BuildState {
     /// order, which for such keys is their bytes' order: a key of any other
     /// form, a base file changed since it was read or not in order throws
     /// `.unusable` (the caller then encodes the state whole).
-    /// `copy`, when given, puts a range of the base file's bytes (its open
-    /// descriptor) next in the output, as `emit` would; without it they are
-    /// read and emitted.
+    /// `copy` puts a range of the base file's bytes (its open descriptor)
+    /// next in the output, after what `emit` was given (a commit copies it
+    /// in the kernel: `AtomicFile.UnlessUnchanged.copy`).
     func encodeFromBase(chunkSize: Int = 1 << 20, readSize: Int = 1 << 20,
-                        copy: ((Int32, Range<Int>) throws(OutputError) -> Void)? = nil,
+                        copy: (Int32, Range<Int>) throws(OutputError) -> Void,
                         _ emit: (UnsafeRawBufferPointer) throws(OutputError) -> Void) throws(StateDeltaError) {
         guard let base, let url = base.file, let identity = base.identity, let changedPhotos, changedPages != nil || !hasPageRecordsInBase else {
             throw .unusable("no base")
@@ -210,23 +210,8 @@ extension BuildState {
         // Sorted as numbers: the order of their hex digits as text, the file's.
         // A base without page records (a first build's aside file): every record is written from memory.
         let photoKeys = changedPhotos.sorted(), pageKeys = hasPageRecordsInBase ? (changedPages ?? []).sorted() : pages.keys.sorted()
-        // The base's bytes, in order after what was sent: copied by the
-        // caller (in the kernel, for a file), or read here and sent.
         func copyRange(_ range: Range<Int>) throws(StateDeltaError) {
-            if let copy {
-                do { try copy(descriptor, range) } catch { throw .output(error) }
-                return
-            }
-            var reader = BaseReader(descriptor: descriptor, region: StateFileBase.Region(offset: range.lowerBound, length: range.count, count: 0), size: readSize)
-            var left = range.count
-            while left > 0 {
-                let part = min(left, readSize)
-                try reader.ensure(part)
-                let sent: Result<Void, StateDeltaError> = reader.withUnread(part) { bytes in Result { () throws(StateDeltaError) in try send(bytes) } }
-                try sent.get()
-                reader.consume(part)
-                left -= part
-            }
+            do { try copy(descriptor, range) } catch { throw .output(error) }
         }
         var writer = StateWriter()
         writer.reserve(chunkSize + 4096)
