@@ -14,3 +14,8 @@ public protocol BuildStep: Sendable {
 extension BuildStep {
     public var letsGoOfMuch: Bool { false }
 }
+
+extension Duration {
+    /// The duration in seconds, as the report's timings give it.
+    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -70,8 +70,8 @@ private struct PhaseClock {
     private var start = ContinuousClock.now
 
     mutating func end(_ phase: String, in report: inout BuildReport) {
-        let now = ContinuousClock.now, elapsed = now - start
-        report.pruneWork.append((phase, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+        let now = ContinuousClock.now
+        report.pruneWork.append((phase, (now - start).inSeconds))
         start = now
     }
 }

@@ -295,8 +295,7 @@ struct RenderPagesStep: BuildStep {
                         written.append(path)
                     }
                     if written.count != 1 || written[0] != only { paths.append((index, written)) }
-                    let elapsed = ContinuousClock.now - start
-                    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                    let seconds = (ContinuousClock.now - start).inSeconds
                     work[job.kind, default: (0, 0)].files += pages.count
                     work[job.kind, default: (0, 0)].seconds += seconds
                 } catch {
