@@ -1,3 +1,5 @@
+import GalleryCore
+
 /// A set of path keys in one flat table, each key at the place its own
 /// bits name or the first free one after it. A key is a hash already, so it
 /// is not hashed again (`Set` runs SipHash over its 16 bytes), and the table
@@ -24,13 +26,13 @@ struct PathKeySet: Sendable {
     var isEmpty: Bool { count == 0 }
 
     /// Where `key` would be if nothing were in its way: its high 64 bits scaled to the table.
-    private func home(_ key: PathKey, in slotCount: Int) -> Int {
+    fileprivate static func home(_ key: PathKey, in slotCount: Int) -> Int {
         Int(truncatingIfNeeded: key.digest.high.multipliedFullWidth(by: UInt64(slotCount)).high)
     }
 
     /// Where `key` is, or the free slot where it would go.
     private func place(of key: PathKey) -> (at: Int, found: Bool) {
-        var at = home(key, in: slots.count)
+        var at = Self.home(key, in: slots.count)
         while true {
             let held = slots[at]
             if held == key { return (at, true) }
@@ -89,7 +91,7 @@ struct PathKeySet: Sendable {
             let held = slots[next]
             if held == Self.free { break }
             // It may fill the hole when the hole is no nearer its home than it is.
-            if distance(home(held, in: slotCount), next) >= distance(hole, next) {
+            if distance(Self.home(held, in: slotCount), next) >= distance(hole, next) {
                 slots[hole] = held
                 hole = next
             }
@@ -99,9 +101,76 @@ struct PathKeySet: Sendable {
         return true
     }
 
+    /// The table cut into `count` runs of slots, for a fill on every core:
+    /// a key belongs to the run its home is in. Homes follow the keys' high
+    /// bits, so keys hashed apart can be sorted into runs before they go in.
+    struct Regions: Equatable, Sendable {
+        let count: Int
+        fileprivate let slotCount: Int
+
+        /// The run `key`'s home is in.
+        func of(_ key: PathKey) -> Int {
+            PathKeySet.home(key, in: slotCount) * count / slotCount
+        }
+
+        /// The slots of run `region`: those whose home is in it.
+        fileprivate func slots(of region: Int) -> Range<Int> {
+            (region * slotCount + count - 1) / count ..< ((region + 1) * slotCount + count - 1) / count
+        }
+    }
+
+    /// The table as `count` runs, as it is now (a growth makes other runs).
+    func regions(_ count: Int) -> Regions { Regions(count: count, slotCount: slots.count) }
+
+    /// Adds every key of `parts`, each part's keys sorted by `regions`
+    /// (`part[r]`: the keys whose home is in run r), each run filled on a
+    /// core of its own: a sift's two million keys went in on one core while
+    /// the other idled. A key whose probe would cross its run's end is put
+    /// in afterwards, as `insert` would: a probe passes only full slots, in
+    /// whatever order the keys came, so the table is the one `insert` makes.
+    mutating func insert(_ parts: [[[PathKey]]], sortedBy regions: Regions) {
+        let adding = parts.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
+        guard regions == self.regions(regions.count), (count + adding) * 5 <= slots.count * 4 else {
+            for part in parts { for run in part { formUnion(run) } }
+            return
+        }
+        let filled = slots.withUnsafeMutableBufferPointer { buffer in
+            let table = SharedSlots(base: buffer.baseAddress!)
+            return parallelMap(Array(0..<regions.count), minimumCount: 2) { region -> (added: Int, later: [PathKey]) in
+                let run = regions.slots(of: region)
+                var added = 0, later: [PathKey] = []
+                for part in parts where region < part.count {
+                    for key in part[region] {
+                        guard key != Self.free else { later.append(key); continue }
+                        var at = Self.home(key, in: regions.slotCount)
+                        while true {
+                            if at == run.upperBound { later.append(key); break }
+                            let held = table.base[at]
+                            if held == key { break }
+                            if held == Self.free {
+                                table.base[at] = key
+                                added += 1
+                                break
+                            }
+                            at += 1
+                        }
+                    }
+                }
+                return (added, later)
+            }
+        }
+        count += filled.reduce(0) { $0 + $1.added }
+        for run in filled { formUnion(run.later) }
+    }
+
     private mutating func grow(to slotCount: Int) {
         let old = slots
         slots = Array(repeating: Self.free, count: slotCount)
         for key in old where key != Self.free { slots[place(of: key).at] = key }
     }
+}
+
+/// The table's slots, written by one core per run of them (`insert(_:sortedBy:)`).
+private struct SharedSlots: @unchecked Sendable {
+    let base: UnsafeMutablePointer<PathKey>
 }

@@ -28,18 +28,22 @@ extension Array: ProducedPaths where Element == String {
 }
 
 extension ProducedPaths {
-    /// Each path's key, hashed on every core eight parts at a time, gathered into one set.
+    /// Each path's key, hashed on every core eight parts at a time, each
+    /// part's keys sorted by the run of the table their homes are in, and
+    /// the runs filled on every core.
     func keys() -> PathKeySet {
         var keys = PathKeySet(minimumCapacity: count)
+        let regions = keys.regions(16)
         for start in stride(from: 0, to: partCount, by: 8) {
             let parts = Array(start ..< Swift.min(partCount, start + 8))
-            for run in parallelMap(parts, minimumCount: 2, { part -> [PathKey] in
-                var run: [PathKey] = []
-                forEachPath(inPart: part) { run.append(PathKey($0)) }
-                return run
-            }) {
-                for key in run { keys.insert(key) }
-            }
+            keys.insert(parallelMap(parts, minimumCount: 2, { part -> [[PathKey]] in
+                var runs = [[PathKey]](repeating: [], count: regions.count)
+                forEachPath(inPart: part) { utf8 in
+                    let key = PathKey(utf8)
+                    runs[regions.of(key)].append(key)
+                }
+                return runs
+            }), sortedBy: regions)
         }
         return keys
     }
