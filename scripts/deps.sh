@@ -31,12 +31,14 @@ esac
 # dpkg-dev: dpkg-shlibdeps, for scripts/package-deb.sh.
 # libdlib-dev finds and describes faces (`faces: auto`); it links BLAS and
 # LAPACK through their -dev symlinks (the runtime packages have only .so.3).
-# libopenblas0-serial becomes the system's libblas.so.3 (Debian's
+# libopenblas0-pthread becomes the system's libblas.so.3 (Debian's
 # alternatives): the face describer's matrix products run 4 times faster
-# than on the reference BLAS; serial, as gallerygen runs one photo per core.
+# than on the reference BLAS. The threaded build, told to run each call on
+# its caller's thread (gallerygen runs one photo per core): the serial one
+# is not safe to call from two threads at once (docs/faces.md).
 # python3-venv: scripts/face-models.sh fetches the face models with pip.
 build_packages=(libjpeg-dev libwebp-dev libexif-dev libgif-dev libpng-dev zlib1g-dev libheif-dev libjxl-dev libavif-dev libtiff-dev libraw-dev pkg-config ffmpeg
-                libcurl4-openssl-dev dpkg-dev libdlib-dev libblas-dev liblapack-dev libopenblas0-serial python3-venv)
+                libcurl4-openssl-dev dpkg-dev libdlib-dev libblas-dev liblapack-dev libopenblas0-pthread python3-venv)
 # Chromium is `chromium` on Debian; Ubuntu ships it as `chromium-browser`.
 distro="$(. /etc/os-release 2>/dev/null && echo "${ID:-debian}")"
 if [ "$distro" = ubuntu ]; then
@@ -47,8 +49,9 @@ fi
 # The camera-format tests make their HEIC/AVIF, TIFF and EXIF fixtures with
 # heif-enc/heif-info, tiffcp and exiftool; the video tests their clips with
 # ffmpeg and check the published ones with exiftool; the fault tests measure
-# a build's peak memory with GNU time.
-test_packages=("${browser_packages[@]}" python3-venv libheif-examples libjxl-tools libtiff-tools libimage-exiftool-perl time)
+# a build's peak memory with GNU time. libopenblas0-serial: scripts/test.sh
+# finds faces on four threads again on it, where they are described one at a time.
+test_packages=("${browser_packages[@]}" python3-venv libheif-examples libjxl-tools libtiff-tools libimage-exiftool-perl time libopenblas0-serial)
 
 wanted=("${build_packages[@]}")
 [ "$mode" = build ] || wanted+=("${test_packages[@]}")

@@ -77,7 +77,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $size
 Depends: $depends
-Recommends: ffmpeg, libopenblas0-serial
+Recommends: ffmpeg, libopenblas0-pthread
 Section: graphics
 Priority: optional
 Description: static web photo gallery generator

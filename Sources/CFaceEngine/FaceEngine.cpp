@@ -11,6 +11,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <dlfcn.h>
+#include <mutex>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -52,6 +54,38 @@ using recognition_net = loss_metric<fc_no_bias<128, avg_pool_everything<
 // The chip the network was trained on: 150 px, a quarter of padding.
 constexpr unsigned long chip_size = 150;
 constexpr double chip_padding = 0.25;
+
+// How the network may call the BLAS the system gave it (libblas.so.3 is
+// whichever Debian's alternatives chose). OpenBLAS built single-threaded
+// (Debian's libopenblas0-serial 0.3.21) hands its packing buffers to
+// whichever thread asks, without a lock: two faces described at once on
+// two threads read each other's numbers, and the descriptors come out
+// wrong with no error (sgemm from 8 threads: 1 product in 20 wrong). Such
+// a BLAS is called by one engine at a time. OpenBLAS's threaded builds
+// lock their buffers; they are told to run each call on its caller's
+// thread, as gallerygen runs one photo per core. Other BLAS libraries
+// (the reference one) keep nothing between calls.
+struct BlasUse {
+    bool one_at_a_time = false;
+    BlasUse() {
+        using get_parallel_fn = int (*)();
+        using set_threads_fn = void (*)(int);
+        auto get_parallel = reinterpret_cast<get_parallel_fn>(dlsym(RTLD_DEFAULT, "openblas_get_parallel"));
+        if (!get_parallel) return;
+        if (get_parallel() == 0) {
+            one_at_a_time = true;
+        } else if (auto set_threads = reinterpret_cast<set_threads_fn>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) {
+            set_threads(1);
+        }
+    }
+};
+
+const BlasUse &blas_use() {
+    static const BlasUse use;
+    return use;
+}
+
+std::mutex one_describer;
 
 void put(char *error, size_t size, const char *what) {
     if (error && size > 0) std::snprintf(error, size, "%s", what);
@@ -210,6 +244,8 @@ extern "C" gg_face_engine *gg_face_engine_copy(const gg_face_engine *engine) {
 
 extern "C" void gg_face_engine_close(gg_face_engine *engine) { delete engine; }
 
+extern "C" int gg_face_engine_describes_one_at_a_time(void) { return blas_use().one_at_a_time ? 1 : 0; }
+
 extern "C" size_t gg_face_engine_cache(gg_face_engine *engine, const char *header, uint8_t *out, size_t capacity) {
     try {
         // The outputs the network kept of its last faces are not the model.
@@ -272,7 +308,13 @@ extern "C" int gg_face_engine_find(gg_face_engine *engine, const uint8_t *rgb, i
             extract_image_chip(picture, get_face_chip_details(shape, chip_size, chip_padding), chip);
             chips.push_back(std::move(chip));
         }
-        std::vector<matrix<float, 0, 1>> descriptors = engine->describer(chips);
+        std::vector<matrix<float, 0, 1>> descriptors;
+        if (blas_use().one_at_a_time) {
+            std::lock_guard<std::mutex> held(one_describer);
+            descriptors = engine->describer(chips);
+        } else {
+            descriptors = engine->describer(chips);
+        }
         for (int i = 0; i < described; ++i) {
             gg_face &face = faces[i];
             const rectangle &box = found[i].rect;

@@ -19,6 +19,11 @@ public final class FaceFinder: @unchecked Sendable {
     /// pixels (a 48-MP preview would take hundreds of megabytes).
     public static let largestSearchedSide = 3_200
 
+    /// Whether faces are described one photo at a time: the BLAS this
+    /// process runs is single-threaded OpenBLAS, which gives two threads
+    /// calling it at once wrong products (`CFaceEngine`'s `BlasUse`).
+    public static var describesOneAtATime: Bool { gg_face_engine_describes_one_at_a_time() != 0 }
+
     /// What begins the engine's cache: a cache of other models is not read.
     public static let cacheHeader = "gallerygen face engine\n\(FaceModels.identity)\n"
 

@@ -47,6 +47,11 @@ gg_face_engine *gg_face_engine_copy(const gg_face_engine *engine);
 
 void gg_face_engine_close(gg_face_engine *engine);
 
+/// 1 when the BLAS this process runs is OpenBLAS built single-threaded,
+/// which is not safe to call from two threads at once: the engines then
+/// describe faces one at a time (finding them still runs on every core).
+int gg_face_engine_describes_one_at_a_time(void);
+
 /// Finds the faces in an 8-bit RGB picture (`stride` bytes per row) and
 /// describes up to `capacity` of them, the most confident first. A picture
 /// whose longer side is over `largest_side` is searched at that size (the
