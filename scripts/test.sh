@@ -21,11 +21,17 @@ if [ "${1:-}" = --quick ]; then
   swift test --skip-build
   exit 0
 fi
+# Each stage's wall time as it ends: CI's limit is spent by these.
+stage_began=$SECONDS
+stage() { echo "== $1: $((SECONDS - stage_began)) s" >&2; stage_began=$SECONDS; }
 bash scripts/deps.sh test
+stage "what the tests need installed"
 # The face photos and models deps.sh put in .build: a face test that finds them missing fails here.
 export GALLERYGEN_REQUIRE_FACES=1
 swift build --build-tests
+stage "the build"
 swift test --skip-build
+stage "the Swift suite"
 # Faces found on four threads again on Debian's serial OpenBLAS, which is
 # not safe to call from two threads at once: the engine must see it and
 # describe one face at a time (docs/faces.md).
@@ -33,21 +39,28 @@ serial_blas=/usr/lib/x86_64-linux-gnu/openblas-serial
 if [ -e "$serial_blas/libblas.so.3" ]; then
   GALLERYGEN_EXPECT_BLAS=openblas-serial LD_LIBRARY_PATH="$serial_blas" \
     swift test --skip-build --filter FaceFinderTests.testFindingOnEveryCoreAtOnceFindsTheSameFaces
+  stage "faces on the serial OpenBLAS"
 fi
 # No bytecode or pytest cache in the clone: it stays as git left it.
 PYTHONDONTWRITEBYTECODE=1 GALLERYGEN="$(swift build --show-bin-path)/gallerygen" \
   .build/venv/bin/python -m pytest -q -p no:cacheprovider Tests/browser Tests/scripts
+stage "the browser and script tests"
 bash scripts/slurm_check.sh "$(swift build --show-bin-path)/gallerygen"
+stage "the Slurm check"
 if [ "$(id -u)" -eq 0 ]; then
   bash scripts/deb_check.sh
 else
   echo "deb check skipped: it makes a chroot (run as root)" >&2
 fi
+stage "the Debian package"
 bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}"
+stage "the fuzz run"
 # gold warns once per sanitizer entry point that it cannot export a local
 # symbol (hundreds of lines, harmless): keep the build's output readable.
 swift build --build-tests --sanitize=address --scratch-path .build-asan 2>&1 \
   | { grep -v "Cannot export local symbol '__asan_" || true; }
+stage "the AddressSanitizer build"
 LSAN_OPTIONS="suppressions=$(pwd)/Tests/lsan-suppressions.txt:print_suppressions=0" \
   swift test --skip-build --sanitize=address --scratch-path .build-asan 2>&1 \
   | { grep -v "Cannot export local symbol '__asan_" || true; }
+stage "the Swift suite under AddressSanitizer"
