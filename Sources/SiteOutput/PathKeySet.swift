@@ -106,7 +106,8 @@ struct PathKeySet: Sendable {
     /// bits, so keys hashed apart can be sorted into runs before they go in.
     struct Regions: Equatable, Sendable {
         let count: Int
-        fileprivate let slotCount: Int
+        /// The table's slots the runs cut.
+        let slotCount: Int
 
         /// The run `key`'s home is in.
         func of(_ key: PathKey) -> Int {

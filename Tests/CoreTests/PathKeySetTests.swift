@@ -50,7 +50,7 @@ import GalleryTestSupport
             var set = PathKeySet(minimumCapacity: capacity)
             let regions = set.regions(round % 2 == 0 ? 16 : 3)
             // High halves whose homes are the last slots of each run, and of the table.
-            let slotCount = capacity + capacity / 4 + 1
+            let slotCount = regions.slotCount
             let crowded = (1...regions.count).map { UInt64.max / UInt64(slotCount) * UInt64($0 * slotCount / regions.count - 1) }
             var reference = Set<PathKey>()
             for _ in 0..<2 {

@@ -176,7 +176,14 @@ final class FaceFinderTests: XCTestCase {
             for _ in 0..<threads {
                 finished.enter()
                 Thread {
-                    while let run = lock.withLock({ next < runs ? { next += 1; return next - 1 }() : nil }) {
+                    func take() -> Int? {
+                        lock.withLock {
+                            guard next < runs else { return nil }
+                            defer { next += 1 }
+                            return next
+                        }
+                    }
+                    while let run = take() {
                         let picture = pictures[run % names.count]
                         let found = try? picture.bytes.withUnsafeBufferPointer { try finder.find(rgb: $0, width: picture.width, height: picture.height) }
                         lock.withLock { results[run] = found }
