@@ -16,6 +16,8 @@ import GalleryTestSupport
     struct Held {
         var itemsAfterMedia = -1, deferredAfterMedia = -1, itemsAfterPages = -1, deferredAfterPages = -1
         var pagesReused = false
+        /// The items' paths after the media step, in their order.
+        var pathsAfterMedia: [String] = []
     }
 
     /// A whole build, step by step as `GalleryBuilder` runs them, looking at the context between steps.
@@ -28,6 +30,7 @@ import GalleryTestSupport
             case ProcessMediaStep().name:
                 held.itemsAfterMedia = context.items.count
                 held.deferredAfterMedia = context.deferredItems?.count ?? 0
+                held.pathsAfterMedia = context.items.map(\.source.relativePath)
             case RenderPagesStep().name:
                 held.itemsAfterPages = context.items.count
                 held.deferredAfterPages = context.deferredItems?.count ?? 0
@@ -176,7 +179,32 @@ import GalleryTestSupport
         try library.add(&random)
         let (report, held) = try await Self.build(library.settings)
         #expect(held.itemsAfterMedia == report.published && held.deferredAfterMedia == 0, "\(held)")
+        #expect(held.pathsAfterMedia == held.pathsAfterMedia.sorted() && Set(held.pathsAfterMedia).count == report.published)
         let after = try PageIncrementalityTests.files(library.settings.output), clean = try await PageIncrementalityTests().cleanSite(library)
         #expect(after == clean, "\(Set(after.keys).union(clean.keys).filter { after[$0] != clean[$0] }.sorted())")
+    }
+
+    /// Photos added where the walk starts and where it ends, and one
+    /// removed: every item in path order, the removed one's entry gone,
+    /// the clean build's site, and a no-op after it.
+    @Test func photosAddedFirstAndLastAndOneRemovedGiveTheCleanSite() async throws {
+        let library = try await Self.library(photos: 9)
+        let date = IncrementalTests.exif("2024:02:10 09:30:00")
+        try library.folder.write("src/0-first.jpg", try IncrementalTests.photo(101, exif: date))
+        try library.folder.write("src/zz-last/z.jpg", try IncrementalTests.photo(102, exif: date))
+        let removed = try #require(library.photos.sorted()[4...].first)
+        try FileManager.default.removeItem(at: library.source.appendingPathComponent(removed))
+        library.photos.removeAll { $0 == removed }
+        library.photos += ["0-first.jpg", "zz-last/z.jpg"]
+        let (report, held) = try await Self.build(library.settings)
+        #expect(report.published == library.photos.count && held.deferredAfterMedia == 0, "\(held)")
+        #expect(held.pathsAfterMedia == library.photos.sorted(), "\(held.pathsAfterMedia)")
+        let state = try BuildState.decode(Self.stateBytes(library.settings))
+        #expect(state.photos.count == library.photos.count && state.photos[BuildState.key(for: removed)] == nil)
+        let after = try PageIncrementalityTests.files(library.settings.output), clean = try await PageIncrementalityTests().cleanSite(library)
+        #expect(after == clean, "\(Set(after.keys).union(clean.keys).filter { after[$0] != clean[$0] }.sorted())")
+        // And the next build changes nothing.
+        let (again, heldAgain) = try await Self.build(library.settings)
+        #expect(heldAgain.pagesReused && again.pagesRendered == 0, "\(heldAgain)")
     }
 }
