@@ -48,8 +48,14 @@ struct Fingerprinter: Sendable {
     let downloads: [AlbumPath: AlbumDownload]
     /// What every page shows (the seed, and the header's links).
     let chrome: StableHash.Digest
-    /// Each item as a thumbnail or link shows it (its digest and its page), by source path.
-    var shown = StringTable<StableHash.Digest>()
+    /// Each item as a thumbnail or link shows it (its digest and its page),
+    /// by where its place is among `map.photoPlaces`' values (`shownSet`:
+    /// which are made): a table by source path was 40 bytes an item, 40 MB
+    /// of a first build's peak at 1,000,000 items, and a path hashed for each.
+    var shown: [StableHash.Digest] = []
+    var shownSet: [Bool] = []
+    /// The same of the few items that have no page, by source path.
+    var shownWithoutPage = StringTable<StableHash.Digest>()
     /// Each album's items as its pages show them, in album order: looked up
     /// by index, not by path (the paths joined and hashed again for every
     /// page that shows an item were most of planning 100,000 items).
@@ -107,7 +113,12 @@ struct Fingerprinter: Sendable {
 
     /// An item as a thumbnail or link shows it: its digest and its page.
     func feedItem(_ item: MediaItem, _ h: inout StableHash) {
-        h.add(shown[item.source.relativePath] ?? .zero)
+        let path = item.source.relativePath
+        if let at = map.photoPlaces.index(forKey: path) {
+            h.add(shownSet[at] ? shown[at] : .zero)
+        } else {
+            h.add(shownWithoutPage[path] ?? .zero)
+        }
     }
 
     /// An album's items: each as a thumbnail shows it (`shown`), and as its
@@ -125,11 +136,10 @@ struct Fingerprinter: Sendable {
         // Each album's rows on every core: a hundred thousand items' metadata hashed.
         let planner = self
         let paths = gallery.albums.keys.sorted()
-        let made = parallelMap(paths) { path -> (keys: [String], rows: AlbumRows) in
+        let made = parallelMap(paths) { path -> AlbumRows in
             let album = planner.gallery.albums[path]
             let photos = album?.photos ?? []
-            var keys: [String] = [], rows = AlbumRows()
-            keys.reserveCapacity(photos.count)
+            var rows = AlbumRows()
             rows.shown.reserveCapacity(photos.count)
             rows.listed.reserveCapacity(photos.count)
             rows.places.reserveCapacity(photos.count)
@@ -157,7 +167,6 @@ struct Fingerprinter: Sendable {
                 var listed = StableHash()
                 listed.add(shown)
                 listed.add(place?.anchor ?? "-")
-                keys.append(key)
                 rows.shown.append(shown)
                 rows.listed.append(listed.digest())
             }
@@ -174,12 +183,23 @@ struct Fingerprinter: Sendable {
                 rows.shown[index] = shown.digest()
                 rows.listed[index] = listed.digest()
             }
-            return (keys, rows)
+            return rows
         }
-        shown.reserveCapacity(made.reduce(0) { $0 + $1.keys.count })
-        for (path, album) in zip(paths, made) {
-            albumRows[path] = album.rows
-            for (key, digest) in zip(album.keys, album.rows.shown) { shown.setIfAbsent(digest, for: key) }
+        // An item listed by several albums is shown as the first of them (in path order) lists it.
+        shown = Array(repeating: .zero, count: map.photoPlaces.count)
+        shownSet = Array(repeating: false, count: map.photoPlaces.count)
+        for (path, rows) in zip(paths, made) {
+            albumRows[path] = rows
+            let photos = gallery.albums[path]?.photos ?? []
+            for (index, digest) in rows.shown.enumerated() {
+                let at = Int(rows.places[index])
+                if at < 0 {
+                    shownWithoutPage.setIfAbsent(digest, for: photos[index].source.relativePath)
+                } else if !shownSet[at] {
+                    shown[at] = digest
+                    shownSet[at] = true
+                }
+            }
         }
         for path in gallery.albums.keys {
             var h = StableHash()
