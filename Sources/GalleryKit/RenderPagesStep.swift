@@ -3,7 +3,6 @@ import Foundation
 import GalleryCore
 import Planning
 import Rendering
-import Synchronization
 import Sealing
 import Imaging
 import Scanning
@@ -150,6 +149,20 @@ struct RenderPagesStep: BuildStep {
         output.letGoOfListing()
         let rendered = try Self.render(pagesToRender.count, { renderer.job(pages[pagesToRender[$0]]) }, onlyFile: { pages[pagesToRender[$0]].id },
                                        workers: context.settings.jobs, output: output, keeping: usersOwn)
+        let hasMap = plan.map.mapPage != nil
+        // The plan of 100,000 items is let go of on a thread of its own (its
+        // dictionaries' strings freed one by one took a tenth of a second).
+        // When most pages were rendered (a first build), it is let go of
+        // before their records are made, and its memory handed back: the
+        // records of a million pages made beside it were that build's peak
+        // (1,000,000 items: 55 MiB over the render's), for a second spent freeing it first.
+        var planAndRenderer: (SitePlan, SiteRenderer, Gallery, SiteMap, Eventually<[(path: String, text: String)]>?)?
+            = (consume plan, consume renderer, consume gallery, consume map, consume searchIndexFiles)
+        if toRender.count * 2 > pages.count, let letGo = planAndRenderer.take() {
+            ReleasedLater.drop(letGo)
+            ReleasedLater.waitUntilFreed()
+            if context.handsBackFreeMemory { MemoryTuning.releaseFreeMemory() }
+        }
         var renderedPages = 0
         context.producedFiles.reserve(adding: rendered.paths.reduce(0) { $0 + ($1?.count ?? 1) })
         // Which pages changed matters only to a state committed from the
@@ -180,10 +193,7 @@ struct RenderPagesStep: BuildStep {
         }
         context.report.pages = htmlPages + renderedPages
         context.report.pagesRendered = renderedPages
-        let hasMap = plan.map.mapPage != nil
-        // The plan of 100,000 items is let go of on a thread of its own (its
-        // dictionaries' strings freed one by one took a tenth of a second).
-        ReleasedLater.drop((consume plan, consume renderer, consume gallery, consume map, consume searchIndexFiles, consume toRender))
+        ReleasedLater.drop((consume planAndRenderer, consume toRender))
         guard part == nil else { return }  // the last whole build times the work and writes the static files
         context.report.pageWork = PageJob.Kind.allCases.compactMap { kind in
             rendered.work[kind].map { (kind.rawValue, $0.files, $0.seconds) }
@@ -256,74 +266,6 @@ struct RenderPagesStep: BuildStep {
 
     /// Why a site might want `base_url`.
     static let baseURLAdvice = "Link previews in chats and social networks (OpenGraph, Twitter cards), a sitemap and absolute feed addresses need the site's address: set base_url: https://… in gallery.yml."
-
-    /// Runs jobs `0..<count` (`job` makes each) on `workers` threads, each
-    /// writing what it rendered (only when the bytes changed) before taking
-    /// the next job, so memory holds a few pages, not the site. A job is
-    /// made when a thread takes it: made all first, the jobs of a cold build
-    /// of 100,000 items held 205 MB (each its renderer, captured) of its 400.
-    /// The first failure stops the others. A job's files are nil when they
-    /// are its one file `onlyFile` names (an item page: nearly every page),
-    /// not a list of one path for each of a million pages.
-    static func render(_ count: Int, _ job: @Sendable (Int) -> PageJob, onlyFile: @Sendable (Int) -> String, workers: Int, output: OutputFolder,
-                       keeping usersOwn: Set<String> = []) throws
-        -> (paths: [[String]?], work: [PageJob.Kind: (files: Int, seconds: Double)]) {
-        guard count > 0 else { return ([], [:]) }
-        let shared = Mutex(RenderProgress(paths: Array(repeating: nil, count: count)))
-        DispatchQueue.concurrentPerform(iterations: max(1, min(workers, count))) { _ in
-            var paths: [(Int, [String])] = []
-            var work: [PageJob.Kind: (files: Int, seconds: Double)] = [:]
-            var failure: (any Error)?
-            while failure == nil {
-                let next: Int? = shared.withLock { progress in
-                    guard progress.failure == nil, progress.next < count else { return nil }
-                    defer { progress.next += 1 }
-                    return progress.next
-                }
-                guard let index = next else { break }
-                let start = ContinuousClock.now
-                do {
-                    let job = job(index)
-                    let pages = try job.render()
-                    let only = onlyFile(index)
-                    var written: [String] = []
-                    for page in pages where !usersOwn.contains(page.path) {
-                        // The plan's string for the page's one file, not the renderer's copy: OUT's
-                        // list of what was written keeps it, and a million copies were 74 bytes an item.
-                        let path = page.path == only ? only : page.path
-                        if !page.isKept { try output.writeIfChanged(page.bytes ?? Array(page.html.utf8), to: path) }
-                        written.append(path)
-                    }
-                    if written.count != 1 || written[0] != only { paths.append((index, written)) }
-                    let seconds = (ContinuousClock.now - start).inSeconds
-                    work[job.kind, default: (0, 0)].files += pages.count
-                    work[job.kind, default: (0, 0)].seconds += seconds
-                } catch {
-                    failure = error
-                }
-            }
-            shared.withLock { progress in
-                for (index, written) in paths { progress.paths[index] = written }
-                for (kind, done) in work {
-                    progress.work[kind, default: (0, 0)].files += done.files
-                    progress.work[kind, default: (0, 0)].seconds += done.seconds
-                }
-                if progress.failure == nil, let failure { progress.failure = failure }
-            }
-        }
-        let result = shared.withLock { $0 }
-        if let failure = result.failure { throw failure }
-        return (result.paths, result.work)
-    }
-
-    /// What the rendering threads share.
-    struct RenderProgress: @unchecked Sendable {
-        var next = 0
-        /// Each job's files (nil: its one file, named by the caller).
-        var paths: [[String]?]
-        var work: [PageJob.Kind: (files: Int, seconds: Double)] = [:]
-        var failure: (any Error)?
-    }
 
     /// The pages part `part` of a sharded page build renders: its share of
     /// every page by a hash of the page's path, never the files made from
