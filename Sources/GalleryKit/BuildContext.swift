@@ -81,6 +81,10 @@ public struct BuildContext: Sendable {
     var photoCacheUnchanged = false
     /// The previous build's pages were taken whole (`RenderPagesStep.reuseAll`).
     var pagesReused = false
+    /// The page step rendered most pages, and let go of its plan before
+    /// their records were made (a first build, a new theme): the prune then
+    /// frees the items before its lists are made, as no plan's peak is above them.
+    var renderedMostPages = true
     /// Parts of a sharded build were merged into the previous state.
     var mergedParts = false
     /// The report.

@@ -62,11 +62,12 @@ public struct BuildReport: Sendable {
     /// Rendering work by kind of page (summed over the cores that rendered
     /// them): how many files, and the seconds of work.
     public var pageWork: [(kind: String, files: Int, seconds: Double)] = []
-    /// The prune step's phases and their wall-clock seconds, in order
-    /// (what `-v` prints below the steps): at a million photos the step's
-    /// seconds are the wait for the items' memory, the sift of two million
-    /// paths and the state's commit, and each is measured apart.
-    public var pruneWork: [(phase: String, seconds: Double)] = []
+    /// The phases of the page and prune steps and their wall-clock seconds,
+    /// in order (what `-v` prints below the steps): at a million photos a
+    /// page step's seconds are the items made, the site planned and its pages
+    /// compared, a prune's the wait for the items' memory, the sift of two
+    /// million paths and the state's commit, and each is measured apart.
+    public var stepPhases: [(step: String, phase: String, seconds: Double)] = []
     /// Wall-clock duration in seconds.
     public var seconds: Double = 0
     /// The part of a sharded build this was (nil: a whole build).

@@ -19,3 +19,18 @@ extension Duration {
     /// The duration in seconds, as the report's timings give it.
     var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
+
+/// Times a step's phases one after the other, into the report's
+/// `stepPhases`: what `-v` shows of where a long step's seconds went.
+struct PhaseClock {
+    let step: String
+    private var start = ContinuousClock.now
+
+    init(step: String) { self.step = step }
+
+    mutating func end(_ phase: String, in report: inout BuildReport) {
+        let now = ContinuousClock.now
+        report.stepPhases.append((step, phase, (now - start).inSeconds))
+        start = now
+    }
+}

@@ -56,13 +56,16 @@ struct RenderPagesStep: BuildStep {
         }
 
         // The site is planned: from every item.
+        var clock = PhaseClock(step: name)
         try context.makeDeferredItems()
+        clock.end("the items made", in: &context.report)
         let gallery = Gallery.assemble(title: context.settings.title, photos: context.items,
                                        sidecars: context.sidecars, options: context.settings.values,
                                        vaults: context.albumKeys.mapValues(\.vault), references: context.albumReferences)
         context.report.stacks = gallery.stackCounts
         let options = context.settings.values
         let map = SiteMap(gallery: gallery, options: options, people: context.people)
+        clock.end("the albums, moments and site map assembled", in: &context.report)
         // The search index's words made while the items' rows are hashed
         // (each leaves a core idle a third of the time): every item's words
         // are in it, so a build that plans the site nearly always writes it.
@@ -72,6 +75,7 @@ struct RenderPagesStep: BuildStep {
         // made, not held beside them (10-25 MB of an add's peak at 1,000,000 items).
         let plan = SitePlan(gallery: gallery, map: map, options: options, downloads: context.downloads, seed: seed,
                             afterPreparing: { searchIndexFiles?.wait() })
+        clock.end("the pages planned and fingerprinted", in: &context.report)
 
         // Which pages are as the previous build left them, decided on every
         // core (a lookup and an existence check per page for 100,000 pages).
@@ -100,6 +104,7 @@ struct RenderPagesStep: BuildStep {
             }
             return (known, taken, takenFiles)
         }
+        clock.end("the pages compared with the previous build's", in: &context.report)
         // The previous records, changed where this build differs: 100,000
         // unchanged pages are not inserted into a new dictionary one by one.
         let previousCount = previous.records.count
@@ -149,6 +154,7 @@ struct RenderPagesStep: BuildStep {
         output.letGoOfListing()
         let rendered = try Self.render(pagesToRender.count, { renderer.job(pages[pagesToRender[$0]]) }, onlyFile: { pages[pagesToRender[$0]].id },
                                        workers: context.settings.jobs, output: output, keeping: usersOwn)
+        clock.end("the changed pages rendered", in: &context.report)
         let hasMap = plan.map.mapPage != nil
         // The plan of 100,000 items is let go of on a thread of its own (its
         // dictionaries' strings freed one by one took a tenth of a second).
@@ -158,7 +164,8 @@ struct RenderPagesStep: BuildStep {
         // (1,000,000 items: 55 MiB over the render's), for a second spent freeing it first.
         var planAndRenderer: (SitePlan, SiteRenderer, Gallery, SiteMap, Eventually<[(path: String, text: String)]>?)?
             = (consume plan, consume renderer, consume gallery, consume map, consume searchIndexFiles)
-        if toRender.count * 2 > pages.count, let letGo = planAndRenderer.take() {
+        context.renderedMostPages = toRender.count * 2 > pages.count
+        if context.renderedMostPages, let letGo = planAndRenderer.take() {
             ReleasedLater.drop(letGo)
             ReleasedLater.waitUntilFreed()
             if context.handsBackFreeMemory { MemoryTuning.releaseFreeMemory() }
@@ -191,6 +198,7 @@ struct RenderPagesStep: BuildStep {
         } else {
             context.pageRecords = records
         }
+        clock.end("the records made", in: &context.report)
         context.report.pages = htmlPages + renderedPages
         context.report.pagesRendered = renderedPages
         ReleasedLater.drop((consume planAndRenderer, consume toRender))
@@ -308,6 +316,7 @@ struct RenderPagesStep: BuildStep {
         context.changedPages = []
         try handOn(previous, changed: [], &context)
         context.pagesReused = true
+        context.renderedMostPages = false
         context.report.pages = htmlPages
         let hasMap = previous[PageKey(path: SiteMap.mapPagePath)] != nil
         for (path, _) in staticFiles(context.theme, map: hasMap) { context.producedFiles.append("static/" + path) }

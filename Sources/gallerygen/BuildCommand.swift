@@ -116,8 +116,8 @@ struct BuildCommand: AsyncParsableCommand {
             for work in report.pageWork {
                 FileHandle.standardError.write(Data(String(format: "  %@: %d files, %.2f s of work\n", work.kind, work.files, work.seconds).utf8))
             }
-            for work in report.pruneWork {
-                FileHandle.standardError.write(Data(String(format: "  prune, %@: %.2f s\n", work.phase, work.seconds).utf8))
+            for work in report.stepPhases {
+                FileHandle.standardError.write(Data(String(format: "  %@, %@: %.2f s\n", work.step, work.phase, work.seconds).utf8))
             }
         }
         // Quiet: nothing on success; the summary only when a photo could not be published.

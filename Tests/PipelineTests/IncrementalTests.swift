@@ -74,7 +74,7 @@ import GalleryTestSupport
 
     @Test func addedPhotoTouchesOnlyWhatShowsIt() async throws {
         let (folder, settings) = try Self.library()
-        _ = try await build(settings)
+        let first = try await build(settings)
         let before = try Self.snapshot(settings.output)
         try folder.write("src/Alpha/a4.jpg", try Self.photo(4, exif: Self.exif("2024:01:04 10:00:00")))
         let report = try await build(settings)
@@ -94,10 +94,17 @@ import GalleryTestSupport
         #expect(!written.contains { $0.hasPrefix("static/") })
         #expect(Set(report.filesWritten) == written)
         #expect(report.stateFromBase, "the state's unchanged entries copied from the previous file (and checked against the whole)")
-        // The prune's phases, each timed (`-v`); a no-op has none to time.
-        #expect(report.pruneWork.map(\.phase) == ["the items freed", "OUT's files sifted and the stale removed", "the state committed"])
-        #expect(report.pruneWork.allSatisfy { $0.seconds >= 0 })
-        #expect(try await build(settings).pruneWork.isEmpty)
+        // The page step's and the prune's phases, each timed (`-v`); a no-op has none to time.
+        // A first build frees its items before the prune's lists; an add, which rendered
+        // few pages, keeps them to its end and waits only for its plan to be freed.
+        let sifted = ["OUT's files sifted and the stale removed", "the state committed"]
+        #expect(first.stepPhases.filter { $0.step == "prune" }.map(\.phase) == ["the items freed"] + sifted)
+        #expect(report.stepPhases.filter { $0.step == "prune" }.map(\.phase) == ["the plan freed"] + sifted)
+        #expect(report.stepPhases.filter { $0.step == "render pages" }.map(\.phase) == [
+            "the items made", "the albums, moments and site map assembled", "the pages planned and fingerprinted",
+            "the pages compared with the previous build's", "the changed pages rendered", "the records made"])
+        #expect(report.stepPhases.allSatisfy { $0.seconds >= 0 })
+        #expect(try await build(settings).stepPhases.isEmpty)
     }
 
     /// What a build wrote is read back from its journal, after what a
