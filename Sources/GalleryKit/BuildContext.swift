@@ -84,6 +84,8 @@ public struct BuildContext: Sendable {
     /// The page step rendered most pages, and let go of its plan before
     /// their records were made (a first build, a new theme): the prune then
     /// frees the items before its lists are made, as no plan's peak is above them.
+    /// True until the page step says otherwise: a build it did not decide
+    /// for frees its items there, the lower peak.
     var renderedMostPages = true
     /// Parts of a sharded build were merged into the previous state.
     var mergedParts = false

@@ -64,9 +64,10 @@ public struct BuildReport: Sendable {
     public var pageWork: [(kind: String, files: Int, seconds: Double)] = []
     /// The phases of the page and prune steps and their wall-clock seconds,
     /// in order (what `-v` prints below the steps): at a million photos a
-    /// page step's seconds are the items made, the site planned and its pages
-    /// compared, a prune's the wait for the items' memory, the sift of two
-    /// million paths and the state's commit, and each is measured apart.
+    /// page step's seconds are the items made, the site planned and its
+    /// pages compared, a prune's the wait for the items' (or the plan's)
+    /// memory, the sift of two million paths and the state's commit, and
+    /// each is measured apart.
     public var stepPhases: [(step: String, phase: String, seconds: Double)] = []
     /// Wall-clock duration in seconds.
     public var seconds: Double = 0

@@ -154,7 +154,7 @@ struct RenderPagesStep: BuildStep {
         output.letGoOfListing()
         let rendered = try Self.render(pagesToRender.count, { renderer.job(pages[pagesToRender[$0]]) }, onlyFile: { pages[pagesToRender[$0]].id },
                                        workers: context.settings.jobs, output: output, keeping: usersOwn)
-        clock.end("the changed pages rendered", in: &context.report)
+        clock.end("the taken pages listed and the changed ones rendered", in: &context.report)
         let hasMap = plan.map.mapPage != nil
         // The plan of 100,000 items is let go of on a thread of its own (its
         // dictionaries' strings freed one by one took a tenth of a second).

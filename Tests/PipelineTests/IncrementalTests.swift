@@ -102,7 +102,7 @@ import GalleryTestSupport
         #expect(report.stepPhases.filter { $0.step == "prune" }.map(\.phase) == ["the plan freed"] + sifted)
         #expect(report.stepPhases.filter { $0.step == "render pages" }.map(\.phase) == [
             "the items made", "the albums, moments and site map assembled", "the pages planned and fingerprinted",
-            "the pages compared with the previous build's", "the changed pages rendered", "the records made"])
+            "the pages compared with the previous build's", "the taken pages listed and the changed ones rendered", "the records made"])
         #expect(report.stepPhases.allSatisfy { $0.seconds >= 0 })
         #expect(try await build(settings).stepPhases.isEmpty)
     }
