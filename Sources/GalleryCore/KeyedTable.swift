@@ -58,14 +58,20 @@ public struct KeyedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable, S
     /// Sets `key`'s value; returns the one it replaced.
     @discardableResult
     @inlinable public mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
+        updateValueAndIndex(value, forKey: key).replaced
+    }
+
+    /// Sets `key`'s value; returns the one it replaced, and where the entry
+    /// is in `keys` and `values` (a new key's is at the end).
+    @inlinable public mutating func updateValueAndIndex(_ value: Value, forKey key: Key) -> (replaced: Value?, index: Int) {
         if let slot = slot(of: key) {
             let index = Int(slots[slot])
             let old = storedValues[index]
             storedValues[index] = value
-            return old
+            return (old, index)
         }
         append(value, for: key)
-        return nil
+        return (nil, storedKeys.count - 1)
     }
 
     /// Sets `key`'s value unless it has one already.

@@ -35,7 +35,7 @@ struct ProcessMediaStep: BuildStep {
         // build's parts, Takeout's copies folded into its albums.
         tally.defers = shard == nil && !context.mergedParts && faces == nil && !settings.values.albumDownloads
             && yearCopies.yearFolders.isEmpty && context.takeoutAlbumFolders.isEmpty
-        if tally.defers { tally.deferred.reserveCapacity(tally.cache.count) }
+        if tally.defers { tally.deferred.expect(tally.cache.count) }
         context.previousState.photos = [:]
         let madeSomething = Flag()
         var sized = false
@@ -122,11 +122,12 @@ struct ProcessMediaStep: BuildStep {
         // (before an unseen one is removed: each record knows its entry's place).
         var deferred: DeferredItems?
         if !tally.deferred.isEmpty {
-            let made = DeferredItems(records: tally.takeDeferred(), entries: tally.cache, planner: processor.planner)
             if tally.cacheChanged || !tally.items.isEmpty || !tally.allSeen {
-                tally.items += try made.items()
+                // In the walk's order (all are sorted by path below), a part
+                // of the records let go of as its items are made.
+                tally.items += try DeferredItems.items(consuming: tally.takeDeferred(), entries: tally.cache, planner: processor.planner)
             } else {
-                deferred = made
+                deferred = DeferredItems(records: tally.takeDeferred(), entries: tally.cache, planner: processor.planner)
             }
         }
         tally.removeUnseen()
@@ -195,7 +196,7 @@ struct MediaTally {
     var items: [MediaItem] = []
     /// Unchanged published files whose items are not made (`DeferredItems`),
     /// while `defers`: until the first change, after which every item is made.
-    var deferred: [DeferredItems.Record] = []
+    var deferred = DeferredItems.Records()
     var defers = false
     /// The previous build's entries, replaced one by one as files are
     /// recorded; those of files not seen this build are removed at the end.
@@ -210,6 +211,11 @@ struct MediaTally {
     /// Files recorded with an entry: each file the walk finds (or a still
     /// detaches) is scheduled once and has one outcome, so this counts keys.
     private var entriesRecorded = 0
+    /// Which of `cache`'s entries this build recorded, by their place in it
+    /// (no entry is removed before `removeUnseen`): a megabyte at 1,000,000
+    /// photos, where a set of the keys of the items, left-out and folded
+    /// files, each path hashed again, was made beside every item to find the unseen.
+    private var recorded: [Bool] = []
     var report: BuildReport
     let progress: ProgressReporter
     /// Takeout year folders' copies of album items (cached, not published).
@@ -265,20 +271,22 @@ struct MediaTally {
     /// skipped, or another part's): the cache then holds this build's alone.
     mutating func removeUnseen() {
         guard cache.count != entriesRecorded else { return }
-        var seen = Set<PhotoKey>(minimumCapacity: entriesRecorded)
-        for item in items { seen.insert(BuildState.key(for: item.source.relativePath)) }
-        for skipped in report.leftOut { seen.insert(BuildState.key(for: skipped.path)) }
-        for path in foldedCopies { seen.insert(BuildState.key(for: path)) }
-        // Gathered first: removing while iterating the keys would copy the dictionary.
-        let unseen = cache.keys.filter { !seen.contains($0) }
+        // Gathered first: removing moves the last entry into the gap.
+        let unseen = Self.unrecorded(cache.keys, recorded: recorded)
         for key in unseen { cache.removeValue(forKey: key) }
         if !unseen.isEmpty { cacheChanged = true }
         if keepsChangedKeys { changedKeys.formUnion(unseen) }
     }
 
+    /// The keys not marked in `recorded` (a list of them, not a reference
+    /// to `keys` held while the entries are removed: the array copied whole).
+    private static func unrecorded(_ keys: [PhotoKey], recorded: [Bool]) -> [PhotoKey] {
+        keys.indices.filter { $0 >= recorded.count || !recorded[$0] }.map { keys[$0] }
+    }
+
     /// The deferred files, handed on (the tally keeps none: one list, not two).
-    mutating func takeDeferred() -> [DeferredItems.Record] {
-        defer { deferred = [] }
+    mutating func takeDeferred() -> DeferredItems.Records {
+        defer { deferred = DeferredItems.Records() }
         return deferred
     }
 
@@ -289,11 +297,16 @@ struct MediaTally {
     }
 
     private mutating func store(_ entry: CachedPhoto, for key: PhotoKey) {
-        if cache.updateValue(entry, forKey: key) != entry {
+        let (replaced, index) = cache.updateValueAndIndex(entry, forKey: key)
+        if replaced != entry {
             cacheChanged = true
             defers = false
             if keepsChangedKeys { changedKeys.insert(key) }
         }
+        if recorded.count <= index {
+            recorded.append(contentsOf: repeatElement(false, count: Swift.max(index + 1, cache.count) - recorded.count))
+        }
+        recorded[index] = true
         entriesRecorded += 1
     }
 

@@ -207,4 +207,23 @@ import GalleryTestSupport
         let (again, heldAgain) = try await Self.build(library.settings)
         #expect(heldAgain.pagesReused && again.pagesRendered == 0, "\(heldAgain)")
     }
+
+    /// The records are kept in parts (each let go of once its items are
+    /// made), in the order they came, each found by its place.
+    @Test func recordsAreKeptInPartsInTheOrderTheyCame() {
+        let size = DeferredItems.Records.partSize, count = 2 * size + 3
+        var records = DeferredItems.Records()
+        records.expect(count)
+        let folder = SourceFile(url: URL(fileURLWithPath: "/src/a/IMG_1.jpg"), relativeComponents: ["a", "IMG_1.jpg"], byteCount: 1,
+                                modificationDate: Date(timeIntervalSince1970: 0))
+        for index in 0..<count {
+            records.append(DeferredItems.Record(file: folder, entry: Int32(index), inputs: .zero))
+        }
+        #expect(records.count == count)
+        #expect(records.parts.map(\.count) == [size, size, 3])
+        #expect((0..<count).allSatisfy { records[$0].entry == Int32($0) })
+        let second = records.takePart(1)
+        #expect(second.count == size && second.first?.entry == Int32(size))
+        #expect(records.parts[1].isEmpty && records.parts[2].count == 3 && records[2 * size + 2].entry == Int32(count - 1))
+    }
 }
