@@ -84,8 +84,8 @@ struct RenderPagesStep: BuildStep {
         // Per run: where among the previous records are those of its pages
         // the previous build had; for each page, where its previous record
         // is if the page is taken as it is (-1: it is rendered), four bytes
-        // a page, not a copy of its record (24 MB of an add's peak at
-        // 1,000,000 items); and how many files the taken pages list.
+        // a page, not a copy of its 24-byte record held until the files of
+        // the taken pages are listed; and how many files those list.
         let runs = parallelMap(ranges, minimumCount: 2) { range -> (known: [Int32], taken: [Int32], takenFiles: Int) in
             var known: [Int32] = [], takenFiles = 0
             let taken = range.map { index -> Int32 in
