@@ -212,9 +212,9 @@ struct MediaTally {
     /// detaches) is scheduled once and has one outcome, so this counts keys.
     private var entriesRecorded = 0
     /// Which of `cache`'s entries this build recorded, by their place in it
-    /// (no entry is removed before `removeUnseen`): a megabyte at 1,000,000
-    /// photos, where a set of the keys of the items, left-out and folded
-    /// files, each path hashed again, was made beside every item to find the unseen.
+    /// (no entry is removed before `removeUnseen`): a bit an entry, set as it
+    /// is stored, so finding the unseen hashes no path again and holds no
+    /// set of every key beside the items.
     private var recorded: [Bool] = []
     var report: BuildReport
     let progress: ProgressReporter

@@ -214,10 +214,10 @@ import GalleryTestSupport
         let size = DeferredItems.Records.partSize, count = 2 * size + 3
         var records = DeferredItems.Records()
         records.expect(count)
-        let folder = SourceFile(url: URL(fileURLWithPath: "/src/a/IMG_1.jpg"), relativeComponents: ["a", "IMG_1.jpg"], byteCount: 1,
+        let file = SourceFile(url: URL(fileURLWithPath: "/src/a/IMG_1.jpg"), relativeComponents: ["a", "IMG_1.jpg"], byteCount: 1,
                                 modificationDate: Date(timeIntervalSince1970: 0))
         for index in 0..<count {
-            records.append(DeferredItems.Record(file: folder, entry: Int32(index), inputs: .zero))
+            records.append(DeferredItems.Record(file: file, entry: Int32(index), inputs: .zero))
         }
         #expect(records.count == count)
         #expect(records.parts.map(\.count) == [size, size, 3])

@@ -28,9 +28,8 @@ struct DeferredItems: Sendable {
 
     /// The records in the order the media step met them, in parts of their
     /// own: made into items part by part, each let go of once its items are
-    /// made: one list of a million records beside the million items made
-    /// from it was a removal's peak (with the set of keys `MediaTally` no
-    /// longer makes, 85 MiB of its media step's, 971 MiB at 1,000,000 photos).
+    /// made, so a removal's million records are not all held beside the
+    /// million items made from them (its media step's peak).
     struct Records: Sendable {
         static let partSize = 1 << 16
         private(set) var parts: [[Record]] = []
